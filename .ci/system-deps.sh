@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install the system packages Arboretum needs when they are missing: `graphviz` (the `dot`
+# binary) and `chromium` (the browser the end-to-end tests drive). Idempotent.
+set -euo pipefail
+
+need=()
+for what in "$@"; do
+  case "$what" in
+    graphviz) command -v dot >/dev/null 2>&1 || need+=(graphviz) ;;
+    chromium) test -x /usr/bin/chromium || need+=(chromium fonts-dejavu-core) ;;
+    *) echo "system-deps: unknown package group '$what'" >&2; exit 2 ;;
+  esac
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: please install ${need[*]} with your system's package manager" >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
+    echo "system-deps: run 'sudo apt-get install -y ${need[*]}' (needs root)" >&2; exit 1
+  fi
+fi
+echo "system-deps: installing ${need[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
