@@ -1,0 +1,425 @@
+"""What a page shows, as plain settings that survive a trip through the URL.
+
+Each page has one frozen dataclass of settings. ``parse`` turns a query string (as
+``st.query_params`` or ``AppTest.query_params`` hands it over: ``str`` or ``list[str]`` per
+key) into settings plus a list of short notices for whatever had to fall back to its
+default; ``to_query`` is the inverse. Parsing never raises on user input: a stale or hostile
+URL gives the defaults and a notice, and a notice never echoes markup from the URL.
+
+The module is pure: no Streamlit, so it is unit-tested on its own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
+
+Task: TypeAlias = Literal["classification", "regression"]
+Criterion: TypeAlias = Literal["gini", "entropy"]
+MaxFeatures: TypeAlias = Literal["sqrt", "log2", "all"]
+FitOn: TypeAlias = Literal["pair", "all"]
+Query: TypeAlias = Mapping[str, str | list[str]]
+
+CRITERIA: tuple[Criterion, ...] = get_args(Criterion)
+MAX_FEATURES: tuple[MaxFeatures, ...] = get_args(MaxFeatures)
+FIT_ON: tuple[FitOn, ...] = get_args(FitOn)
+
+MAX_DEPTH_LIMIT = 20
+MIN_SAMPLES_LEAF_LIMIT = 50
+CCP_ALPHA_LIMIT = 0.1
+N_ESTIMATORS_LIMIT = 500
+SEED_LIMIT = 2**31 - 1
+SAMPLE_LIMIT = 100_000
+# Longer values are not read at all: nothing valid is this long, and it bounds the work.
+_MAX_VALUE_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class DatasetShape:
+    """What parsing needs to know about a dataset to check the settings that refer to it.
+
+    ``pair`` is the two feature indices the boundary plot starts with.
+    """
+
+    task: Task
+    n_samples: int
+    n_features: int
+    pair: tuple[int, int] = (0, 1)
+
+
+Catalogue: TypeAlias = Mapping[str, DatasetShape]
+
+# The feature pairs that tell each built-in dataset's story best in two dimensions
+# (checked by name in the tests, so a reordered dataset cannot silently change them).
+SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
+    "iris": (2, 3),  # petal length, petal width
+    "wine": (6, 12),  # flavanoids, proline
+    "breast_cancer": (0, 1),  # mean radius, mean texture: overlapping, so depth overfits
+}
+
+
+def default_catalogue() -> dict[str, DatasetShape]:
+    """The built-in datasets, as ``core.datasets`` lists them."""
+    from core.datasets import list_datasets
+
+    catalogue = {}
+    for info in list_datasets():
+        pair = SUGGESTED_PAIRS.get(info.name, (0, 1 if info.n_features > 1 else 0))
+        catalogue[info.name] = DatasetShape(
+            task=info.task, n_samples=info.n_samples, n_features=info.n_features, pair=pair
+        )
+    return catalogue
+
+
+# --- reading one value ---------------------------------------------------------------------
+
+
+class _Invalid(ValueError):
+    """A query value that breaks its rule; the message is the rule in words."""
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """How to read one query value: a parser and the rule it enforces, in words."""
+
+    read: Callable[[str], Any]
+    words: str
+
+
+def _int_rule(lo: int, hi: int, *, none: bool = False) -> _Rule:
+    words = f"a whole number from {lo} to {hi}" + (", or none" if none else "")
+
+    def read(raw: str) -> int | None:
+        text = raw.strip().lower()
+        if none and text in ("none", "null", ""):
+            return None
+        if not re.fullmatch(r"[+-]?\d{1,12}", text):
+            raise _Invalid(words)
+        value = int(text)
+        if not lo <= value <= hi:
+            raise _Invalid(words)
+        return value
+
+    return _Rule(read, words)
+
+
+def _float_rule(lo: float, hi: float) -> _Rule:
+    words = f"a number from {lo:g} to {hi:g}"
+
+    def read(raw: str) -> float:
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            raise _Invalid(words) from None
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise _Invalid(words)
+        return value
+
+    return _Rule(read, words)
+
+
+def _choice_rule(options: tuple[str, ...]) -> _Rule:
+    words = "one of " + ", ".join(options)
+
+    def read(raw: str) -> str:
+        text = raw.strip().lower()
+        if text not in options:
+            raise _Invalid(words)
+        return text
+
+    return _Rule(read, words)
+
+
+_TRUE = ("true", "1", "yes", "on")
+_FALSE = ("false", "0", "no", "off")
+
+
+def _bool_rule() -> _Rule:
+    words = "true or false"
+
+    def read(raw: str) -> bool:
+        text = raw.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise _Invalid(words)
+
+    return _Rule(read, words)
+
+
+def _shown(raw: str) -> str:
+    """A received value, safe to put in a Markdown notice: plain words only, or nothing."""
+    if re.fullmatch(r"[A-Za-z0-9.+-]{1,24}", raw):
+        return f'"{raw}"'
+    return "the value given"
+
+
+def _last(value: str | list[str]) -> str | None:
+    if isinstance(value, str):
+        return value
+    return value[-1] if value else None
+
+
+def _format(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """Fields and checks every page shares. Subclasses add their own fields."""
+
+    dataset: str = "iris"
+    x: int = SUGGESTED_PAIRS["iris"][0]
+    y: int = SUGGESTED_PAIRS["iris"][1]
+    seed: int = 0
+
+    page: ClassVar[str] = ""
+    classification_only: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            rule = self.rules().get(f.name)
+            value = getattr(self, f.name)
+            if rule is None:
+                continue
+            try:
+                if rule.read(_format(value)) != value:
+                    raise _Invalid(rule.words)
+            except _Invalid:
+                raise ValueError(f"{f.name} must be {rule.words}; got {value!r}") from None
+
+    @classmethod
+    def rules(cls) -> dict[str, _Rule]:
+        return {
+            "x": _int_rule(0, 9999),
+            "y": _int_rule(0, 9999),
+            "seed": _int_rule(0, SEED_LIMIT),
+        }
+
+    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
+        """Fields to reset because they do not fit ``shape``, with one notice each."""
+        resets: dict[str, Any] = {}
+        notices: list[str] = []
+        n = shape.n_features
+        if shape.task == "regression":
+            # A regression dataset is drawn as a fit over its one feature; no pair to choose.
+            if (self.x, self.y) != shape.pair:
+                resets.update(x=shape.pair[0], y=shape.pair[1])
+        elif not (self.x < n and self.y < n and self.x != self.y):
+            resets.update(x=shape.pair[0], y=shape.pair[1])
+            notices.append(
+                f"x and y must be two different feature numbers below {n} for this dataset; "
+                "using its suggested pair."
+            )
+        return resets, notices
+
+
+S = TypeVar("S", bound=_Settings)
+
+
+@dataclass(frozen=True)
+class SingleTreeSettings(_Settings):
+    """Single tree page: one tree, its boundary and a traced test sample."""
+
+    criterion: Criterion = "gini"
+    max_depth: int | None = 3
+    min_samples_leaf: int = 1
+    ccp_alpha: float = 0.0
+    fit: FitOn = "pair"
+    sample: int | None = 0
+    test_on_tree: bool = False
+
+    page: ClassVar[str] = "Single_tree"
+
+    def __post_init__(self) -> None:
+        # Slider arithmetic gives 0.007000000000000001; keep the key (and the URL) tidy.
+        object.__setattr__(self, "ccp_alpha", round(float(self.ccp_alpha), 6))
+        super().__post_init__()
+
+    @classmethod
+    def rules(cls) -> dict[str, _Rule]:
+        return {
+            **super().rules(),
+            "criterion": _choice_rule(CRITERIA),
+            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
+            "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
+            "ccp_alpha": _float_rule(0.0, CCP_ALPHA_LIMIT),
+            "fit": _choice_rule(FIT_ON),
+            "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
+            "test_on_tree": _bool_rule(),
+        }
+
+
+@dataclass(frozen=True)
+class RandomForestSettings(_Settings):
+    """Random forest page: the forest, its curves, one of its trees, one sample's votes."""
+
+    criterion: Criterion = "gini"
+    max_depth: int | None = None
+    n_estimators: int = 100
+    max_features: MaxFeatures = "sqrt"
+    bootstrap: bool = True
+    fit: FitOn = "pair"
+    tree: int = 0
+    sample: int | None = 0
+
+    page: ClassVar[str] = "Random_forest"
+
+    @classmethod
+    def rules(cls) -> dict[str, _Rule]:
+        return {
+            **super().rules(),
+            "criterion": _choice_rule(CRITERIA),
+            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
+            "n_estimators": _int_rule(1, N_ESTIMATORS_LIMIT),
+            "max_features": _choice_rule(MAX_FEATURES),
+            "bootstrap": _bool_rule(),
+            "fit": _choice_rule(FIT_ON),
+            "tree": _int_rule(0, N_ESTIMATORS_LIMIT - 1),
+            "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
+        }
+
+    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
+        resets, notices = super().check(shape)
+        if self.tree >= self.n_estimators:
+            resets["tree"] = 0
+            notices.append(
+                f"tree must be below n_estimators ({self.n_estimators}); showing tree 0."
+            )
+        return resets, notices
+
+
+@dataclass(frozen=True)
+class GiniEntropySettings(_Settings):
+    """Gini vs entropy page: two trees that differ only in their criterion."""
+
+    max_depth: int | None = 4
+    min_samples_leaf: int = 1
+    fit: FitOn = "pair"
+
+    page: ClassVar[str] = "Gini_vs_entropy"
+    classification_only: ClassVar[bool] = True
+
+    @classmethod
+    def rules(cls) -> dict[str, _Rule]:
+        return {
+            **super().rules(),
+            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
+            "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
+            "fit": _choice_rule(FIT_ON),
+        }
+
+
+PAGES: tuple[type[_Settings], ...] = (SingleTreeSettings, RandomForestSettings, GiniEntropySettings)
+
+
+def parse(
+    settings_type: type[S], query: Query, catalogue: Catalogue | None = None
+) -> tuple[S, list[str]]:
+    """Read a page's settings from a query string, falling back to defaults field by field.
+
+    Parameters
+    ----------
+    settings_type : one of :data:`PAGES`
+    query : mapping of name to ``str`` or ``list[str]`` (the last of a repeated name wins,
+        as in ``st.query_params``). Names the page does not use are ignored.
+    catalogue : the datasets, by name; :func:`default_catalogue` when omitted.
+
+    Returns
+    -------
+    settings : ``settings_type``, always valid for its dataset
+    notices : one short sentence per value that was ignored, safe to show as Markdown
+    """
+    catalogue = default_catalogue() if catalogue is None else catalogue
+    defaults = settings_type()
+    values: dict[str, Any] = {}
+    notices: list[str] = []
+
+    names = [name for name in catalogue if _allowed(settings_type, catalogue[name])]
+    rules = {"dataset": _choice_rule(tuple(names)), **settings_type.rules()}
+    for name, rule in rules.items():
+        raw = _last(query[name]) if name in query else None
+        if raw is None:
+            continue
+        default = names[0] if name == "dataset" else getattr(defaults, name)
+        try:
+            if len(raw) > _MAX_VALUE_LENGTH:
+                raise _Invalid(rule.words)
+            values[name] = rule.read(raw)
+        except _Invalid:
+            if name == "dataset" and raw.strip().lower() in catalogue:
+                notices.append(
+                    f"{raw.strip().lower()} is a regression dataset and this page "
+                    f"compares classifiers; using {default}."
+                )
+            else:
+                notices.append(
+                    f"{name}: {_shown(raw)} is not {rule.words}; using {_format(default)}."
+                )
+    values.setdefault("dataset", names[0])
+
+    shape = catalogue[values["dataset"]]
+    values.setdefault("x", shape.pair[0])
+    values.setdefault("y", shape.pair[1])
+    settings = settings_type(**values)
+    resets, more = settings.check(shape)
+    return replace(settings, **resets), notices + more
+
+
+def _allowed(settings_type: type[_Settings], shape: DatasetShape) -> bool:
+    return shape.task == "classification" or not settings_type.classification_only
+
+
+def to_query(settings: _Settings) -> dict[str, str]:
+    """Every field of ``settings`` as text, so a link keeps meaning the same view."""
+    return {f.name: _format(getattr(settings, f.name)) for f in fields(settings)}
+
+
+def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
+    """``settings`` moved to another dataset: its suggested pair, and the first test sample."""
+    shape = catalogue[name]
+    changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
+    if hasattr(settings, "sample") and getattr(settings, "sample", None) is not None:
+        changes["sample"] = 0
+    return replace(settings, **changes)
+
+
+def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
+    """Check ``settings.sample`` against the test set, which parsing cannot see."""
+    sample = getattr(settings, "sample", None)
+    if sample is None or sample < n_test:
+        return settings, []
+    notice = f"sample must be below {n_test}, the size of this test set; showing sample 0."
+    changes: dict[str, Any] = {"sample": 0}
+    return replace(settings, **changes), [notice]
+
+
+__all__ = [
+    "CRITERIA",
+    "FIT_ON",
+    "MAX_FEATURES",
+    "PAGES",
+    "Catalogue",
+    "DatasetShape",
+    "GiniEntropySettings",
+    "RandomForestSettings",
+    "SingleTreeSettings",
+    "default_catalogue",
+    "fit_sample",
+    "parse",
+    "to_query",
+    "with_dataset",
+]

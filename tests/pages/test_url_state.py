@@ -1,0 +1,231 @@
+"""core/state.py: settings read from a URL, and written back, never raise on user input."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from core.state import (
+    PAGES,
+    DatasetShape,
+    GiniEntropySettings,
+    RandomForestSettings,
+    SingleTreeSettings,
+    default_catalogue,
+    fit_sample,
+    parse,
+    to_query,
+    with_dataset,
+)
+
+CATALOGUE = {
+    "iris": DatasetShape("classification", 150, 4, (2, 3)),
+    "wine": DatasetShape("classification", 178, 13, (6, 12)),
+    "sine": DatasetShape("regression", 200, 1, (0, 0)),
+}
+
+
+def test_empty_query_gives_the_defaults_and_no_notice():
+    settings, notices = parse(SingleTreeSettings, {}, CATALOGUE)
+    assert settings == SingleTreeSettings()
+    assert notices == []
+
+
+@pytest.mark.parametrize("settings_type", PAGES)
+def test_defaults_round_trip(settings_type):
+    settings = settings_type()
+    assert parse(settings_type, to_query(settings), CATALOGUE) == (settings, [])
+
+
+def test_every_field_is_read():
+    query = {
+        "dataset": "wine",
+        "criterion": "entropy",
+        "max_depth": "none",
+        "min_samples_leaf": "5",
+        "ccp_alpha": "0.015",
+        "fit": "all",
+        "x": "0",
+        "y": "12",
+        "seed": "42",
+        "sample": "7",
+        "test_on_tree": "true",
+    }
+    settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
+    assert notices == []
+    assert settings == SingleTreeSettings(
+        dataset="wine",
+        criterion="entropy",
+        max_depth=None,
+        min_samples_leaf=5,
+        ccp_alpha=0.015,
+        fit="all",
+        x=0,
+        y=12,
+        seed=42,
+        sample=7,
+        test_on_tree=True,
+    )
+    assert to_query(settings) == query
+
+
+def test_to_query_writes_every_field_as_text():
+    query = to_query(RandomForestSettings(n_estimators=250, bootstrap=False, max_depth=None))
+    assert query["n_estimators"] == "250"
+    assert query["bootstrap"] == "false"
+    assert query["max_depth"] == "none"
+    assert set(query) == {f.name for f in dataclasses.fields(RandomForestSettings)}
+
+
+def test_repeated_names_use_the_last_value_like_st_query_params():
+    settings, notices = parse(RandomForestSettings, {"n_estimators": ["10", "20"]}, CATALOGUE)
+    assert settings.n_estimators == 20
+    assert notices == []
+
+
+def test_a_missing_pair_uses_the_datasets_suggested_pair():
+    settings, _ = parse(SingleTreeSettings, {"dataset": "wine"}, CATALOGUE)
+    assert (settings.x, settings.y) == (6, 12)
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "fallback"),
+    [
+        ("dataset", "mnist", "iris"),
+        ("max_depth", "abc", "3"),
+        ("max_depth", "0", "3"),
+        ("max_depth", "21", "3"),
+        ("min_samples_leaf", "-1", "1"),
+        ("ccp_alpha", "nan", "0"),
+        ("ccp_alpha", "inf", "0"),
+        ("ccp_alpha", "1e9", "0"),
+        ("criterion", "log_loss", "gini"),
+        ("test_on_tree", "maybe", "false"),
+        ("seed", "1.5", "0"),
+        ("sample", "9" * 40, "0"),
+    ],
+)
+def test_a_bad_value_falls_back_to_its_default_with_a_notice(name, raw, fallback):
+    settings, notices = parse(SingleTreeSettings, {"dataset": "iris", name: raw}, CATALOGUE)
+    assert to_query(settings)[name] == fallback
+    assert len(notices) == 1
+    assert notices[0].startswith(f"{name}:")
+    assert notices[0].endswith(f"using {fallback}.")
+
+
+def test_one_bad_value_keeps_the_good_ones():
+    query = {"max_depth": "abc", "criterion": "entropy", "seed": "9"}
+    settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
+    assert (settings.max_depth, settings.criterion, settings.seed) == (3, "entropy", 9)
+    assert len(notices) == 1
+
+
+def test_a_billion_trees_is_refused():
+    settings, notices = parse(RandomForestSettings, {"n_estimators": "1000000000"}, CATALOGUE)
+    assert settings.n_estimators == 100
+    assert notices == ['n_estimators: "1000000000" is not a whole number from 1 to 500; using 100.']
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "<script>alert(1)</script>",
+        "[click](http://evil.example)",
+        "![x](http://evil.example/x.png)",
+        ":red[big] **bold**",
+        "$\\frac{1}{0}$",
+        "a" * 10_000,
+    ],
+)
+def test_a_notice_never_echoes_markup(raw):
+    _, notices = parse(SingleTreeSettings, {"dataset": raw}, CATALOGUE)
+    assert notices == ["dataset: the value given is not one of iris, wine, sine; using iris."]
+
+
+def test_a_notice_quotes_a_plain_value():
+    _, notices = parse(SingleTreeSettings, {"dataset": "mnist"}, CATALOGUE)
+    assert notices == ['dataset: "mnist" is not one of iris, wine, sine; using iris.']
+
+
+def test_unknown_names_are_ignored():
+    settings, notices = parse(GiniEntropySettings, {"utm_source": "x", "embed": "true"}, CATALOGUE)
+    assert settings == GiniEntropySettings()
+    assert notices == []
+
+
+@pytest.mark.parametrize("query", [{"x": "4"}, {"x": "2", "y": "2"}, {"y": "99"}])
+def test_an_impossible_pair_falls_back_to_the_suggested_pair(query):
+    settings, notices = parse(SingleTreeSettings, {"dataset": "iris", **query}, CATALOGUE)
+    assert (settings.x, settings.y) == (2, 3)
+    assert len(notices) == 1
+    assert "below 4" in notices[0]
+
+
+def test_a_regression_dataset_has_no_pair_to_choose():
+    settings, notices = parse(
+        SingleTreeSettings, {"dataset": "sine", "x": "0", "y": "3"}, CATALOGUE
+    )
+    assert (settings.x, settings.y) == (0, 0)
+    assert notices == []
+
+
+def test_gini_vs_entropy_refuses_a_regression_dataset():
+    settings, notices = parse(GiniEntropySettings, {"dataset": "sine"}, CATALOGUE)
+    assert settings.dataset == "iris"
+    assert notices == [
+        "sine is a regression dataset and this page compares classifiers; using iris."
+    ]
+
+
+def test_the_opened_tree_must_exist_in_the_forest():
+    settings, notices = parse(RandomForestSettings, {"n_estimators": "5", "tree": "7"}, CATALOGUE)
+    assert (settings.n_estimators, settings.tree) == (5, 0)
+    assert notices == ["tree must be below n_estimators (5); showing tree 0."]
+
+
+def test_settings_refuse_invalid_values_when_built_in_code():
+    with pytest.raises(ValueError, match=r"max_depth must be a whole number from 1 to 20.*got 0"):
+        SingleTreeSettings(max_depth=0)
+    with pytest.raises(ValueError, match=r"criterion must be one of gini, entropy"):
+        RandomForestSettings(criterion="log_loss")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"n_estimators must be .* got 501"):
+        RandomForestSettings(n_estimators=501)
+
+
+def test_settings_are_hashable_and_compare_by_value():
+    assert hash(SingleTreeSettings(seed=1)) == hash(SingleTreeSettings(seed=1))
+    assert len({SingleTreeSettings(), SingleTreeSettings(), SingleTreeSettings(seed=2)}) == 2
+
+
+def test_slider_float_noise_is_rounded_away():
+    assert SingleTreeSettings(ccp_alpha=0.007000000000000001).ccp_alpha == 0.007
+
+
+def test_with_dataset_moves_to_the_new_datasets_pair_and_first_sample():
+    moved = with_dataset(SingleTreeSettings(sample=40), "wine", CATALOGUE)
+    assert (moved.dataset, moved.x, moved.y, moved.sample) == ("wine", 6, 12, 0)
+
+
+def test_fit_sample_checks_the_test_set_size():
+    settings = SingleTreeSettings(sample=50)
+    assert fit_sample(settings, 51) == (settings, [])
+    fitted, notices = fit_sample(settings, 38)
+    assert fitted.sample == 0
+    assert notices == ["sample must be below 38, the size of this test set; showing sample 0."]
+
+
+def test_the_real_catalogue_suggests_the_intended_features():
+    from core.datasets import load_dataset
+
+    catalogue = default_catalogue()
+    assert set(catalogue) >= {"iris", "wine", "breast_cancer", "sine"}
+
+    def names(dataset):
+        x, y = catalogue[dataset].pair
+        return load_dataset(dataset).feature_names[x], load_dataset(dataset).feature_names[y]
+
+    assert names("iris") == ("petal length (cm)", "petal width (cm)")
+    assert names("wine") == ("flavanoids", "proline")
+    assert names("breast_cancer") == ("mean radius", "mean texture")
+    assert catalogue["sine"].pair == (0, 0)
