@@ -1,0 +1,420 @@
+"""Trace a fitted tree into plain data: nodes, edges and collapsed subtrees.
+
+:func:`build_tree_diagram` walks the flat arrays of ``model.tree_`` (a tree of ours, a
+scikit-learn tree, or tree ``i`` of a forest) into a :class:`TreeDiagram`; :func:`~core.figures.
+tree_dot.to_dot` turns that into Graphviz DOT text. Nothing here draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from core.figures._model import (
+    FloatArray,
+    Task,
+    as_2d,
+    encode_labels,
+    select_tree,
+    task_of,
+)
+from core.figures.palette import purity_fill, sequential_color
+
+__all__ = [
+    "CRITERION_LABELS",
+    "CollapsedSubtree",
+    "DiagramEdge",
+    "DiagramNode",
+    "TreeDiagram",
+    "build_tree_diagram",
+]
+
+#: How each criterion's impurity is named on a node.
+CRITERION_LABELS: dict[str, str] = {
+    "gini": "gini",
+    "entropy": "entropy (bits)",
+    "log_loss": "entropy (bits)",
+    "squared_error": "squared error",
+    "friedman_mse": "squared error (Friedman)",
+    "absolute_error": "absolute error",
+    "poisson": "Poisson deviance",
+}
+
+
+@dataclass(frozen=True)
+class DiagramNode:
+    """One visible node of the tree.
+
+    Attributes
+    ----------
+    node_id : int
+        Index in the tree's arrays (depth-first preorder).
+    depth : int
+        Root is 0.
+    is_leaf : bool
+        True when the node has no children in the fitted tree.
+    feature, feature_name, threshold
+        The split rule ``feature_name <= threshold``; None at leaves.
+    impurity : float
+        The node's impurity under the tree's criterion.
+    samples : float
+        Weighted number of training samples at the node (bootstrap draws count for forest trees).
+    counts : tuple of float
+        Classification: weighted count of each class, ``value * samples``; regression: empty.
+    value : float
+        Classification: fraction of the majority class; regression: mean target.
+    majority : int or None
+        Classification: index of the majority class in ``classes_``; regression: None.
+    purity : float
+        Classification: ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
+    fill : str
+        Fill colour (majority class blended by purity, or the value on the sequential scale).
+    on_path : bool
+        The highlighted sample passes through this node.
+    highlighted : bool
+        The node is in the caller's highlight set (for example, where two trees differ).
+    test_samples : int or None
+        Number of test samples reaching the node (None when no test data was given).
+    test_score : float or None
+        Test accuracy (classification) or mean squared error (regression) of the tree's
+        predictions over the test samples reaching the node; None without test data or when no
+        test sample reaches it.
+    """
+
+    node_id: int
+    depth: int
+    is_leaf: bool
+    feature: int | None
+    feature_name: str | None
+    threshold: float | None
+    impurity: float
+    samples: float
+    counts: tuple[float, ...]
+    value: float
+    majority: int | None
+    purity: float
+    fill: str
+    on_path: bool
+    highlighted: bool
+    test_samples: int | None
+    test_score: float | None
+
+
+@dataclass(frozen=True)
+class CollapsedSubtree:
+    """A subtree hidden below the depth cap, drawn as one marker.
+
+    Attributes
+    ----------
+    root : int
+        Node id of the hidden subtree's root (a child of a visible node).
+    hidden_nodes : int
+        Nodes in the hidden subtree, its root and leaves included.
+    hidden_leaves : int
+        Leaves in the hidden subtree.
+    samples : float
+        Weighted training samples entering the subtree.
+    on_path : bool
+        The highlighted sample continues into this subtree.
+    """
+
+    root: int
+    hidden_nodes: int
+    hidden_leaves: int
+    samples: float
+    on_path: bool
+
+
+@dataclass(frozen=True)
+class DiagramEdge:
+    """An edge from a visible split node to a child node or to a collapsed marker.
+
+    ``is_left`` is True for the branch taken when the rule ``feature <= threshold`` holds.
+    """
+
+    parent: int
+    child: int
+    is_left: bool
+    samples: float
+    on_path: bool
+    to_collapsed: bool
+
+
+@dataclass(frozen=True)
+class TreeDiagram:
+    """Everything :func:`~core.figures.tree_dot.to_dot` needs, as plain data.
+
+    Attributes
+    ----------
+    task : {"classification", "regression"}
+    criterion : str
+        The model's criterion, as given (``"gini"``...).
+    impurity_name : str
+        How the impurity is named on nodes (``"entropy (bits)"``...).
+    class_names : tuple of str
+        Names of ``classes_`` in order (empty for regression).
+    nodes, edges, collapsed
+        The visible nodes in preorder, their edges, and the markers of hidden subtrees.
+    root_samples : float
+        Weighted samples at the root, the scale for edge widths.
+    path_leaf : int or None
+        Leaf reached by the highlighted sample (it may be hidden below the depth cap).
+    sample_label : str or None
+        How the highlighted sample is named on its leaf (``"sample #12"``).
+    has_test : bool
+        Test figures were computed.
+    value_range : tuple of float
+        Smallest and largest node value (regression fill scale).
+    """
+
+    task: Task
+    criterion: str
+    impurity_name: str
+    class_names: tuple[str, ...]
+    nodes: tuple[DiagramNode, ...]
+    edges: tuple[DiagramEdge, ...]
+    collapsed: tuple[CollapsedSubtree, ...]
+    root_samples: float
+    path_leaf: int | None
+    sample_label: str | None
+    has_test: bool
+    value_range: tuple[float, float]
+
+    def node(self, node_id: int) -> DiagramNode:
+        """The visible node with this id (KeyError when it is hidden or absent)."""
+        for node in self.nodes:
+            if node.node_id == node_id:
+                return node
+        raise KeyError(node_id)
+
+
+def _depths(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    depth = np.zeros(len(left), dtype=np.intp)
+    for node in range(len(left)):  # preorder: a parent comes before its children
+        if left[node] != -1:
+            depth[left[node]] = depth[node] + 1
+            depth[right[node]] = depth[node] + 1
+    return depth
+
+
+def _subtree_sizes(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    size = np.ones(len(left), dtype=np.intp)
+    leaves = (left == -1).astype(np.intp)
+    for node in range(len(left) - 1, -1, -1):  # children come after their parent
+        if left[node] != -1:
+            size[node] += size[left[node]] + size[right[node]]
+            leaves[node] = leaves[left[node]] + leaves[right[node]]
+    return size, leaves
+
+
+def _test_figures(
+    model: object,
+    tree: object,
+    task: Task,
+    leaf_values: FloatArray,
+    X_test: ArrayLike,
+    y_test: ArrayLike,
+    n_nodes: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per node: test samples reaching it, and the tree's accuracy (or MSE) over them."""
+    X = as_2d(X_test, "X_test")
+    indicator = tree.decision_path(X).tocsc()  # type: ignore[attr-defined]
+    reached = np.asarray(indicator.sum(axis=0)).ravel().astype(np.intp)
+    leaves = np.asarray(tree.apply(X))  # type: ignore[attr-defined]
+    if task == "classification":
+        truth = encode_labels(np.asarray(model.classes_), y_test)  # type: ignore[attr-defined]
+        per_sample = (np.argmax(leaf_values[leaves], axis=1) == truth).astype(float)
+    else:
+        per_sample = (leaf_values[leaves, 0] - np.asarray(y_test, dtype=float)) ** 2
+    totals = np.asarray(indicator.T @ per_sample).ravel()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = np.where(reached > 0, totals / np.maximum(reached, 1), np.nan)
+    return reached[:n_nodes], score[:n_nodes]
+
+
+def build_tree_diagram(
+    model: object,
+    *,
+    tree_index: int | None = None,
+    feature_names: Sequence[str] | None = None,
+    class_names: Sequence[str] | None = None,
+    max_depth: int | None = None,
+    sample: ArrayLike | None = None,
+    sample_label: str | None = None,
+    X_test: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    highlight: Collection[int] = (),
+) -> TreeDiagram:
+    """Trace a fitted tree, or tree ``tree_index`` of a forest, into a :class:`TreeDiagram`.
+
+    Parameters
+    ----------
+    model : fitted tree or forest
+        Ours or scikit-learn's; read through ``tree_``, ``criterion``, ``classes_``,
+        ``decision_path`` and ``apply``.
+    tree_index : int, optional
+        Which tree of a forest (required for a forest, None for a tree).
+    feature_names : sequence of str, optional
+        Default ``feature_names_in_`` when the model has it, else ``x[0]``, ``x[1]``...
+    class_names : sequence of str, optional
+        Default ``str`` of each entry of ``classes_``.
+    max_depth : int, optional
+        Show nodes down to this depth (root = 0); deeper subtrees become collapsed markers.
+    sample : array-like of shape (n_features,), optional
+        Highlight this sample's decision path and leaf.
+    sample_label : str, optional
+        Name shown on the sample's leaf, default ``"this sample"``.
+    X_test, y_test : array-like, optional
+        Test data: each node gets the number of test samples reaching it and the score there.
+    highlight : collection of int
+        Node ids to outline (for example nodes where two trees differ).
+
+    Returns
+    -------
+    TreeDiagram
+    """
+    tree = select_tree(model, tree_index)
+    arrays = tree.tree_
+    left = np.asarray(arrays.children_left)
+    right = np.asarray(arrays.children_right)
+    n_nodes = len(left)
+    values = np.asarray(arrays.value, dtype=float)
+    if values.ndim != 3 or values.shape[1] != 1:
+        raise ValueError(f"only single-output trees can be drawn, got value shape {values.shape}")
+    leaf_values = values[:, 0, :]
+    weighted = np.asarray(arrays.weighted_n_node_samples, dtype=float)
+    impurity = np.asarray(arrays.impurity, dtype=float)
+    feature = np.asarray(arrays.feature)
+    threshold = np.asarray(arrays.threshold, dtype=float)
+    task = task_of(model)
+    if max_depth is not None and max_depth < 0:
+        raise ValueError(f"max_depth must be None or >= 0, got {max_depth}")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test and y_test must be given together")
+
+    n_features = int(feature.max(initial=-1)) + 1
+    if feature_names is None:
+        names_in = getattr(model, "feature_names_in_", None)
+        n_in = getattr(model, "n_features_in_", n_features)
+        feature_names = (
+            [str(n) for n in names_in] if names_in is not None else [f"x[{i}]" for i in range(n_in)]
+        )
+    if len(feature_names) < n_features:
+        raise ValueError(
+            f"feature_names has {len(feature_names)} names but the tree splits on feature "
+            f"{n_features - 1}"
+        )
+    names: tuple[str, ...] = ()
+    if task == "classification":
+        classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+        names = tuple(str(c) for c in (classes if class_names is None else class_names))
+        if len(names) != leaf_values.shape[1]:
+            raise ValueError(
+                f"class_names must have {leaf_values.shape[1]} names, got {len(names)}"
+            )
+
+    depth = _depths(left, right)
+    size, leaf_count = _subtree_sizes(left, right)
+    on_path = np.zeros(n_nodes, dtype=bool)
+    path_leaf: int | None = None
+    if sample is not None:
+        row = as_2d(sample, "sample")
+        if row.shape[0] != 1:
+            raise ValueError(f"sample must be one row, got {row.shape[0]} rows")
+        on_path[np.asarray(tree.decision_path(row).indices)] = True
+        path_leaf = int(np.asarray(tree.apply(row))[0])
+    tests: tuple[np.ndarray, np.ndarray] | None = None
+    if X_test is not None and y_test is not None:
+        tests = _test_figures(model, tree, task, leaf_values, X_test, y_test, n_nodes)
+
+    cap = n_nodes if max_depth is None else max_depth
+    value_range = (float(leaf_values[:, 0].min()), float(leaf_values[:, 0].max()))
+    nodes: list[DiagramNode] = []
+    edges: list[DiagramEdge] = []
+    collapsed: list[CollapsedSubtree] = []
+    highlight_set = {int(h) for h in highlight}
+    for node in range(n_nodes):
+        if depth[node] > cap:
+            continue
+        is_leaf = bool(left[node] == -1)
+        if task == "classification":
+            fractions = leaf_values[node]
+            majority: int | None = int(np.argmax(fractions))
+            k = len(fractions)
+            top = float(fractions.max())
+            purity = 1.0 if k == 1 else (top - 1.0 / k) / (1.0 - 1.0 / k)
+            counts = tuple(float(c) for c in fractions * weighted[node])
+            value = top
+            fill = purity_fill(int(np.argmax(fractions)), purity)
+        else:
+            majority, purity, counts = None, float("nan"), ()
+            value = float(leaf_values[node, 0])
+            fill = sequential_color(value, *value_range)
+        test_n = test_s = None
+        if tests is not None:
+            test_n = int(tests[0][node])
+            test_s = None if test_n == 0 else float(tests[1][node])
+        nodes.append(
+            DiagramNode(
+                node_id=node,
+                depth=int(depth[node]),
+                is_leaf=is_leaf,
+                feature=None if is_leaf else int(feature[node]),
+                feature_name=None if is_leaf else str(feature_names[int(feature[node])]),
+                threshold=None if is_leaf else float(threshold[node]),
+                impurity=float(impurity[node]),
+                samples=float(weighted[node]),
+                counts=counts,
+                value=value,
+                majority=majority,
+                purity=purity,
+                fill=fill,
+                on_path=bool(on_path[node]),
+                highlighted=node in highlight_set,
+                test_samples=test_n,
+                test_score=test_s,
+            )
+        )
+        if is_leaf:
+            continue
+        for child, is_left in ((int(left[node]), True), (int(right[node]), False)):
+            hidden = depth[child] > cap
+            edges.append(
+                DiagramEdge(
+                    parent=node,
+                    child=child,
+                    is_left=is_left,
+                    samples=float(weighted[child]),
+                    on_path=bool(on_path[child]),
+                    to_collapsed=bool(hidden),
+                )
+            )
+            if hidden:
+                collapsed.append(
+                    CollapsedSubtree(
+                        root=child,
+                        hidden_nodes=int(size[child]),
+                        hidden_leaves=int(leaf_count[child]),
+                        samples=float(weighted[child]),
+                        on_path=bool(on_path[child]),
+                    )
+                )
+
+    criterion = str(tree.criterion)
+    return TreeDiagram(
+        task=task,
+        criterion=criterion,
+        impurity_name=CRITERION_LABELS.get(criterion, criterion.replace("_", " ")),
+        class_names=names,
+        nodes=tuple(nodes),
+        edges=tuple(edges),
+        collapsed=tuple(collapsed),
+        root_samples=float(weighted[0]),
+        path_leaf=path_leaf,
+        sample_label=(sample_label or "this sample") if sample is not None else None,
+        has_test=tests is not None,
+        value_range=value_range,
+    )

@@ -1,0 +1,278 @@
+"""Render a :class:`~core.figures.tree_diagram.TreeDiagram` as Graphviz DOT text.
+
+Nodes are HTML-like labels (tables) so a class bar can sit inside a node. Split nodes have
+rounded corners; leaves have square corners, a heavier border and a bold ``predict`` line;
+hidden subtrees are dashed markers that say how much they hide. Every edge is labelled.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from core.figures.palette import (
+    BACKGROUND,
+    EDGE_COLOR,
+    FONT_COLOR,
+    MUTED_COLOR,
+    class_color,
+    sequential_color,
+)
+from core.figures.tree_diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
+
+__all__ = ["Detail", "EdgeLabels", "escape_html", "format_number", "to_dot"]
+
+Detail = Literal["beginner", "detailed"]
+EdgeLabels = Literal["truefalse", "inequality"]
+
+FONT = "Helvetica,Arial,sans-serif"
+BAR_WIDTH = 120  # pixels (points) of the class bar inside a node
+BAR_HEIGHT = 10
+MAX_EDGE_WIDTH = 8.0  # penwidth of an edge carrying every sample
+
+
+def escape_html(text: str) -> str:
+    """Escape text for a Graphviz HTML-like label (``& < > " '``; newlines become spaces)."""
+    text = " ".join(str(text).splitlines())
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
+        text = text.replace(raw, entity)
+    return text.replace("'", "&#39;")
+
+
+def format_number(x: float, precision: int = 3) -> str:
+    """``x`` rounded to ``precision`` decimals, trailing zeros dropped (``2.450`` -> ``2.45``)."""
+    if not np.isfinite(x):
+        return str(x)
+    text = f"{x:.{precision}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _count(c: float) -> str:
+    return str(round(c)) if abs(c - round(c)) < 1e-9 else format_number(c, 1)
+
+
+def _bar_widths(counts: tuple[float, ...]) -> list[int]:
+    """Integer widths summing to BAR_WIDTH, proportional to counts; nonzero counts get >= 1."""
+    total = sum(counts)
+    if total <= 0:
+        return [0] * len(counts)
+    exact = np.array(counts) / total * BAR_WIDTH
+    widths = np.floor(exact).astype(int)
+    widths[(widths == 0) & (exact > 0)] = 1
+    while widths.sum() < BAR_WIDTH:  # largest remainder first
+        widths[int(np.argmax(exact - widths))] += 1
+    while widths.sum() > BAR_WIDTH:
+        widths[int(np.argmax(widths))] -= 1
+    return [int(w) for w in widths]
+
+
+def _class_bar(counts: tuple[float, ...]) -> str:
+    cells = "".join(
+        f'<TD WIDTH="{w}" HEIGHT="{BAR_HEIGHT}" FIXEDSIZE="TRUE" BGCOLOR="{class_color(i)}"></TD>'
+        for i, w in enumerate(_bar_widths(counts))
+        if w > 0
+    )
+    return (
+        f'<TABLE BORDER="1" COLOR="{EDGE_COLOR}" CELLBORDER="0" CELLSPACING="0" '
+        f'CELLPADDING="0" FIXEDSIZE="TRUE" WIDTH="{BAR_WIDTH + 2}" HEIGHT="{BAR_HEIGHT + 2}">'
+        f"<TR>{cells}</TR></TABLE>"
+    )
+
+
+def _rule(node: DiagramNode, precision: int) -> str:
+    assert node.threshold is not None  # split nodes only
+    name = escape_html(node.feature_name or "")
+    return f"{name} ≤ {format_number(node.threshold, precision)}"
+
+
+def _prediction(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
+    if diagram.task == "classification" and node.majority is not None:
+        return escape_html(diagram.class_names[node.majority])
+    return format_number(node.value, precision)
+
+
+def _test_line(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
+    if node.test_samples is None:
+        return ""
+    noun = "sample" if node.test_samples == 1 else "samples"
+    text = f"test: {node.test_samples} {noun}"
+    if node.test_score is not None:
+        name = "accuracy" if diagram.task == "classification" else "MSE"
+        text += f", {name} {format_number(node.test_score, precision)}"
+    return text
+
+
+def _node_rows(
+    diagram: TreeDiagram, node: DiagramNode, detail: Detail, precision: int
+) -> list[str]:
+    rows: list[str] = []
+    if node.is_leaf:
+        rows.append(f"<B>predict {_prediction(diagram, node, precision)}</B>")
+    else:
+        rows.append(f"<B>{_rule(node, precision)}</B>")
+    if detail == "detailed":
+        rows.append(f"{escape_html(diagram.impurity_name)} = {format_number(node.impurity, 3)}")
+        rows.append(f"samples = {_count(node.samples)}")
+        if diagram.task == "classification":
+            rows.append("counts = [" + ", ".join(_count(c) for c in node.counts) + "]")
+            if not node.is_leaf:
+                rows.append(f"class = {_prediction(diagram, node, precision)}")
+        elif not node.is_leaf:
+            rows.append(f"mean = {_prediction(diagram, node, precision)}")
+        if diagram.has_test:
+            rows.append(_test_line(diagram, node, precision))
+    cells = [f"<TR><TD>{row}</TD></TR>" for row in rows]
+    if diagram.task == "classification":
+        cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
+    if node.node_id == diagram.path_leaf and diagram.sample_label is not None:
+        label = escape_html(diagram.sample_label)
+        cells.append(
+            f'<TR><TD BGCOLOR="{BACKGROUND}" BORDER="1" COLOR="{FONT_COLOR}">'
+            f"<B>{label} lands here</B></TD></TR>"
+        )
+    return cells
+
+
+def _node_statement(diagram: TreeDiagram, node: DiagramNode, detail: Detail, precision: int) -> str:
+    cells = "".join(_node_rows(diagram, node, detail, precision))
+    label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">{cells}</TABLE>>'
+    style = ["filled"] if node.is_leaf else ["rounded", "filled"]
+    penwidth = 2.0 if node.is_leaf else 1.0
+    color = EDGE_COLOR
+    if node.highlighted:
+        style.append("dashed")
+        penwidth = 3.0
+        color = FONT_COLOR
+    if node.on_path:
+        penwidth = 4.0
+        color = FONT_COLOR
+    return (
+        f'n{node.node_id} [label={label}, style="{",".join(style)}", fillcolor="{node.fill}", '
+        f'color="{color}", penwidth={format_number(penwidth, 1)}];'
+    )
+
+
+def _collapsed_statement(marker: CollapsedSubtree, detail: Detail) -> str:
+    nodes = "node" if marker.hidden_nodes == 1 else "nodes"
+    leaves = "leaf" if marker.hidden_leaves == 1 else "leaves"
+    rows = [f"+ {marker.hidden_nodes} more {nodes}", f"({marker.hidden_leaves} {leaves})"]
+    if detail == "detailed":
+        rows.append(f"samples = {_count(marker.samples)}")
+    if marker.on_path:
+        rows.append("<B>sample continues here</B>")
+    cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
+    label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
+    color = FONT_COLOR if marker.on_path else EDGE_COLOR
+    width = 3.0 if marker.on_path else 1.0
+    return (
+        f'c{marker.root} [label={label}, style="dashed,rounded,filled", '
+        f'fillcolor="{BACKGROUND}", color="{color}", penwidth={format_number(width, 1)}];'
+    )
+
+
+def _edge_statement(
+    diagram: TreeDiagram,
+    edge: DiagramEdge,
+    edge_labels: EdgeLabels,
+    precision: int,
+    has_path: bool,
+) -> str:
+    if edge_labels == "truefalse":
+        text = "True" if edge.is_left else "False"
+    else:
+        threshold = diagram.node(edge.parent).threshold
+        assert threshold is not None  # edges leave split nodes only
+        sign = "≤" if edge.is_left else "&gt;"
+        text = f"{sign} {format_number(threshold, precision)}"
+    share = edge.samples / diagram.root_samples if diagram.root_samples > 0 else 0.0
+    width = 1.0 + (MAX_EDGE_WIDTH - 1.0) * share
+    color = EDGE_COLOR
+    style = "solid"
+    if has_path:
+        color = FONT_COLOR if edge.on_path else MUTED_COLOR
+        if edge.on_path:
+            style = "bold"
+            width = max(width, 3.5)
+    head = f"c{edge.child}" if edge.to_collapsed else f"n{edge.child}"
+    return (
+        f"n{edge.parent} -> {head} [label=<{text}>, penwidth={format_number(width, 2)}, "
+        f'color="{color}", style="{style}"];'
+    )
+
+
+def _legend(diagram: TreeDiagram, precision: int) -> str:
+    if diagram.task == "classification":
+        cells = "".join(
+            f'<TD WIDTH="14" HEIGHT="14" FIXEDSIZE="TRUE" BGCOLOR="{class_color(i)}"></TD>'
+            f"<TD>{escape_html(name)}  </TD>"
+            for i, name in enumerate(diagram.class_names)
+        )
+    else:
+        low, high = diagram.value_range
+        light = sequential_color(low, low, high)
+        dark = sequential_color(high, low, high)
+        cells = (
+            f'<TD>mean {format_number(low, precision)}</TD><TD WIDTH="14" HEIGHT="14" '
+            f'FIXEDSIZE="TRUE" BGCOLOR="{light}"></TD><TD>→</TD><TD WIDTH="14" HEIGHT="14" '
+            f'FIXEDSIZE="TRUE" BGCOLOR="{dark}"></TD><TD>{format_number(high, precision)}</TD>'
+        )
+    return f'<<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0"><TR>{cells}</TR></TABLE>>'
+
+
+def to_dot(
+    diagram: TreeDiagram,
+    *,
+    detail: Detail = "detailed",
+    edge_labels: EdgeLabels = "truefalse",
+    precision: int = 3,
+    legend: bool = True,
+) -> str:
+    """Graphviz DOT text for a traced tree.
+
+    Parameters
+    ----------
+    diagram : TreeDiagram
+        From :func:`~core.figures.tree_diagram.build_tree_diagram`.
+    detail : {"detailed", "beginner"}, default "detailed"
+        ``"beginner"``: the rule (or the prediction at a leaf) and the class bar.
+        ``"detailed"``: also impurity, samples, class counts, majority class or mean, and the
+        test figures when the diagram has them.
+    edge_labels : {"truefalse", "inequality"}, default "truefalse"
+        ``True`` / ``False`` on each edge, or ``≤ t`` / ``> t``.
+    precision : int, default 3
+        Decimals of thresholds and values.
+    legend : bool, default True
+        A key of class colours (or the value scale) above the tree.
+
+    Returns
+    -------
+    str
+        DOT source; the diagram carries its own background and text colour.
+    """
+    if detail not in ("beginner", "detailed"):
+        raise ValueError(f"detail must be 'beginner' or 'detailed', got {detail!r}")
+    if edge_labels not in ("truefalse", "inequality"):
+        raise ValueError(f"edge_labels must be 'truefalse' or 'inequality', got {edge_labels!r}")
+    if precision < 0:
+        raise ValueError(f"precision must be >= 0, got {precision}")
+    has_path = any(node.on_path for node in diagram.nodes)
+    lines = [
+        "digraph Tree {",
+        f'graph [bgcolor="{BACKGROUND}", fontname="{FONT}", fontcolor="{FONT_COLOR}", '
+        "nodesep=0.3, ranksep=0.5, pad=0.25];",
+        f'node [shape=box, fontname="{FONT}", fontsize=12, fontcolor="{FONT_COLOR}", '
+        'margin="0.06,0.03"];',
+        f'edge [fontname="{FONT}", fontsize=12, fontcolor="{FONT_COLOR}", arrowsize=0.6];',
+    ]
+    if legend:
+        lines.append(f'labelloc="t"; label={_legend(diagram, precision)};')
+    lines += [_node_statement(diagram, node, detail, precision) for node in diagram.nodes]
+    lines += [_collapsed_statement(marker, detail) for marker in diagram.collapsed]
+    lines += [
+        _edge_statement(diagram, edge, edge_labels, precision, has_path) for edge in diagram.edges
+    ]
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Tests of the pure figure builders in core.figures."""
