@@ -6,4 +6,14 @@ Estimators follow scikit-learn's contract (``fit``/``predict``/``get_params``...
 
 - :class:`DecisionTreeClassifier`, :class:`DecisionTreeRegressor`
 - :class:`RandomForestClassifier`, :class:`RandomForestRegressor`
+
+Where to read how a split is chosen: :mod:`core.criteria` (one feature, one node, plainly),
+then :mod:`core.builder` (every node of a depth at once).
 """
+
+from core.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+__all__ = [
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+]

@@ -29,7 +29,9 @@ FIT_ON: tuple[FitOn, ...] = get_args(FitOn)
 
 MAX_DEPTH_LIMIT = 20
 MIN_SAMPLES_LEAF_LIMIT = 50
-CCP_ALPHA_LIMIT = 0.1
+# Pruning strength is in units of impurity: a Gini or entropy below 1 for classes, but a
+# squared error in the target's units for regression (the sine's spread is about 15).
+CCP_ALPHA_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 30.0}
 N_ESTIMATORS_LIMIT = 500
 SEED_LIMIT = 2**31 - 1
 SAMPLE_LIMIT = 100_000
@@ -256,11 +258,22 @@ class SingleTreeSettings(_Settings):
             "criterion": _choice_rule(CRITERIA),
             "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
             "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
-            "ccp_alpha": _float_rule(0.0, CCP_ALPHA_LIMIT),
+            "ccp_alpha": _float_rule(0.0, max(CCP_ALPHA_LIMITS.values())),
             "fit": _choice_rule(FIT_ON),
             "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
             "test_on_tree": _bool_rule(),
         }
+
+    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
+        resets, notices = super().check(shape)
+        limit = CCP_ALPHA_LIMITS[shape.task]
+        if self.ccp_alpha > limit:
+            resets["ccp_alpha"] = 0.0
+            notices.append(
+                f"ccp_alpha: {self.ccp_alpha:g} is more than {limit:g}, the most for a "
+                f"{shape.task} dataset; using 0."
+            )
+        return resets, notices
 
 
 @dataclass(frozen=True)
@@ -392,8 +405,10 @@ def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
     """``settings`` moved to another dataset: its suggested pair, and the first test sample."""
     shape = catalogue[name]
     changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
-    if hasattr(settings, "sample") and getattr(settings, "sample", None) is not None:
+    if getattr(settings, "sample", None) is not None:
         changes["sample"] = 0
+    if getattr(settings, "ccp_alpha", 0.0) > CCP_ALPHA_LIMITS[shape.task]:
+        changes["ccp_alpha"] = 0.0
     return replace(settings, **changes)
 
 
@@ -408,6 +423,7 @@ def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
 
 
 __all__ = [
+    "CCP_ALPHA_LIMITS",
     "CRITERIA",
     "FIT_ON",
     "MAX_FEATURES",

@@ -1,0 +1,446 @@
+"""Impurity criteria, and how one feature's best threshold is found.
+
+A split sends the samples of a node with ``x[feature] <= threshold`` to the left child and the
+rest to the right. Its quality is the *weighted child impurity*
+
+.. math::
+
+    I_{children} = \\frac{n_L}{n} I(L) + \\frac{n_R}{n} I(R),
+
+and the best split is the one that makes it smallest, i.e. the one with the largest impurity
+decrease :math:`I(parent) - I_{children}`.
+
+Classification criteria work on class counts :math:`c_k` (:math:`p_k = c_k / n`):
+
+- Gini: :math:`I = 1 - \\sum_k p_k^2`
+- entropy (``"log_loss"`` is the same thing): :math:`I = -\\sum_k p_k \\log_2 p_k`, in bits
+- misclassification error (drawn for comparison, not used to grow trees): :math:`1 - \\max_k p_k`
+
+Regression criteria work on the targets :math:`y_i` of the node:
+
+- squared error: :math:`I = \\frac{1}{n}\\sum_i (y_i - \\bar y)^2`
+- absolute error: :math:`I = \\frac{1}{n}\\sum_i |y_i - \\operatorname{median}(y)|`
+
+:func:`scan_feature` shows, on a single feature, the method the tree builder uses for every
+node and every feature at once: sort the samples by the feature, take cumulative sums of the
+class counts (or of :math:`y`) so that every candidate split's left and right statistics are a
+subtraction away, and score every candidate threshold in one vectorized expression.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+ClassificationCriterion = Literal["gini", "entropy", "log_loss"]
+RegressionCriterion = Literal["squared_error", "absolute_error"]
+Criterion = ClassificationCriterion | RegressionCriterion
+
+CLASSIFICATION_CRITERIA: Final = ("gini", "entropy", "log_loss")
+REGRESSION_CRITERIA: Final = ("squared_error", "absolute_error")
+
+#: Two feature values closer than this are treated as equal, so no threshold goes between them
+#: (scikit-learn uses the same constant).
+FEATURE_THRESHOLD: Final = 1e-7
+
+Float = NDArray[np.float64]
+
+
+# --------------------------------------------------------------------------------------------
+# Impurity of a node
+# --------------------------------------------------------------------------------------------
+
+
+def _as_counts(counts: ArrayLike) -> tuple[Float, Float]:
+    c = np.asarray(counts, dtype=np.float64)
+    total = c.sum(axis=-1)
+    return c, total
+
+
+def gini(counts: ArrayLike) -> Float:
+    """Gini impurity of class counts: ``1 - sum_k p_k**2``.
+
+    Parameters
+    ----------
+    counts : array-like of shape (..., n_classes)
+        (Weighted) number of samples of each class.
+
+    Returns
+    -------
+    ndarray of shape (...)
+        0 for a pure node, ``1 - 1/K`` for ``K`` equally frequent classes; 0 for an empty node.
+    """
+    c, total = _as_counts(counts)
+    safe = np.where(total > 0, total, 1.0)
+    p = c / safe[..., None]
+    return np.where(total > 0, 1.0 - np.sum(p * p, axis=-1), 0.0)
+
+
+def entropy(counts: ArrayLike) -> Float:
+    """Shannon entropy of class counts in bits: ``-sum_k p_k log2 p_k`` (``0 log 0 = 0``).
+
+    Parameters
+    ----------
+    counts : array-like of shape (..., n_classes)
+
+    Returns
+    -------
+    ndarray of shape (...)
+        0 for a pure node, ``log2(K)`` for ``K`` equally frequent classes.
+    """
+    c, total = _as_counts(counts)
+    safe = np.where(total > 0, total, 1.0)
+    p = c / safe[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    return np.where(total > 0, -np.sum(terms, axis=-1) + 0.0, 0.0)
+
+
+def misclassification(counts: ArrayLike) -> Float:
+    """Misclassification error of class counts: ``1 - max_k p_k``.
+
+    Parameters
+    ----------
+    counts : array-like of shape (..., n_classes)
+
+    Returns
+    -------
+    ndarray of shape (...)
+    """
+    c, total = _as_counts(counts)
+    safe = np.where(total > 0, total, 1.0)
+    return np.where(total > 0, 1.0 - c.max(axis=-1) / safe, 0.0)
+
+
+def _weights(y: Float, sample_weight: ArrayLike | None) -> Float:
+    if sample_weight is None:
+        return np.ones_like(y)
+    return np.asarray(sample_weight, dtype=np.float64)
+
+
+def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Mean squared deviation from the (weighted) mean, the regression tree's default impurity.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+        ``sum_i w_i (y_i - mean)**2 / sum_i w_i``; 0 for an empty node.
+    """
+    yy = np.asarray(y, dtype=np.float64)
+    w = _weights(yy, sample_weight)
+    total = w.sum()
+    if total <= 0:
+        return 0.0
+    mean = np.dot(w, yy) / total
+    return float(np.dot(w, (yy - mean) ** 2) / total)
+
+
+def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Weighted median, as scikit-learn's absolute-error trees define it.
+
+    Sort the values; find the first position ``k`` where the cumulative weight reaches half the
+    total. If it reaches exactly half, the median is the average of that value and the next;
+    otherwise it is that value. With unit weights this is the usual median.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+    """
+    yy = np.asarray(y, dtype=np.float64)
+    if yy.size == 0:
+        return 0.0
+    w = _weights(yy, sample_weight)
+    order = np.argsort(yy, kind="stable")
+    ys, cw = yy[order], np.cumsum(w[order])
+    half = cw[-1] / 2.0
+    k = int(np.searchsorted(cw, half, side="left"))
+    if cw[k] == half and k + 1 < ys.size:
+        return float((ys[k] + ys[k + 1]) / 2.0)
+    return float(ys[k])
+
+
+def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Mean absolute deviation from the weighted median.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+        ``sum_i w_i |y_i - median| / sum_i w_i``; 0 for an empty node.
+    """
+    yy = np.asarray(y, dtype=np.float64)
+    w = _weights(yy, sample_weight)
+    total = w.sum()
+    if total <= 0:
+        return 0.0
+    return float(np.dot(w, np.abs(yy - weighted_median(yy, w))) / total)
+
+
+def class_impurity(counts: ArrayLike, criterion: ClassificationCriterion) -> Float:
+    """Impurity of class counts for a classification ``criterion`` (see module docstring)."""
+    return gini(counts) if criterion == "gini" else entropy(counts)
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring every candidate split at once
+# --------------------------------------------------------------------------------------------
+#
+# The builder calls these on whole arrays of candidates (all nodes, all features). Each returns a
+# *score* to minimise that orders candidates exactly like the weighted child impurity; for Gini
+# and squared error the score drops the constant terms, which is cheaper and rounds less.
+
+
+def gini_split_score(left: Float, right: Float, w_left: Float, w_right: Float) -> Float:
+    """Score of candidate splits for Gini (lower is better).
+
+    ``n_L I(L) + n_R I(R) = n - (sum_k c_Lk**2 / n_L + sum_k c_Rk**2 / n_R)``, and ``n`` is the
+    same for every candidate of a node, so the score is ``-(sum_k c_Lk**2/n_L + sum_k c_Rk**2/n_R)``.
+
+    Parameters
+    ----------
+    left, right : ndarray of shape (..., n_classes)
+        Weighted class counts on each side of every candidate.
+    w_left, w_right : ndarray of shape (...)
+        Their totals (positive wherever the candidate is valid).
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -(np.sum(left * left, axis=-1) / w_left + np.sum(right * right, axis=-1) / w_right)
+
+
+def _xlog2x(c: Float) -> Float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(c > 0, c * np.log2(np.where(c > 0, c, 1.0)), 0.0)
+
+
+def entropy_split_score(left: Float, right: Float, w_left: Float, w_right: Float) -> Float:
+    """Score of candidate splits for entropy: ``n_L I(L) + n_R I(R)`` in bits (lower is better).
+
+    ``n_L I(L) = n_L log2 n_L - sum_k c_Lk log2 c_Lk``, and the same on the right.
+    """
+    return (
+        _xlog2x(w_left)
+        - np.sum(_xlog2x(left), axis=-1)
+        + _xlog2x(w_right)
+        - np.sum(_xlog2x(right), axis=-1)
+    )
+
+
+def squared_error_split_score(
+    s_left: Float, s_right: Float, w_left: Float, w_right: Float
+) -> Float:
+    """Score of candidate splits for squared error (lower is better).
+
+    With weighted sums ``S`` of the targets on each side,
+    ``n_L I(L) + n_R I(R) = sum_i w_i y_i**2 - (S_L**2 / n_L + S_R**2 / n_R)``; the first term is
+    the same for every candidate, so the score is ``-(S_L**2/n_L + S_R**2/n_R)``. Callers centre
+    ``y`` on the node mean first: it changes the score by a constant and keeps the sums small.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -(s_left * s_left / w_left + s_right * s_right / w_right)
+
+
+def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
+    """Sum of absolute deviations from the median of every prefix of ``y``.
+
+    ``out[k] = sum_{i<k} w_i |y_i - median(y_0..y_{k-1})|`` for ``k = 0..n``. Integer weights
+    count as repeated samples. Two heaps keep the lower and upper halves of the prefix; then the
+    sum of absolute deviations is ``sum(upper) - sum(lower)``, plus the lower half's top value
+    when the lower half holds one element more (that element is the median and its own deviation
+    is 0). O(n log n), and a loop: absolute error is the one criterion without a cumulative-sum
+    shortcut.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n,)
+    weight : ndarray of shape (n,), positive integers
+
+    Returns
+    -------
+    ndarray of shape (n + 1,)
+    """
+    out = np.zeros(y.size + 1)
+    lower: list[float] = []  # max-heap via negated values
+    upper: list[float] = []  # min-heap
+    sum_lower = sum_upper = 0.0
+    for i, (value, count) in enumerate(zip(y.tolist(), weight.tolist(), strict=True)):
+        for _ in range(count):
+            if lower and value > -lower[0]:
+                heapq.heappush(upper, value)
+                sum_upper += value
+            else:
+                heapq.heappush(lower, -value)
+                sum_lower += value
+            if len(lower) > len(upper) + 1:
+                moved = -heapq.heappop(lower)
+                sum_lower -= moved
+                heapq.heappush(upper, moved)
+                sum_upper += moved
+            elif len(upper) > len(lower):
+                moved = heapq.heappop(upper)
+                sum_upper -= moved
+                heapq.heappush(lower, -moved)
+                sum_lower += moved
+        extra = -lower[0] if len(lower) > len(upper) else 0.0
+        out[i + 1] = sum_upper - sum_lower + extra
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# One feature, one node: the readable version of the split search
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplitScan:
+    """Every valid threshold of one feature at one node, with its weighted child impurity.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (n_candidates,)
+        Midpoints between consecutive distinct values, increasing.
+    child_impurity : ndarray of shape (n_candidates,)
+        ``(n_L I(L) + n_R I(R)) / n`` for each threshold.
+    n_left, n_right : ndarray of shape (n_candidates,)
+        Number of samples sent left and right.
+    parent_impurity : float
+        Impurity of the node before splitting.
+    best : int
+        Index of the best threshold (the first one on a tie), or -1 when no split is valid.
+    """
+
+    thresholds: Float
+    child_impurity: Float
+    n_left: NDArray[np.int64]
+    n_right: NDArray[np.int64]
+    parent_impurity: float
+    best: int
+
+    @property
+    def best_threshold(self) -> float | None:
+        """The winning threshold, or ``None`` when the feature cannot split the node."""
+        return None if self.best < 0 else float(self.thresholds[self.best])
+
+    @property
+    def best_impurity(self) -> float | None:
+        """Weighted child impurity of the winning threshold, or ``None``."""
+        return None if self.best < 0 else float(self.child_impurity[self.best])
+
+
+def midpoint(low: Float, high: Float) -> Float:
+    """Threshold between two consecutive distinct sorted values ``low < high``.
+
+    The midpoint ``low/2 + high/2``; when rounding makes it equal to ``high`` (the values are
+    adjacent floats) use ``low``, so that ``low <= t < high`` always holds and ``x <= t`` sends
+    exactly the lower values left.
+    """
+    t = low / 2.0 + high / 2.0
+    return np.where((t == high) | ~np.isfinite(t), low, t)
+
+
+def scan_feature(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    criterion: Criterion,
+    n_classes: int | None = None,
+    min_samples_leaf: int = 1,
+    sample_weight: ArrayLike | None = None,
+) -> SplitScan:
+    """Weighted child impurity of every valid threshold of one feature.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples,)
+        Values of the feature for the samples of the node.
+    y : array-like of shape (n_samples,)
+        Class codes ``0..n_classes-1`` (classification) or targets (regression).
+    criterion : {"gini", "entropy", "log_loss", "squared_error", "absolute_error"}
+    n_classes : int, optional
+        Number of classes; defaults to ``max(y) + 1`` for classification.
+    min_samples_leaf : int, default=1
+        Candidates leaving fewer samples on either side are not valid.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative integer weights (a bootstrap sample's counts); default 1.
+
+    Returns
+    -------
+    SplitScan
+    """
+    xv = np.asarray(x, dtype=np.float64)
+    n = xv.size
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+
+    # 1. Sort the node's samples by the feature.
+    order = np.argsort(xv, kind="stable")
+    xs, ws = xv[order], w[order]
+    total_w = ws.sum()
+
+    # 2. A split "before position i" sends sorted samples 0..i-1 left. It is valid when the
+    #    values on either side differ and both sides keep min_samples_leaf samples.
+    positions = np.arange(1, n)
+    valid = (xs[1:] > xs[:-1] + FEATURE_THRESHOLD) & (positions >= min_samples_leaf)
+    valid &= n - positions >= min_samples_leaf
+    w_left = np.cumsum(ws)[:-1]
+    w_right = total_w - w_left
+
+    # 3. Left statistics of every candidate at once from cumulative sums; right = total - left.
+    if criterion in CLASSIFICATION_CRITERIA:
+        codes = np.asarray(y, dtype=np.int64)[order]
+        k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
+        onehot = np.zeros((n, k))
+        onehot[np.arange(n), codes] = ws
+        left = np.cumsum(onehot, axis=0)[:-1]
+        right = onehot.sum(axis=0) - left
+        impurity = gini if criterion == "gini" else entropy
+        children = w_left * impurity(left) + w_right * impurity(right)
+        parent = float(impurity(onehot.sum(axis=0)))
+    elif criterion == "squared_error":
+        ys = np.asarray(y, dtype=np.float64)[order]
+        ss = np.cumsum(ws * ys)
+        sq = np.cumsum(ws * ys * ys)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            left_mse = sq[:-1] - ss[:-1] ** 2 / w_left
+            right_mse = (sq[-1] - sq[:-1]) - (ss[-1] - ss[:-1]) ** 2 / w_right
+        children = left_mse + right_mse
+        parent = squared_error(ys, ws)
+    elif criterion == "absolute_error":
+        ys = np.asarray(y, dtype=np.float64)[order]
+        counts = ws.astype(np.int64)
+        left_sad = prefix_absolute_deviation(ys, counts)[1:-1]
+        right_sad = prefix_absolute_deviation(ys[::-1], counts[::-1])[::-1][1:-1]
+        children = left_sad + right_sad
+        parent = absolute_error(ys, ws)
+    else:
+        raise ValueError(f"criterion must be one of gini, entropy, log_loss, squared_error, "
+                         f"absolute_error; got {criterion!r}")
+
+    thresholds = midpoint(xs[:-1], xs[1:])[valid]
+    child_impurity = (children / total_w)[valid] if n > 1 else np.zeros(0)
+    n_left = positions[valid]
+    best = int(np.argmin(child_impurity)) if child_impurity.size else -1
+    return SplitScan(
+        thresholds=thresholds,
+        child_impurity=child_impurity,
+        n_left=n_left,
+        n_right=n - n_left,
+        parent_impurity=parent,
+        best=best,
+    )

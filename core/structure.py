@@ -1,0 +1,209 @@
+"""A fitted tree as flat arrays, and how rows walk down it.
+
+Node ``i`` of a tree is described by position ``i`` of every array, as in scikit-learn's
+``tree_`` object, so exporters and figures can read either library's trees:
+
+==========================  ====================================================================
+``children_left[i]``        id of the left child, or ``TREE_LEAF`` (-1) when ``i`` is a leaf
+``children_right[i]``       id of the right child, or ``TREE_LEAF``
+``feature[i]``              feature tested at ``i`` (``TREE_UNDEFINED``, -2, at leaves)
+``threshold[i]``            rows with ``x[feature] <= threshold`` go left (-2.0 at leaves)
+``impurity[i]``             impurity of the training samples reaching ``i``
+``n_node_samples[i]``       how many (distinct) training samples reach ``i``
+``weighted_n_node_samples`` the same, counted with their weights (bootstrap multiplicity)
+``value[i, 0, :]``          class fractions (classifier) or predicted value (regressor)
+==========================  ====================================================================
+
+Nodes are numbered in depth-first preorder: the root is 0 and a left child directly follows its
+parent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.sparse import csr_matrix
+
+TREE_LEAF = -1
+TREE_UNDEFINED = -2
+
+Int = NDArray[np.int64]
+Float = NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    """Flat-array representation of one fitted decision tree.
+
+    Parameters
+    ----------
+    children_left, children_right, feature : ndarray of shape (node_count,), int64
+    threshold, impurity, weighted_n_node_samples : ndarray of shape (node_count,), float64
+    n_node_samples : ndarray of shape (node_count,), int64
+    value : ndarray of shape (node_count, 1, n_values), float64
+        ``n_values`` is the number of classes for a classifier and 1 for a regressor.
+    n_features : int
+        Number of features the tree was grown on.
+
+    Notes
+    -----
+    Instances are immutable: every array is made read-only, so a tree cached by the app and
+    shared by many visitors cannot be changed by accident.
+    """
+
+    children_left: Int
+    children_right: Int
+    feature: Int
+    threshold: Float
+    impurity: Float
+    n_node_samples: Int
+    weighted_n_node_samples: Float
+    value: Float
+    n_features: int
+    depth: Int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in (
+            "children_left",
+            "children_right",
+            "feature",
+            "threshold",
+            "impurity",
+            "n_node_samples",
+            "weighted_n_node_samples",
+            "value",
+        ):
+            getattr(self, name).setflags(write=False)
+        depth = np.zeros(self.node_count, dtype=np.int64)
+        # Preorder numbering puts every parent before its children, so one forward pass works.
+        for node in range(self.node_count):
+            left = self.children_left[node]
+            if left != TREE_LEAF:
+                depth[left] = depth[self.children_right[node]] = depth[node] + 1
+        depth.setflags(write=False)
+        object.__setattr__(self, "depth", depth)
+
+    # -- sizes ----------------------------------------------------------------------------------
+
+    @property
+    def node_count(self) -> int:
+        """Number of nodes, leaves included."""
+        return int(self.children_left.shape[0])
+
+    @property
+    def max_depth(self) -> int:
+        """Length of the longest root-to-leaf path (0 for a single leaf)."""
+        return int(self.depth.max(initial=0))
+
+    @property
+    def n_leaves(self) -> int:
+        """Number of leaves."""
+        return int(np.count_nonzero(self.children_left == TREE_LEAF))
+
+    @property
+    def n_outputs(self) -> int:
+        """Always 1: Arboretum's trees predict one target."""
+        return 1
+
+    @property
+    def n_classes(self) -> Int:
+        """Number of classes per output, as scikit-learn reports it (``[1]`` for regression)."""
+        return np.array([self.value.shape[2]], dtype=np.int64)
+
+    @property
+    def is_leaf(self) -> NDArray[np.bool_]:
+        """Boolean mask of the leaves, shape (node_count,)."""
+        return self.children_left == TREE_LEAF
+
+    # -- walking rows down the tree --------------------------------------------------------------
+
+    def apply(self, X: Float) -> Int:
+        """Leaf reached by every row.
+
+        All rows move down one level per step, as a whole array: at each step every row still at
+        a split node compares its value of that node's feature with the threshold and moves to a
+        child. Leaves point to themselves, so finished rows simply stay put.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Node id of the leaf each row lands in.
+        """
+        leaf = self.is_leaf
+        nodes = np.arange(self.node_count)
+        left = np.where(leaf, nodes, self.children_left)
+        right = np.where(leaf, nodes, self.children_right)
+        feature = np.where(leaf, 0, self.feature)
+        threshold = np.where(leaf, np.inf, self.threshold)
+        rows = np.arange(X.shape[0])
+        at = np.zeros(X.shape[0], dtype=np.int64)
+        for _ in range(self.max_depth):
+            go_left = X[rows, feature[at]] <= threshold[at]
+            at = np.where(go_left, left[at], right[at])
+        return at
+
+    def predict(self, X: Float) -> Float:
+        """``value`` of the leaf reached by every row, shape (n_samples, n_values)."""
+        return self.value[self.apply(X), 0, :]
+
+    def decision_path(self, X: Float) -> csr_matrix:
+        """Nodes each row passes through, as a sparse indicator matrix.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, node_count)
+            Entry ``(i, j)`` is 1 when row ``i`` passes through node ``j``; each row's nodes are
+            listed root first.
+        """
+        n = X.shape[0]
+        path = np.full((n, self.max_depth + 1), TREE_LEAF, dtype=np.int64)
+        rows = np.arange(n)
+        at = np.zeros(n, dtype=np.int64)
+        path[:, 0] = 0
+        for step in range(1, self.max_depth + 1):
+            inner = self.children_left[at] != TREE_LEAF
+            go_left = X[rows, np.where(inner, self.feature[at], 0)] <= self.threshold[at]
+            at = np.where(inner, np.where(go_left, self.children_left[at], self.children_right[at]), at)
+            path[:, step] = np.where(inner, at, TREE_LEAF)
+        filled = path != TREE_LEAF
+        indptr = np.concatenate([[0], np.cumsum(filled.sum(axis=1))])
+        data = np.ones(int(indptr[-1]), dtype=np.int64)
+        return csr_matrix((data, path[filled], indptr), shape=(n, self.node_count))
+
+    # -- summaries -------------------------------------------------------------------------------
+
+    def compute_feature_importances(self, normalize: bool = True) -> Float:
+        """Mean decrease in impurity contributed by each feature.
+
+        For each split node ``t`` on feature ``f``, add
+        ``w_t I(t) - w_L I(L) - w_R I(R)`` (weighted sample counts ``w``) to ``f``; divide by
+        the root's weight; optionally normalise to sum to 1.
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            All zeros for a tree that is a single leaf.
+        """
+        inner = np.flatnonzero(~self.is_leaf)
+        w, imp = self.weighted_n_node_samples, self.impurity
+        left, right = self.children_left[inner], self.children_right[inner]
+        decrease = w[inner] * imp[inner] - w[left] * imp[left] - w[right] * imp[right]
+        importances = np.bincount(
+            self.feature[inner], weights=decrease, minlength=self.n_features
+        ).astype(np.float64)
+        if self.node_count:
+            importances /= w[0]
+        total = importances.sum()
+        if normalize and total > 0:
+            importances /= total
+        return importances

@@ -1,0 +1,305 @@
+"""Decision trees with scikit-learn's interface, grown by Arboretum's own NumPy builder.
+
+The estimator classes are a thin shell: they check the hyperparameters and the data (with
+scikit-learn's own validation helpers), hand the work to :func:`core.builder.grow_trees`, and
+keep the result as a flat-array :class:`core.structure.Tree` in ``tree_``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.sparse import csr_matrix
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import Bunch
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from core.builder import GrowthParams, grow_trees
+from core.params import (
+    check_criterion,
+    check_max_depth,
+    check_non_negative,
+    check_random_state,
+    resolve_max_features,
+    resolve_min_samples,
+)
+from core.pruning import prune, pruning_path
+from core.structure import Tree
+
+Float = NDArray[np.float64]
+
+#: Stands for "no depth limit" inside the builder.
+UNLIMITED_DEPTH = np.iinfo(np.int32).max
+
+
+class BaseDecisionTree(BaseEstimator):
+    """Shared parameters and machinery of the classifier and the regressor.
+
+    Parameters
+    ----------
+    criterion : str
+        How a node's impurity is measured (see :mod:`core.criteria`).
+    max_depth : int or None, default=None
+        Nodes at this depth become leaves; None grows until leaves are pure or too small.
+    min_samples_split : int or float, default=2
+        A node needs this many samples (or this fraction of them) to be split.
+    min_samples_leaf : int or float, default=1
+        Each child keeps at least this many samples (or this fraction).
+    min_impurity_decrease : float, default=0.0
+        A split must decrease the weighted impurity by at least this much.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Number of features drawn at random at every split; None uses all of them.
+    random_state : int or None, default=None
+        Seed of the feature draws (which only matter with ``max_features``); 0 is a seed.
+    ccp_alpha : float, default=0.0
+        Cost-complexity pruning strength (see :mod:`core.pruning`); 0 does not prune.
+    """
+
+    _classification: ClassVar[bool]
+
+    def __init__(
+        self,
+        *,
+        criterion: str,
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None = None,
+        random_state: int | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.random_state = random_state
+        self.ccp_alpha = ccp_alpha
+
+    # -- fitting -------------------------------------------------------------------------------
+
+    def _growth_params(self, n_samples: int, n_features: int, n_classes: int) -> GrowthParams:
+        """Check every hyperparameter and resolve it for this dataset."""
+        criterion = check_criterion(self.criterion, classification=self._classification)
+        max_depth = check_max_depth(self.max_depth)
+        split, leaf = resolve_min_samples(self.min_samples_split, self.min_samples_leaf, n_samples)
+        return GrowthParams(
+            criterion=criterion,  # type: ignore[arg-type]
+            n_classes=n_classes,
+            max_depth=UNLIMITED_DEPTH if max_depth is None else max_depth,
+            min_samples_split=split,
+            min_samples_leaf=leaf,
+            min_impurity_decrease=check_non_negative(
+                "min_impurity_decrease", self.min_impurity_decrease
+            ),
+            max_features=resolve_max_features(self.max_features, n_features),
+        )
+
+    def _validate_fit_data(self, X: ArrayLike, y: ArrayLike) -> tuple[Float, NDArray[Any]]:
+        X_checked, y_checked = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=not self._classification
+        )
+        if not self._classification and not np.all(np.isfinite(y_checked)):
+            raise ValueError("y must not contain NaN or infinity")
+        return X_checked, y_checked
+
+    def _encode_target(self, y: NDArray[Any]) -> tuple[NDArray[Any], int]:
+        """Class codes 0..K-1 (classification) or float targets; and K (0 for regression)."""
+        return np.asarray(y, dtype=np.float64), 0
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> BaseDecisionTree:
+        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,); return self."""
+        check_random_state(self.random_state)
+        ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
+        X_checked, y_checked = self._validate_fit_data(X, y)
+        codes, n_classes = self._encode_target(y_checked)
+        n_samples, n_features = X_checked.shape
+        params = self._growth_params(n_samples, n_features, n_classes)
+        rng = np.random.default_rng(self.random_state)
+        weights = np.ones((1, n_samples), dtype=np.int64)
+        tree = grow_trees(X_checked, codes, weights, params, [rng])[0]
+        self.tree_ = prune(tree, ccp_alpha)
+        self.max_features_ = params.max_features
+        return self
+
+    def _set_tree(self, tree: Tree, n_features: int, max_features: int) -> None:
+        """Install a tree grown elsewhere (by a forest) as this estimator's fitted state."""
+        self.tree_ = tree
+        self.n_features_in_ = n_features
+        self.max_features_ = max_features
+
+    # -- using the tree --------------------------------------------------------------------------
+
+    def _check_X(self, X: ArrayLike) -> Float:
+        check_is_fitted(self, "tree_")
+        checked: Float = validate_data(self, X, dtype=np.float64, reset=False)
+        return checked
+
+    def apply(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Index of the leaf each sample ends up in, shape (n_samples,)."""
+        return self.tree_.apply(self._check_X(X))
+
+    def decision_path(self, X: ArrayLike) -> csr_matrix:
+        """Sparse (n_samples, node_count) indicator of the nodes each sample passes through."""
+        return self.tree_.decision_path(self._check_X(X))
+
+    def get_depth(self) -> int:
+        """Depth of the tree: the longest root-to-leaf path (0 for a single leaf)."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.max_depth
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self) -> Float:
+        """Normalised total impurity decrease brought by each feature, shape (n_features,)."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.compute_feature_importances()
+
+    def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike) -> Bunch:
+        """Weakest-link pruning path of the unpruned tree grown on ``(X, y)``.
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``ccp_alphas`` (increasing effective alphas, starting at 0) and ``impurities``
+            (total leaf impurity of the pruned tree at each alpha).
+        """
+        full = self.__class__(**{**self.get_params(), "ccp_alpha": 0.0}).fit(X, y)
+        path = pruning_path(full.tree_)
+        return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+    """A classification tree (CART), grown by Arboretum's vectorized builder.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+        Gini impurity, or entropy in bits (``"log_loss"`` is another name for it).
+    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_features, \
+random_state, ccp_alpha
+        See :class:`BaseDecisionTree`.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as flat arrays; ``tree_.value`` holds class fractions.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when fitted on a DataFrame with string column names.
+    feature_importances_ : ndarray of shape (n_features,)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> DecisionTreeClassifier(max_depth=2).fit(X, y).score(X, y)
+    0.96
+    """
+
+    _classification = True
+
+    def __init__(
+        self,
+        *,
+        criterion: str = "gini",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None = None,
+        random_state: int | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            random_state=random_state,
+            ccp_alpha=ccp_alpha,
+        )
+
+    def _encode_target(self, y: NDArray[Any]) -> tuple[NDArray[Any], int]:
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.n_classes_ = int(self.classes_.size)
+        return codes.astype(np.int64), self.n_classes_
+
+    def predict_proba(self, X: ArrayLike) -> Float:
+        """Class fractions of the leaf each sample reaches, shape (n_samples, n_classes)."""
+        return self.tree_.predict(self._check_X(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Majority class of the leaf each sample reaches, shape (n_samples,)."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
+    """A regression tree (CART), grown by Arboretum's vectorized builder.
+
+    Parameters
+    ----------
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+        Leaves predict the mean (squared error) or the median (absolute error) of their
+        samples.
+    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_features, \
+random_state, ccp_alpha
+        See :class:`BaseDecisionTree`.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as flat arrays; ``tree_.value[:, 0, 0]`` is each node's prediction.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+    feature_importances_ : ndarray of shape (n_features,)
+    """
+
+    _classification = False
+
+    def __init__(
+        self,
+        *,
+        criterion: str = "squared_error",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None = None,
+        random_state: int | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            random_state=random_state,
+            ccp_alpha=ccp_alpha,
+        )
+
+    def predict(self, X: ArrayLike) -> Float:
+        """Value of the leaf each sample reaches (float), shape (n_samples,)."""
+        return self.tree_.predict(self._check_X(X))[:, 0].astype(np.float64)
