@@ -1,0 +1,505 @@
+"""The dataset catalogue: built-in tables, the sine generator, and the checks every table passes.
+
+The catalogue is the ``datasets/`` folder next to ``core/``: CSV files plus ``manifest.json``,
+which lists them in display order. A new table is one CSV and one manifest entry, no code.
+Every table, built-in or uploaded, goes through :func:`dataset_from_frame`, so a teacher's file
+and a student's upload meet the same friendly checks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import numpy as np
+import pandas as pd
+
+Task = Literal["classification", "regression"]
+
+CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "datasets"
+SINE_NOISE = 2.5  # the classic picture adds 0.5 * Normal(0, 5), a standard deviation of 2.5
+MAX_INFERRED_CLASSES = 10  # an integer target with at most this many values reads as classes
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    # Freeze a copy, so the flags of an array the caller still owns never change.
+    if array.flags.writeable:
+        array = np.array(array, order="C")
+        array.setflags(write=False)
+    return array
+
+
+def _check_int(value: Any, name: str, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+
+
+def _check_number(value: Any, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+
+
+# eq=False: field-wise == would compare arrays, which have no single truth value; identity
+# equality also keeps datasets hashable, so they can key caches.
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A table ready for a tree: numeric features, an encoded target and words for students.
+
+    Attributes
+    ----------
+    name, title : str
+        Catalogue key (``"iris"``) and display title (``"Iris flowers"``).
+    task : {"classification", "regression"}
+    X : ndarray of shape (n_samples, n_features), float64, read-only
+    y : ndarray of shape (n_samples,), read-only
+        int64 codes ``0..K-1`` indexing ``class_names`` (classification), else float64.
+    feature_names : tuple of str, length n_features
+    target_name : str
+    class_names : tuple of str, length K, empty for regression
+    description, provenance : str
+        What the rows are and what is predicted; where the data comes from and its licence.
+    """
+
+    name: str
+    title: str
+    task: Task
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: tuple[str, ...]
+    target_name: str
+    class_names: tuple[str, ...]
+    description: str
+    provenance: str
+
+    def __post_init__(self) -> None:
+        if self.task not in get_args(Task):
+            raise ValueError(f"task must be 'classification' or 'regression', got {self.task!r}")
+        classify = self.task == "classification"
+        X = _read_only(np.asarray(self.X, dtype=np.float64))
+        y = _read_only(np.asarray(self.y).astype(np.int64 if classify else np.float64, copy=False))
+        names, classes = tuple(self.feature_names), tuple(self.class_names)
+        if X.ndim != 2 or y.shape != (X.shape[0],) or len(names) != X.shape[1]:
+            raise ValueError(
+                f"X must be (n_samples, n_features) with one name per feature and y "
+                f"(n_samples,), got X {X.shape}, y {y.shape} and {len(names)} feature names"
+            )
+        if classify != bool(classes) or (
+            y.size and classify and not 0 <= y.min() <= y.max() < len(classes)
+        ):
+            raise ValueError(
+                f"class_names must name every class code of y for classification and be empty "
+                f"for regression, got {classes} for codes {np.unique(y)[:10]}"
+            )
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "feature_names", names)
+        object.__setattr__(self, "class_names", classes)
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes K; 0 for regression."""
+        return len(self.class_names)
+
+    def frame(self) -> pd.DataFrame:
+        """Return a new table of shape (n_samples, n_features + 1): the features, then the target.
+
+        For classification the target column is categorical, categories in class-code order.
+        """
+        table = pd.DataFrame(self.X.copy(), columns=list(self.feature_names))
+        if self.task == "classification":
+            categories = pd.Index(list(self.class_names))
+            table[self.target_name] = pd.Categorical.from_codes(self.y.copy(), categories)
+        else:
+            table[self.target_name] = self.y.copy()
+        return table
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """Cheap summary of one catalogue entry for the home page cards, read from the manifest."""
+
+    name: str
+    title: str
+    task: Task
+    n_samples: int
+    n_features: int
+    n_classes: int
+    description: str
+
+
+@dataclass(frozen=True, eq=False)
+class Split:
+    """Train and test rows of a dataset; all arrays read-only.
+
+    Shapes: ``X_train`` (n_train, n_features), ``X_test`` (n_test, n_features), ``y_train``
+    (n_train,), ``y_test`` (n_test,). ``train_index`` (n_train,) and ``test_index`` (n_test,)
+    are sorted row ids into the dataset.
+    """
+
+    X_train: np.ndarray
+    X_test: np.ndarray
+    y_train: np.ndarray
+    y_test: np.ndarray
+    train_index: np.ndarray
+    test_index: np.ndarray
+
+
+def make_sine(n_samples: int = 200, *, noise: float = SINE_NOISE, random_state: int = 0) -> Dataset:
+    """Generate the noisy sine regression set.
+
+    ``x ~ Uniform[0, 10]``, sorted, and ``y = 0.5 x^2 + 10 sin(2.5 x) + noise * z`` with
+    ``z ~ Normal(0, 1)``. A seed fixes ``x`` and ``z`` whatever the noise, so a noise slider
+    only changes how far the points stray from the curve.
+
+    Parameters
+    ----------
+    n_samples : int, default 200
+        Number of points, at least 2.
+    noise : float, default 2.5
+        Standard deviation of the noise, finite and >= 0; 0 gives the bare curve.
+    random_state : int, default 0
+        Seed for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Dataset
+        Regression set, X of shape (n_samples, 1) named ``"x"``, target ``"y"``.
+    """
+    _check_int(n_samples, "n_samples", 2)
+    _check_number(noise, "noise")
+    if not (math.isfinite(noise) and noise >= 0):
+        raise ValueError(f"noise must be finite and >= 0, got {noise}")
+    _check_int(random_state, "random_state", 0)
+    rng = np.random.default_rng(random_state)
+    x = np.sort(rng.uniform(0.0, 10.0, size=n_samples))
+    y = 0.5 * x**2 + 10.0 * np.sin(2.5 * x) + float(noise) * rng.standard_normal(n_samples)
+    return Dataset(
+        name="sine",
+        title="Noisy sine wave",
+        task="regression",
+        X=x.reshape(-1, 1),
+        y=y,
+        feature_names=("x",),
+        target_name="y",
+        class_names=(),
+        description=f"{n_samples} points around y = 0.5 x² + 10 sin(2.5 x), noise {noise:g}.",
+        provenance="Synthetic, generated by Arboretum's make_sine.",
+    )
+
+
+def train_test_split(dataset: Dataset, *, test_size: float = 0.25, random_state: int = 0) -> Split:
+    """Split the rows at random into a training and a test set, stratified for classification.
+
+    The test set has ``ceil(test_size * n_samples)`` rows, clipped to ``[1, n_samples - 1]``.
+    For classification every class gets its share of them (largest remainder first) and keeps
+    at least one training row whenever the totals allow.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    test_size : float, default 0.25
+        Fraction of rows held out, strictly between 0 and 1.
+    random_state : int, default 0
+        Seed for ``np.random.default_rng``.
+
+    Returns
+    -------
+    Split
+    """
+    _check_number(test_size, "test_size")
+    if not 0.0 < test_size < 1.0:
+        raise ValueError(f"test_size must be strictly between 0 and 1, got {test_size}")
+    _check_int(random_state, "random_state", 0)
+    rng = np.random.default_rng(random_state)
+    n = dataset.n_samples
+    if n < 2:
+        raise ValueError(f"dataset must have at least 2 rows to split, got {n}")
+    n_test = min(max(math.ceil(test_size * n), 1), n - 1)
+    if dataset.task == "regression":
+        test = rng.permutation(n)[:n_test]
+    else:
+        counts = np.bincount(dataset.y, minlength=dataset.n_classes)
+        ideal = counts * (n_test / n)
+        share = np.minimum(np.floor(ideal).astype(np.int64), np.maximum(counts - 1, 0))
+        # Hand out the remaining test rows one at a time to the class furthest below its ideal
+        # share; the second pass (emptying a class's training rows) only runs if n_test forces it.
+        for cap in (np.maximum(counts - 1, 0), counts):
+            while share.sum() < n_test and np.any(share < cap):
+                share[np.argmax(np.where(share < cap, ideal - share, -np.inf))] += 1
+        test = np.concatenate(
+            [rng.permutation(np.flatnonzero(dataset.y == k))[:s] for k, s in enumerate(share)]
+        )
+    is_test = np.zeros(n, dtype=bool)
+    is_test[test] = True
+    train, test = np.flatnonzero(~is_test), np.flatnonzero(is_test)
+    parts = (dataset.X[train], dataset.X[test], dataset.y[train], dataset.y[test], train, test)
+    return Split(*(_read_only(part) for part in parts))
+
+
+def _label(value: Any) -> str:
+    # 1.0 and 1 name the same class: a CSV column of integers with a gap is read as floats.
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _label_order(label: str) -> tuple[int, float, str]:
+    # Numeric labels sort as numbers ("2" before "10"), then text labels alphabetically.
+    try:
+        return (0, float(label), label)
+    except ValueError:
+        return (1, 0.0, label)
+
+
+def _bad_cells(column: pd.Series) -> np.ndarray:
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        return ~np.isfinite(column.to_numpy(dtype=np.float64, na_value=np.nan))
+    return column.isna().to_numpy()
+
+
+def _rows(count: int) -> str:
+    return f"{count} row" if count == 1 else f"{count} rows"
+
+
+def dataset_from_frame(
+    frame: pd.DataFrame,
+    *,
+    target: str,
+    name: str = "uploaded",
+    title: str | None = None,
+    task: Task | None = None,
+    description: str = "",
+    provenance: str = "",
+    class_names: Sequence[str] | None = None,
+) -> Dataset:
+    """Check a table of shape (n_samples, n_features + 1) and turn it into a :class:`Dataset`.
+
+    Every column but ``target`` is a feature and must be numeric (booleans count as 0/1). With
+    ``task=None`` a non-numeric target, or an integer one with at most ``MAX_INFERRED_CLASSES``
+    distinct values, means classification. Labels are coded in the order of ``class_names``,
+    which must list exactly the labels present, or in sorted order when it is None. ``title``
+    defaults to ``name``.
+
+    Raises
+    ------
+    ValueError
+        With a message for students: missing target column, no feature columns, non-numeric
+        features, missing or infinite values, fewer than 2 rows, a single class.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    columns = [str(column) for column in frame.columns]
+    repeated = sorted({column for column in columns if columns.count(column) > 1})
+    if repeated:
+        raise ValueError(f"column names must be unique; these appear more than once: {repeated}")
+    frame = frame.set_axis(columns, axis=1)
+    if target not in columns:
+        raise ValueError(f"target column {target!r} is not in the table; its columns are {columns}")
+    features = [column for column in columns if column != target]
+    if not features:
+        raise ValueError(f"the table needs at least one feature column besides target {target!r}")
+    if len(frame) < 2:
+        raise ValueError(f"the table needs at least 2 rows to learn from, got {len(frame)}")
+    text = [column for column in features if not pd.api.types.is_numeric_dtype(frame[column])]
+    if text:
+        raise ValueError(f"feature columns must hold numbers; these do not: {text}")
+    bad = np.column_stack([_bad_cells(frame[column]) for column in columns])
+    if bad.any():
+        where = ", ".join(
+            f"{column!r} in {_rows(int(count))}"
+            for column, count in zip(columns, bad.sum(axis=0), strict=True)
+            if count
+        )
+        n_rows = int(bad.any(axis=1).sum())
+        raise ValueError(
+            f"the table has missing (NaN) or infinite values in {_rows(n_rows)}: {where}; "
+            "fill in or delete those rows first"
+        )
+    column = frame[target]
+    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+    if task is None:
+        values = column.to_numpy(dtype=np.float64) if numeric else np.zeros(0)
+        integers = numeric and bool(np.all(values == np.round(values)))
+        few = integers and column.nunique() <= MAX_INFERRED_CLASSES
+        task = "classification" if not numeric or few else "regression"
+    elif task not in get_args(Task):
+        raise ValueError(f"task must be 'classification', 'regression' or None, got {task!r}")
+    names: tuple[str, ...] = ()
+    if task == "regression":
+        if not numeric:
+            raise ValueError(f"regression needs a numeric target; {target!r} is {column.dtype}")
+        y = column.to_numpy(dtype=np.float64)
+    else:
+        labels = [_label(value) for value in column.tolist()]
+        present = set(labels)
+        names = tuple(sorted(present, key=_label_order))
+        if class_names is not None:
+            names = tuple(str(label) for label in class_names)
+            unknown, unseen = sorted(present - set(names)), sorted(set(names) - present)
+            if unknown or unseen or len(set(names)) != len(names):
+                raise ValueError(
+                    f"class_names must list each label of {target!r} once, got {list(names)}; "
+                    f"labels not listed: {unknown}, listed but never seen: {unseen}"
+                )
+        if len(present) < 2:
+            raise ValueError(
+                f"classification needs at least 2 classes; {target!r} holds only {names}"
+            )
+        y = pd.Categorical(labels, categories=list(names)).codes.astype(np.int64)
+    return Dataset(
+        name=name,
+        title=name if title is None else title,
+        task=task,
+        X=frame[features].to_numpy(dtype=np.float64),
+        y=y,
+        feature_names=tuple(features),
+        target_name=target,
+        class_names=names,
+        description=description,
+        provenance=provenance,
+    )
+
+
+# Manifest entries: "name", "title", "target" required; "file" xor "generator" (+ "parameters").
+_GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}
+_REQUIRED = {"name", "title", "target"}
+_KEYS = _REQUIRED | {"file", "task", "feature_names", "class_names", "description"}
+_KEYS |= {"provenance", "n_samples", "generator", "parameters"}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    # Part of the cache keys below, so that a file edited on disk is read again.
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+@lru_cache(maxsize=16)
+def _read_manifest(path: Path, stamp: tuple[int, int]) -> tuple[dict[str, Any], ...]:
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError(f"{path}: the manifest must be a JSON list of objects")
+    names = [entry.get("name") for entry in entries]
+    for index, entry in enumerate(entries):
+        missing, unknown = sorted(_REQUIRED - entry.keys()), sorted(entry.keys() - _KEYS)
+        if missing or unknown:
+            raise ValueError(f"{path}, entry {index}: missing keys {missing}, unknown {unknown}")
+        if (entry.get("file") is None) == (entry.get("generator") is None):
+            raise ValueError(f"{path}, entry {index}: give exactly one of 'file' and 'generator'")
+        if entry.get("generator") not in (None, *_GENERATORS):
+            raise ValueError(f"{path}, entry {index}: generator must be one of {list(_GENERATORS)}")
+        if names.count(entry["name"]) > 1:
+            raise ValueError(f"{path}: the name {entry['name']!r} is used more than once")
+    return tuple(entries)
+
+
+def _manifest(catalogue_dir: str | Path | None) -> tuple[Path, tuple[dict[str, Any], ...]]:
+    directory = CATALOGUE_DIR if catalogue_dir is None else Path(catalogue_dir).resolve()
+    path = directory / "manifest.json"
+    if not path.is_file():
+        raise ValueError(f"catalogue_dir must hold a manifest.json; not found: {path}")
+    return directory, _read_manifest(path, _stamp(path))
+
+
+@lru_cache(maxsize=32)
+def _read_csv(path: Path, stamp: tuple[int, int]) -> pd.DataFrame:
+    # Shared between calls: dataset_from_frame never modifies the frame it is given.
+    return pd.read_csv(path)
+
+
+def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetInfo, ...]:
+    """Summarise the catalogue in manifest order, for the home page cards and pickers.
+
+    The counts come from the manifest (``n_samples`` or ``parameters.n_samples``,
+    ``feature_names``, ``class_names``); an entry that leaves one out is loaded to count it.
+    ``catalogue_dir`` (default: the bundled ``datasets/``) holds ``manifest.json`` and the CSVs.
+    """
+    directory, entries = _manifest(catalogue_dir)
+    infos = []
+    for entry in entries:
+        n_samples = entry.get("n_samples", entry.get("parameters", {}).get("n_samples"))
+        if n_samples is None or not {"task", "feature_names", "class_names"} <= entry.keys():
+            full = load_dataset(entry["name"], catalogue_dir=directory)
+            counts = (full.task, full.n_samples, full.n_features, full.n_classes)
+        else:
+            features, classes = entry["feature_names"], entry["class_names"]
+            counts = (entry["task"], int(n_samples), len(features), len(classes))
+        infos.append(
+            DatasetInfo(entry["name"], entry["title"], *counts, entry.get("description", ""))
+        )
+    return tuple(infos)
+
+
+def load_dataset(
+    name: str,
+    *,
+    noise: float | None = None,
+    random_state: int = 0,
+    catalogue_dir: str | Path | None = None,
+) -> Dataset:
+    """Load a catalogue entry by its manifest name, e.g. ``"iris"`` or ``"sine"``.
+
+    Parameters
+    ----------
+    name : str
+    noise : float or None, default None
+        Generated sets only: replaces the manifest's noise. Ignored for CSV tables.
+    random_state : int, default 0
+        Generated sets only: the seed. Ignored for CSV tables.
+    catalogue_dir : str or Path or None, default None
+        Folder holding ``manifest.json`` and the CSVs; None means the bundled ``datasets/``.
+
+    Returns
+    -------
+    Dataset
+        CSV files are parsed once per version on disk and cached.
+    """
+    directory, entries = _manifest(catalogue_dir)
+    entry = next((entry for entry in entries if entry["name"] == name), None)
+    if entry is None:
+        raise ValueError(f"name must be one of {[e['name'] for e in entries]}, got {name!r}")
+    words = {key: entry.get(key, "") for key in ("name", "title", "description", "provenance")}
+    if entry.get("generator") is not None:
+        parameters = dict(entry.get("parameters", {}))
+        if noise is not None:
+            parameters["noise"] = noise
+        generated = _GENERATORS[entry["generator"]](**parameters, random_state=random_state)
+        return replace(generated, **words)
+    path = directory / entry["file"]
+    if not path.is_file():
+        raise ValueError(f"dataset {name!r}: its file {entry['file']!r} is not in {directory}")
+    table = _read_csv(path, _stamp(path))
+    if "feature_names" in entry:  # lets a CSV carry extra columns, such as a row id
+        wanted = [*entry["feature_names"], entry["target"]]
+        lost = [column for column in wanted if column not in table.columns]
+        if lost:
+            raise ValueError(f"dataset {name!r}: manifest columns {lost} are not in {path.name}")
+        table = table[wanted]
+    dataset = dataset_from_frame(
+        table,
+        target=entry["target"],
+        task=entry.get("task"),
+        class_names=entry.get("class_names") or None,
+        **words,
+    )
+    if entry.get("n_samples", dataset.n_samples) != dataset.n_samples:
+        raise ValueError(
+            f"dataset {name!r}: the manifest says n_samples={entry['n_samples']}, "
+            f"but {path.name} has {dataset.n_samples} rows"
+        )
+    return dataset
