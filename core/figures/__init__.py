@@ -4,16 +4,31 @@ Tree diagrams become Graphviz DOT text (and SVG/PNG when ``dot`` is installed); 
 boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
+from core.figures.boundary import (
+    BoundaryData,
+    BoundaryGrid,
+    BoundaryPoints,
+    boundary_figure,
+    compute_boundary,
+    grid_resolution,
+)
 from core.figures.palette import (
     BACKGROUND,
     CLASS_COLORS,
     EDGE_COLOR,
     FONT_COLOR,
+    LINE_COLORS,
     SEQUENTIAL_SCALE,
     blend,
     class_color,
     purity_fill,
     sequential_color,
+)
+from core.figures.regression import (
+    RegressionLines,
+    RegressionPoints,
+    compute_regression_lines,
+    regression_figure,
 )
 from core.figures.render import (
     GraphvizRenderError,
@@ -36,18 +51,29 @@ __all__ = [
     "CLASS_COLORS",
     "EDGE_COLOR",
     "FONT_COLOR",
+    "LINE_COLORS",
     "SEQUENTIAL_SCALE",
+    "BoundaryData",
+    "BoundaryGrid",
+    "BoundaryPoints",
     "CollapsedSubtree",
     "DiagramEdge",
     "DiagramNode",
     "GraphvizRenderError",
     "GraphvizUnavailableError",
+    "RegressionLines",
+    "RegressionPoints",
     "TreeDiagram",
     "blend",
+    "boundary_figure",
     "build_tree_diagram",
     "class_color",
+    "compute_boundary",
+    "compute_regression_lines",
     "dot_available",
+    "grid_resolution",
     "purity_fill",
+    "regression_figure",
     "render_png",
     "render_svg",
     "sequential_color",

@@ -21,6 +21,7 @@ __all__ = [
     "EDGE_COLOR",
     "FONT_COLOR",
     "GRID_COLOR",
+    "LINE_COLORS",
     "MUTED_COLOR",
     "SEQUENTIAL_SCALE",
     "SERIES_COLORS",
@@ -64,6 +65,10 @@ SERIES_COLORS: dict[str, str] = {
     "entropy": "#D55E00",
     "misclassification": "#6B6B6B",
 }
+
+#: Colours of several models' lines on one chart (depth 1, 2, 4, 8...), darkest first so that
+#: none is pale on the white background; paired with distinct dashes.
+LINE_COLORS: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 
 #: Sequential scale for regression values, light to dark blue (colour-blind safe, monotone in
 #: lightness). Positions in [0, 1] with hex colours, in Plotly's colorscale format.

@@ -1,0 +1,371 @@
+"""Decision regions of a classifier over two features: compute the grid, then draw it.
+
+:func:`compute_boundary` predicts class probabilities on a grid (through ``predict_proba``) and
+collects the training and test points; :func:`boundary_figure` draws the regions, shaded by how
+sure the model is, with the points on top. A model fitted on exactly the two plotted features
+gives its true regions; a model on more features is shown on a 2-D *slice*, the other features
+held at their training medians.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+
+from core.figures._layout import style_figure
+from core.figures._model import FloatArray, IntArray, as_2d, encode_labels, n_trees
+from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color
+
+__all__ = [
+    "BoundaryData",
+    "BoundaryGrid",
+    "BoundaryPoints",
+    "boundary_figure",
+    "compute_boundary",
+    "grid_resolution",
+]
+
+Split = Literal["train", "test"]
+
+
+@dataclass(frozen=True)
+class BoundaryGrid:
+    """Predictions on a regular grid over two features.
+
+    Attributes
+    ----------
+    features : tuple of int
+        Columns of the model's input on the x and y axes.
+    feature_names : tuple of str
+        Their names (axis titles).
+    class_names : tuple of str
+        Names of ``classes_`` in order.
+    x, y : ndarray of shape (nx,), (ny,)
+        Cell centres along each axis.
+    base : ndarray of shape (n_features,)
+        The input row every grid point starts from (medians for a slice); the two plotted
+        columns are then set to the grid values.
+    proba : ndarray of shape (ny, nx, n_classes)
+        ``predict_proba`` at each grid point.
+    predicted : ndarray of shape (ny, nx)
+        Index of the winning class, ``argmax(proba)``.
+    confidence : ndarray of shape (ny, nx)
+        ``(p_max - 1/K) / (1 - 1/K)``: 0 where the classes tie, 1 where the model is sure.
+    is_slice : bool
+        The model uses more than the two plotted features.
+    """
+
+    features: tuple[int, int]
+    feature_names: tuple[str, str]
+    class_names: tuple[str, ...]
+    x: FloatArray
+    y: FloatArray
+    base: FloatArray
+    proba: FloatArray
+    predicted: IntArray
+    confidence: FloatArray
+    is_slice: bool
+
+    def points(self) -> FloatArray:
+        """The model inputs of all grid points, shape ``(ny * nx, n_features)``, row-major."""
+        return _grid_rows(self.x, self.y, self.base, self.features)
+
+
+def _grid_rows(
+    x: FloatArray, y: FloatArray, base: FloatArray, features: tuple[int, int]
+) -> FloatArray:
+    xx, yy = np.meshgrid(x, y)
+    rows = np.tile(base, (xx.size, 1))
+    rows[:, features[0]] = xx.ravel()
+    rows[:, features[1]] = yy.ravel()
+    return rows
+
+
+@dataclass(frozen=True)
+class BoundaryPoints:
+    """Samples drawn on the boundary, with their row ids for click-to-select."""
+
+    split: Split
+    x: FloatArray
+    y: FloatArray
+    label: IntArray
+    predicted: IntArray
+    row_id: IntArray
+
+
+@dataclass(frozen=True)
+class BoundaryData:
+    """A grid and the points drawn over it."""
+
+    grid: BoundaryGrid
+    points: tuple[BoundaryPoints, ...]
+
+
+def grid_resolution(
+    model: object, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 300
+) -> int:
+    """Grid points per axis, fewer for models that cost more per prediction.
+
+    ``side = sqrt(budget / n_trees)``, clipped to ``[minimum, maximum]``: a single tree gets a
+    300 x 300 grid, a 100-tree forest 158 x 158 (about 25,000 predictions of 100 trees).
+    """
+    side = int(np.sqrt(budget / max(n_trees(model), 1)))
+    return int(np.clip(side, minimum, maximum))
+
+
+def _axis(values: FloatArray, n: int, margin: float) -> FloatArray:
+    low, high = float(values.min()), float(values.max())
+    pad = margin * (high - low) if high > low else 0.5
+    return np.linspace(low - pad, high + pad, n)
+
+
+def _points(
+    model: object,
+    X: FloatArray,
+    y: ArrayLike,
+    features: tuple[int, int],
+    ids: ArrayLike | None,
+    split: Split,
+) -> BoundaryPoints:
+    classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+    row_id = np.arange(len(X)) if ids is None else np.asarray(ids)
+    if len(row_id) != len(X) or len(np.asarray(y)) != len(X):
+        raise ValueError(f"{split} rows, labels and ids must have the same length")
+    return BoundaryPoints(
+        split=split,
+        x=X[:, features[0]].copy(),
+        y=X[:, features[1]].copy(),
+        label=encode_labels(classes, y),
+        predicted=encode_labels(classes, model.predict(X)),  # type: ignore[attr-defined]
+        row_id=row_id.astype(np.intp),
+    )
+
+
+def compute_boundary(
+    model: object,
+    X_train: ArrayLike,
+    y_train: ArrayLike,
+    *,
+    X_test: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    features: tuple[int, int] = (0, 1),
+    feature_names: Sequence[str] | None = None,
+    class_names: Sequence[str] | None = None,
+    train_ids: ArrayLike | None = None,
+    test_ids: ArrayLike | None = None,
+    resolution: int | None = None,
+    margin: float = 0.05,
+) -> BoundaryData:
+    """Predict class probabilities on a grid over two features, and collect the points.
+
+    Parameters
+    ----------
+    model : fitted classifier
+        Needs ``predict_proba``, ``predict`` and ``classes_``.
+    X_train, y_train : array-like of shape (n, n_features), (n,)
+        The model's training data; with more than two columns the grid is a slice through the
+        training medians of the other features.
+    X_test, y_test : array-like, optional
+        Test data, drawn hollow.
+    features : tuple of int, default (0, 1)
+        Columns on the x and y axes.
+    feature_names, class_names : sequence of str, optional
+        Names of all columns and of ``classes_``; defaults ``x[i]`` and ``str(class)``.
+    train_ids, test_ids : array-like of int, optional
+        Row ids carried by the points (default ``0..n-1``).
+    resolution : int, optional
+        Grid points per axis; default :func:`grid_resolution`.
+    margin : float, default 0.05
+        Padding around the data, as a share of each axis's range.
+
+    Returns
+    -------
+    BoundaryData
+    """
+    X = as_2d(X_train, "X_train")
+    n_features = X.shape[1]
+    if len(features) != 2 or features[0] == features[1]:
+        raise ValueError(f"features must be two different columns, got {features}")
+    if not all(0 <= f < n_features for f in features):
+        raise ValueError(
+            f"features must be columns of X_train (0..{n_features - 1}), got {features}"
+        )
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test and y_test must be given together")
+    classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+    n_classes = len(classes)
+    if n_classes < 2:
+        raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
+    names = (
+        tuple(feature_names)
+        if feature_names is not None
+        else tuple(f"x[{i}]" for i in range(n_features))
+    )
+    if len(names) != n_features:
+        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
+    labels = tuple(str(c) for c in (classes if class_names is None else class_names))
+    if len(labels) != n_classes:
+        raise ValueError(f"class_names must have {n_classes} names, got {len(labels)}")
+    side = grid_resolution(model) if resolution is None else resolution
+    if side < 2:
+        raise ValueError(f"resolution must be >= 2, got {side}")
+
+    X_all = X if X_test is None else np.vstack([X, as_2d(X_test, "X_test")])
+    pair = (int(features[0]), int(features[1]))
+    x = _axis(X_all[:, pair[0]], side, margin)
+    y = _axis(X_all[:, pair[1]], side, margin)
+    base = np.median(X, axis=0)
+    rows = _grid_rows(x, y, base, pair)
+    proba = np.asarray(model.predict_proba(rows), dtype=np.float64)  # type: ignore[attr-defined]
+    proba = proba.reshape(len(y), len(x), n_classes)
+    top = proba.max(axis=2)
+    grid = BoundaryGrid(
+        features=pair,
+        feature_names=(names[pair[0]], names[pair[1]]),
+        class_names=labels,
+        x=x,
+        y=y,
+        base=base,
+        proba=proba,
+        predicted=np.argmax(proba, axis=2).astype(np.intp),
+        confidence=np.clip((top - 1.0 / n_classes) / (1.0 - 1.0 / n_classes), 0.0, 1.0),
+        is_slice=n_features > 2,
+    )
+    points = [_points(model, X, y_train, grid.features, train_ids, "train")]
+    if X_test is not None and y_test is not None:
+        points.append(_points(model, as_2d(X_test), y_test, grid.features, test_ids, "test"))
+    return BoundaryData(grid=grid, points=tuple(points))
+
+
+# Region shading: a share of the class colour between these, by confidence. Light enough that
+# points in the class colour stand out on their own region.
+_REGION_MIN = 0.10
+_REGION_MAX = 0.50
+
+
+def _region_colorscale(n_classes: int) -> list[tuple[float, str]]:
+    scale: list[tuple[float, str]] = []
+    for k in range(n_classes):
+        color = class_color(k)
+        scale.append((k / n_classes, blend(color, _REGION_MIN)))
+        scale.append(((k + 1) / n_classes, blend(color, _REGION_MAX)))
+    return scale
+
+
+def _legend_only(name: str, marker: dict[str, object]) -> go.Scatter:
+    return go.Scatter(x=[None], y=[None], mode="markers", name=name, marker=marker)
+
+
+def boundary_figure(
+    data: BoundaryData, *, title: str | None = None, height: int = 560
+) -> go.Figure:
+    """Draw decision regions and points.
+
+    Regions take the winning class's colour, stronger where the model is surer. Training points
+    are filled, test points hollow, misclassified points carry a dark cross. Each point's
+    ``customdata`` is its row id, so a click can select the sample.
+
+    Parameters
+    ----------
+    data : BoundaryData
+        From :func:`compute_boundary`.
+    title : str, optional
+        Default names the features, and says so when the view is a slice.
+    height : int, default 560
+        Height in pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    grid = data.grid
+    n_classes = len(grid.class_names)
+    # z = class index + confidence, so one colour scale holds every class's light-to-strong ramp.
+    z = grid.predicted + np.minimum(grid.confidence, 0.999)
+    winner = np.asarray(grid.class_names, dtype=object)[grid.predicted]
+    fig = go.Figure(
+        go.Heatmap(
+            x=grid.x,
+            y=grid.y,
+            z=z,
+            zmin=0,
+            zmax=n_classes,
+            colorscale=_region_colorscale(n_classes),
+            showscale=False,
+            text=winner,
+            customdata=grid.proba.max(axis=2),
+            hovertemplate="region: %{text}<br>p = %{customdata:.2f}<extra></extra>",
+            name="regions",
+        )
+    )
+    for points in data.points:
+        hollow = points.split == "test"
+        for k in range(n_classes):
+            mask = points.label == k
+            if not mask.any():
+                continue
+            color = class_color(k)
+            marker = {
+                "size": 10 if hollow else 9,
+                "color": BACKGROUND if hollow else color,
+                "line": {"color": color if hollow else FONT_COLOR, "width": 2.5 if hollow else 1},
+            }
+            fig.add_trace(
+                go.Scatter(
+                    x=points.x[mask],
+                    y=points.y[mask],
+                    mode="markers",
+                    marker=marker,
+                    name=grid.class_names[k],
+                    legendgroup=grid.class_names[k],
+                    showlegend=not hollow,
+                    customdata=points.row_id[mask],
+                    hovertemplate=f"row %{{customdata}} ({points.split})<br>"
+                    f"class: {grid.class_names[k]}<extra></extra>",
+                )
+            )
+    wrong_x = np.concatenate([p.x[p.label != p.predicted] for p in data.points])
+    wrong_y = np.concatenate([p.y[p.label != p.predicted] for p in data.points])
+    wrong_id = np.concatenate([p.row_id[p.label != p.predicted] for p in data.points])
+    cross = {"symbol": "x-thin", "size": 13, "line": {"color": FONT_COLOR, "width": 2.5}}
+    fig.add_trace(
+        go.Scatter(
+            x=wrong_x,
+            y=wrong_y,
+            mode="markers",
+            marker=cross,
+            name="misclassified",
+            customdata=wrong_id,
+            hovertemplate="row %{customdata}: misclassified<extra></extra>",
+        )
+    )
+    fig.add_trace(_legend_only("training point", {"size": 9, "color": MUTED_COLOR}))
+    if len(data.points) > 1:
+        hollow_marker = {
+            "size": 10,
+            "color": BACKGROUND,
+            "line": {"color": MUTED_COLOR, "width": 2.5},
+        }
+        fig.add_trace(_legend_only("test point", hollow_marker))
+    if title is None:
+        x_name, y_name = grid.feature_names
+        title = f"Decision regions: {x_name} vs {y_name}"
+        if grid.is_slice:
+            title = f"Slice of the full model: {x_name} vs {y_name} (other features at medians)"
+    style_figure(
+        fig,
+        title=title,
+        x_title=grid.feature_names[0],
+        y_title=grid.feature_names[1],
+        height=height,
+    )
+    step_x = grid.x[1] - grid.x[0]
+    step_y = grid.y[1] - grid.y[0]
+    fig.update_xaxes(range=[grid.x[0] - step_x / 2, grid.x[-1] + step_x / 2], showgrid=False)
+    fig.update_yaxes(range=[grid.y[0] - step_y / 2, grid.y[-1] + step_y / 2], showgrid=False)
+    return fig

@@ -1,0 +1,173 @@
+"""Decision boundaries and regression steps: grid numbers first, then the figure's contents."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from core.figures import (
+    boundary_figure,
+    class_color,
+    compute_boundary,
+    compute_regression_lines,
+    grid_resolution,
+    regression_figure,
+)
+
+
+@pytest.fixture(scope="module")
+def iris_split(iris: Any) -> dict[str, Any]:
+    order = np.random.default_rng(0).permutation(len(iris.target))
+    train, test = np.sort(order[:110]), np.sort(order[110:])
+    return {"X": iris.data, "y": iris.target, "train": train, "test": test}
+
+
+@pytest.fixture(scope="module")
+def forest100(iris_split: dict[str, Any]) -> RandomForestClassifier:
+    s = iris_split
+    return RandomForestClassifier(n_estimators=100, random_state=0).fit(
+        s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    )
+
+
+def test_regions_agree_with_predict(iris_split: dict[str, Any], iris: Any) -> None:
+    s = iris_split
+    X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X_train, y_train)
+    data = compute_boundary(
+        model, X_train, y_train, feature_names=iris.feature_names[2:], resolution=60
+    )
+    grid = data.grid
+    assert grid.proba.shape == (60, 60, 3)
+    assert not grid.is_slice
+    predicted = model.predict(grid.points()).reshape(60, 60)
+    np.testing.assert_array_equal(model.classes_[grid.predicted], predicted)
+    np.testing.assert_allclose(grid.proba.sum(axis=2), 1.0)
+    # rows of the grid are y, columns x: the point at [i, j] is (x[j], y[i])
+    i, j = 7, 41
+    np.testing.assert_allclose(model.predict_proba([[grid.x[j], grid.y[i]]])[0], grid.proba[i, j])
+    assert grid.confidence.min() >= 0.0 and grid.confidence.max() <= 1.0
+
+
+def test_slice_of_full_model_holds_medians(iris_split: dict[str, Any]) -> None:
+    s = iris_split
+    X_train, y_train = s["X"][s["train"]], s["y"][s["train"]]
+    model = DecisionTreeClassifier(random_state=0).fit(X_train, y_train)
+    data = compute_boundary(model, X_train, y_train, features=(2, 3), resolution=40)
+    assert data.grid.is_slice
+    rows = data.grid.points()
+    np.testing.assert_allclose(rows[:, :2], np.tile(np.median(X_train[:, :2], axis=0), (1600, 1)))
+    np.testing.assert_array_equal(model.classes_[data.grid.predicted.ravel()], model.predict(rows))
+    fig = boundary_figure(data)
+    assert "Slice" in fig.layout.title.text
+    assert fig.layout.xaxis.title.text == "x[2]"
+
+
+def test_points_carry_row_ids_and_misclassified(iris_split: dict[str, Any], iris: Any) -> None:
+    s = iris_split
+    X_train, y_train = s["X"][s["train"]][:, :2], s["y"][s["train"]]  # sepal: overlapping classes
+    X_test, y_test = s["X"][s["test"]][:, :2], s["y"][s["test"]]
+    model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X_train, y_train)
+    data = compute_boundary(
+        model,
+        X_train,
+        y_train,
+        X_test=X_test,
+        y_test=y_test,
+        train_ids=s["train"],
+        test_ids=s["test"],
+        class_names=list(iris.target_names),
+        resolution=30,
+    )
+    fig = boundary_figure(data)
+    ids: list[int] = []
+    for trace in fig.data[1:]:
+        if trace.customdata is not None and trace.name != "misclassified":
+            ids.extend(int(i) for i in trace.customdata)
+    assert sorted(ids) == list(range(150))
+    wrong = next(t for t in fig.data if t.name == "misclassified")
+    expected = np.concatenate(
+        [s["train"][model.predict(X_train) != y_train], s["test"][model.predict(X_test) != y_test]]
+    )
+    assert len(expected) > 0
+    assert sorted(int(i) for i in wrong.customdata) == sorted(expected.tolist())
+    train_virginica = next(t for t in fig.data if t.name == "virginica" and t.showlegend)
+    assert train_virginica.marker.color == class_color(2)
+    hollow = [t for t in fig.data if t.legendgroup == "virginica" and t.showlegend is False]
+    assert hollow[0].marker.line.color == class_color(2)
+    assert {t.name for t in fig.data} >= {"setosa", "versicolor", "virginica", "test point"}
+
+
+def test_four_classes_and_two_classes() -> None:
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 2))
+    for n_classes in (2, 4):
+        y = (np.arctan2(X[:, 1], X[:, 0]) + np.pi) // (2 * np.pi / n_classes)
+        model = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y.astype(int))
+        data = compute_boundary(model, X, y.astype(int), resolution=25)
+        assert set(np.unique(data.grid.predicted)) == set(range(n_classes))
+        heatmap = boundary_figure(data).data[0]
+        assert heatmap.zmax == n_classes
+        assert len(heatmap.colorscale) == 2 * n_classes
+
+
+def test_forest_grid_is_fast(forest100: RandomForestClassifier, iris_split: dict[str, Any]) -> None:
+    s = iris_split
+    X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    side = grid_resolution(forest100)
+    assert 50 <= side <= 200
+    assert grid_resolution(DecisionTreeClassifier().fit(X_train, y_train)) == 300
+    rows = compute_boundary(forest100, X_train, y_train, resolution=side).grid.points()
+    best = min(_timed(lambda: forest100.predict_proba(rows)) for _ in range(3))
+    assert best < 0.1, f"{side}x{side} grid of 100 trees took {best * 1000:.0f} ms"
+
+
+def _timed(call: Any) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def test_boundary_validation(iris_split: dict[str, Any]) -> None:
+    s = iris_split
+    X, y = s["X"][s["train"]], s["y"][s["train"]]
+    model = DecisionTreeClassifier(max_depth=1).fit(X, y)
+    with pytest.raises(ValueError, match="features must be two different columns"):
+        compute_boundary(model, X, y, features=(1, 1))
+    with pytest.raises(ValueError, match=r"features must be columns of X_train \(0..3\)"):
+        compute_boundary(model, X, y, features=(0, 4))
+    with pytest.raises(ValueError, match="class_names must have 3 names"):
+        compute_boundary(model, X, y, class_names=["a", "b"])
+    with pytest.raises(ValueError, match="X_test and y_test must be given together"):
+        compute_boundary(model, X, y, X_test=X)
+
+
+def test_regression_steps_match_predict() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 2 * np.pi, size=(120, 1))
+    y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 120)
+    models = {f"depth {d}": DecisionTreeRegressor(max_depth=d).fit(X, y) for d in (1, 2, 4, 8)}
+    models["forest"] = RandomForestRegressor(n_estimators=10, random_state=0).fit(X, y)
+    lines = compute_regression_lines(
+        models,
+        X[:90],
+        y[:90],
+        X_test=X[90:],
+        y_test=y[90:],
+        test_ids=np.arange(90, 120),
+        feature_name="x",
+    )
+    assert lines.names == ("depth 1", "depth 2", "depth 4", "depth 8", "forest")
+    for name, prediction in zip(lines.names, lines.predictions, strict=True):
+        np.testing.assert_allclose(prediction, models[name].predict(lines.x[:, None]))
+    assert len(np.unique(lines.predictions[0])) == 2  # a stump has two steps
+    fig = regression_figure(lines)
+    assert [t.name for t in fig.data][:2] == ["train points", "test points"]
+    assert list(fig.data[1].customdata) == list(range(90, 120))
+    assert all(t.line.shape == "hv" for t in fig.data[2:])
+    assert fig.layout.xaxis.title.text == "x"
