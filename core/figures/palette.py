@@ -160,14 +160,14 @@ def purity_fill(class_index: int, purity: float) -> str:
     return blend(class_color(class_index), share)
 
 
-def sequential_color(value: float, vmin: float, vmax: float, *, max_share: float = 0.75) -> str:
+def sequential_color(value: float, vmin: float, vmax: float, *, max_share: float = 0.6) -> str:
     """Colour of a regression value on :data:`SEQUENTIAL_SCALE`.
 
     Parameters
     ----------
     value, vmin, vmax : float
         The value and the range it is placed in; ``vmin == vmax`` maps to the middle.
-    max_share : float, default 0.75
+    max_share : float, default 0.6
         Highest position used on the scale; below 1 keeps dark text readable on the fill.
 
     Returns

@@ -1,0 +1,198 @@
+"""Score curves, impurity functions, the split scan and importances: numbers first."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.tree import DecisionTreeClassifier as SkTree
+
+from core import DecisionTreeClassifier
+from core.figures import (
+    compute_depth_curve,
+    compute_forest_curve,
+    compute_importances,
+    compute_impurity_curves,
+    compute_split_scan,
+    depth_curve_figure,
+    forest_curve_figure,
+    importance_figure,
+    impurity_figure,
+    node_proportion,
+    split_scan_figure,
+)
+
+
+@pytest.fixture(scope="module")
+def halves(iris: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    order = np.random.default_rng(0).permutation(150)
+    train, test = order[:100], order[100:]
+    return iris.data[train], iris.target[train], iris.data[test], iris.target[test]
+
+
+def test_forest_curve_ends_at_the_forest_score(halves: Any) -> None:
+    X, y, Xt, yt = halves
+    forest = RandomForestClassifier(n_estimators=25, oob_score=True, random_state=0).fit(X, y)
+    curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
+    assert curve.metric == "accuracy"
+    assert list(curve.n_trees) == list(range(1, 26))
+    assert curve.test is not None and curve.oob is not None
+    assert curve.train[-1] == pytest.approx(forest.score(X, y))
+    assert curve.test[-1] == pytest.approx(forest.score(Xt, yt))
+    assert curve.oob[-1] == pytest.approx(forest.oob_score_)
+    # one tree: the first tree's own accuracy
+    first = forest.estimators_[0]
+    assert curve.test[0] == pytest.approx(
+        np.mean(forest.classes_[first.predict(Xt).astype(int)] == yt)
+    )
+
+
+def test_forest_curve_regression_r2() -> None:
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 6, size=(120, 1))
+    y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 120)
+    forest = RandomForestRegressor(n_estimators=12, random_state=0).fit(X[:80], y[:80])
+    curve = compute_forest_curve(forest, X[:80], y[:80], X_test=X[80:], y_test=y[80:])
+    assert curve.metric == "R²"
+    assert curve.test is not None
+    assert curve.test[-1] == pytest.approx(forest.score(X[80:], y[80:]))
+
+
+class _WithExtras:
+    """A forest exposing the engine's extras, which the curve must use as they are."""
+
+    def __init__(self, forest: RandomForestClassifier) -> None:
+        self.estimators_ = forest.estimators_
+        self.classes_ = forest.classes_
+        self.oob_staged_scores_ = np.linspace(0.5, 0.9, len(forest.estimators_))
+
+    def staged_scores(self, X: Any, y: Any) -> np.ndarray:
+        return np.full(len(self.estimators_), 0.25)
+
+
+def test_forest_curve_uses_engine_extras(halves: Any) -> None:
+    X, y, Xt, yt = halves
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    curve = compute_forest_curve(_WithExtras(forest), X, y, X_test=Xt, y_test=yt)
+    assert curve.train.tolist() == [0.25] * 5
+    assert curve.oob is not None and curve.oob[-1] == pytest.approx(0.9)
+
+
+def test_forest_curve_figure_marks_current(halves: Any) -> None:
+    X, y, Xt, yt = halves
+    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
+    fig = forest_curve_figure(curve, current=4)
+    assert curve.oob is not None  # from scikit-learn's drawn samples, bootstrap is on
+    markers = [float(t.y[0]) for t in fig.data if t.mode == "markers"]
+    assert markers == [curve.train[3], curve.test[3], curve.oob[3]]  # type: ignore[index]
+    assert fig.layout.shapes[0].x0 == 4
+    assert [t.name for t in fig.data if t.mode == "lines"] == ["train", "test", "out-of-bag"]
+    no_test = forest_curve_figure(compute_forest_curve(forest, X, y))
+    assert [t.name for t in no_test.data] == ["train", "out-of-bag"]
+    with pytest.raises(TypeError, match="forest must be a fitted forest"):
+        compute_forest_curve(SkTree().fit(X, y), X, y)
+
+
+def test_depth_curve_fits_each_criterion_and_depth(halves: Any) -> None:
+    X, y, Xt, yt = halves
+    calls: list[tuple[str, int]] = []
+
+    def factory(*, criterion: str, max_depth: int) -> DecisionTreeClassifier:
+        calls.append((criterion, max_depth))
+        return DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0)
+
+    curve = compute_depth_curve(factory, X, y, Xt, yt, depths=[1, 2, 3])
+    assert calls == [
+        ("gini", 1),
+        ("gini", 2),
+        ("gini", 3),
+        ("entropy", 1),
+        ("entropy", 2),
+        ("entropy", 3),
+    ]
+    stump = DecisionTreeClassifier(criterion="entropy", max_depth=1, random_state=0).fit(X, y)
+    assert curve.test[1, 0] == pytest.approx(np.mean(stump.predict(Xt) == yt))
+    assert curve.train[0, 2] == pytest.approx(
+        np.mean(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y).predict(X) == y)
+    )
+    sk = compute_depth_curve(functools.partial(SkTree, random_state=0), X, y, Xt, yt, depths=[2])
+    assert sk.train.shape == (2, 1)
+    fig = depth_curve_figure(curve, current=2)
+    assert [t.name for t in fig.data] == [
+        "gini, train",
+        "gini, test",
+        "entropy, train",
+        "entropy, test",
+    ]
+    with pytest.raises(ValueError, match="depths must all be >= 1"):
+        compute_depth_curve(factory, X, y, Xt, yt, depths=[0])
+
+
+def test_impurity_curves_values() -> None:
+    curves = compute_impurity_curves(n_points=5, marker_p=0.25, class_name="yes")
+    assert curves.p.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    np.testing.assert_allclose(curves.gini, [0, 0.375, 0.5, 0.375, 0], atol=1e-12)
+    h = -(0.25 * np.log2(0.25) + 0.75 * np.log2(0.75))
+    np.testing.assert_allclose(curves.entropy, [0, h, 1, h, 0], atol=1e-12)
+    np.testing.assert_allclose(curves.misclassification, [0, 0.25, 0.5, 0.25, 0], atol=1e-12)
+    fig = impurity_figure(curves)
+    marks = [float(t.y[0]) for t in fig.data if t.mode == "markers"]
+    assert marks == pytest.approx([0.375, h, 0.25])
+    assert "share of yes" in fig.layout.xaxis.title.text
+    with pytest.raises(ValueError, match="marker_p must be in"):
+        compute_impurity_curves(marker_p=1.5)
+
+
+def test_node_proportion(iris: Any) -> None:
+    model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(iris.data, iris.target)
+    right = int(model.tree_.children_right[0])
+    assert node_proportion(model, right) == pytest.approx(0.5)  # versicolor 50 of 100
+    assert node_proportion(model, 0, class_index=2) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("make", [DecisionTreeClassifier, SkTree], ids=["ours", "sklearn"])
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_scan_minimum_is_the_chosen_split(iris: Any, make: Any, criterion: str) -> None:
+    X, y = iris.data, iris.target
+    model = make(criterion=criterion, random_state=0).fit(X, y)
+    internal = np.flatnonzero(model.tree_.children_left != -1)[:4]
+    for node in internal:
+        data = compute_split_scan(model, X, y, int(node), feature_names=iris.feature_names)
+        best = min(s.best_impurity for s in data.scans if s.best_impurity is not None)
+        assert data.chosen_impurity == pytest.approx(best, abs=1e-12)
+        assert data.n_samples == model.tree_.n_node_samples[node]
+        assert data.parent_impurity == pytest.approx(model.tree_.impurity[node])
+        chosen = data.scans[data.chosen_feature]
+        assert chosen.best_threshold == pytest.approx(data.chosen_threshold, abs=1e-6)
+    fig = split_scan_figure(data)
+    star = next(t for t in fig.data if t.name == "the tree's split")
+    assert float(star.x[0]) == pytest.approx(data.chosen_threshold)
+    assert fig.layout.annotations[0].text == iris.feature_names[data.chosen_feature]
+
+
+def test_scan_at_a_leaf_has_no_chosen_split(iris: Any) -> None:
+    model = DecisionTreeClassifier(max_depth=1, random_state=0).fit(iris.data, iris.target)
+    data = compute_split_scan(model, iris.data, iris.target, 1)  # the pure setosa leaf
+    assert data.chosen_feature is None and data.chosen_impurity is None
+    assert data.parent_impurity == 0.0
+    with pytest.raises(ValueError, match=r"node_id must be in \[0, 2\]"):
+        compute_split_scan(model, iris.data, iris.target, 3)
+
+
+def test_importances_sorted(iris: Any) -> None:
+    forest = RandomForestClassifier(n_estimators=8, random_state=0).fit(iris.data, iris.target)
+    full = compute_importances(forest, feature_names=iris.feature_names)
+    assert full.values.sum() == pytest.approx(1.0)
+    assert list(full.values) == sorted(full.values, reverse=True)
+    assert full.names[0] == iris.feature_names[int(np.argmax(forest.feature_importances_))]
+    assert full.spread is not None and np.all(full.spread >= 0)
+    top = compute_importances(forest, feature_names=iris.feature_names, top=2)
+    assert top.names == full.names[:2] and top.hidden == 2
+    fig = importance_figure(top)
+    assert list(fig.data[0].y) == [full.names[1], full.names[0]]  # largest drawn on top
+    tree = compute_importances(DecisionTreeClassifier(random_state=0).fit(iris.data, iris.target))
+    assert tree.spread is None and tree.names[0].startswith("x[")
