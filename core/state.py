@@ -422,13 +422,76 @@ def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
     return replace(settings, **changes), [notice]
 
 
+# --- ready-made classroom links ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassroomLink:
+    """A page in an exact state, with the one thing students should look at there."""
+
+    title: str
+    lesson: str
+    settings: _Settings
+
+
+def _preset(settings_type: type[S], **values: Any) -> S:
+    pair = SUGGESTED_PAIRS.get(values.get("dataset", "iris"), (0, 0))
+    return settings_type(**{"x": pair[0], "y": pair[1], **values})
+
+
+CLASSROOM_LINKS: tuple[ClassroomLink, ...] = (
+    ClassroomLink(
+        "One question sorts out setosa",
+        "A single split on petal size already isolates one species of iris.",
+        _preset(SingleTreeSettings, dataset="iris", max_depth=1),
+    ),
+    ClassroomLink(
+        "A deep tree overfits breast cancer",
+        "With no depth limit training accuracy hits 100%, test accuracy does not, and the "
+        "boundary breaks into islands around single patients.",
+        _preset(SingleTreeSettings, dataset="breast_cancer", max_depth=None),
+    ),
+    ClassroomLink(
+        "Pruning tames the deep tree",
+        "The same unlimited tree with cost-complexity pruning: fewer leaves, a calmer boundary, "
+        "and test accuracy at least as good.",
+        _preset(SingleTreeSettings, dataset="breast_cancer", max_depth=None, ccp_alpha=0.01),
+    ),
+    ClassroomLink(
+        "A single tree fits the sine in steps",
+        "A regression tree predicts one constant per leaf, so its fit is a staircase.",
+        _preset(SingleTreeSettings, dataset="sine", max_depth=4),
+    ),
+    ClassroomLink(
+        "Gini vs entropy on Wine",
+        "Two criteria, same data, same seed: the trees mostly agree, and differ only in a few "
+        "nodes deep down.",
+        _preset(GiniEntropySettings, dataset="wine", max_depth=4),
+    ),
+    ClassroomLink(
+        "A forest smooths the sine",
+        "Averaging 200 deep trees, each grown on a bootstrap sample, turns the staircase into "
+        "a smoother curve.",
+        _preset(RandomForestSettings, dataset="sine", n_estimators=200),
+    ),
+    ClassroomLink(
+        "Out-of-bag accuracy tracks test accuracy",
+        "Each tree is scored on the rows its bootstrap sample left out: a free estimate of "
+        "test accuracy, without touching the test set.",
+        _preset(RandomForestSettings, dataset="breast_cancer", n_estimators=300, fit="all"),
+    ),
+)
+
+
 __all__ = [
     "CCP_ALPHA_LIMITS",
+    "CLASSROOM_LINKS",
     "CRITERIA",
     "FIT_ON",
     "MAX_FEATURES",
     "PAGES",
     "Catalogue",
+    "ClassroomLink",
     "DatasetShape",
     "GiniEntropySettings",
     "RandomForestSettings",

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from core.state import (
+    CLASSROOM_LINKS,
     PAGES,
     DatasetShape,
     GiniEntropySettings,
@@ -100,6 +101,7 @@ def test_a_missing_pair_uses_the_datasets_suggested_pair():
         ("ccp_alpha", "nan", "0"),
         ("ccp_alpha", "inf", "0"),
         ("ccp_alpha", "1e9", "0"),
+        ("ccp_alpha", "0.5", "0"),
         ("criterion", "log_loss", "gini"),
         ("test_on_tree", "maybe", "false"),
         ("seed", "1.5", "0"),
@@ -207,6 +209,18 @@ def test_with_dataset_moves_to_the_new_datasets_pair_and_first_sample():
     assert (moved.dataset, moved.x, moved.y, moved.sample) == ("wine", 6, 12, 0)
 
 
+def test_with_dataset_drops_a_pruning_strength_too_strong_for_classes():
+    moved = with_dataset(SingleTreeSettings(dataset="sine", ccp_alpha=5.0), "iris", CATALOGUE)
+    assert moved.ccp_alpha == 0.0
+    kept = with_dataset(SingleTreeSettings(ccp_alpha=0.05), "sine", CATALOGUE)
+    assert kept.ccp_alpha == 0.05
+
+
+def test_regression_allows_a_stronger_pruning():
+    settings, notices = parse(SingleTreeSettings, {"dataset": "sine", "ccp_alpha": "5"}, CATALOGUE)
+    assert (settings.ccp_alpha, notices) == (5.0, [])
+
+
 def test_fit_sample_checks_the_test_set_size():
     settings = SingleTreeSettings(sample=50)
     assert fit_sample(settings, 51) == (settings, [])
@@ -229,3 +243,11 @@ def test_the_real_catalogue_suggests_the_intended_features():
     assert names("wine") == ("flavanoids", "proline")
     assert names("breast_cancer") == ("mean radius", "mean texture")
     assert catalogue["sine"].pair == (0, 0)
+
+
+@pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
+def test_every_classroom_link_opens_exactly_its_settings(link):
+    settings_type = type(link.settings)
+    query = to_query(link.settings)
+    assert parse(settings_type, query, default_catalogue()) == (link.settings, [])
+    assert query != to_query(settings_type()), "a classroom link should show something special"

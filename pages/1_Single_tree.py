@@ -1,0 +1,176 @@
+"""Single tree: grow one decision tree, see its boundary, and trace a test sample through it."""
+
+import streamlit as st
+
+from core import ui
+from core.figures import (
+    boundary_figure,
+    build_tree_diagram,
+    compute_boundary,
+    compute_regression_lines,
+    dot_available,
+    regression_figure,
+    render_svg,
+    to_dot,
+)
+from core.state import SingleTreeSettings
+
+st.set_page_config(page_title="Single tree · Arboretum", page_icon="🌳", layout="wide")
+ui.start(SingleTreeSettings)
+
+with st.sidebar:
+    st.header("Grow one tree")
+    shape = ui.dataset_select(SingleTreeSettings)
+    data = ui.dataset(st.session_state["dataset"])
+    classify = shape.task == "classification"
+    if classify:
+        ui.criterion_control()
+    ui.max_depth_control()
+    ui.min_samples_leaf_control()
+    ui.ccp_alpha_control(shape.task)
+    if classify:
+        ui.pair_controls(data)
+        ui.fit_control()
+    ui.seed_control()
+
+st.title("Single tree")
+top = st.container()
+rows = ui.split(data.name, int(st.session_state["seed"]))
+plot_column, trace_column = st.columns([3, 2], gap="large")
+with trace_column:
+    st.subheader("Trace a test sample")
+    sample = ui.sample_control(rows, data)
+    ui.current("test_on_tree")
+    st.toggle(
+        "Show the test data on the tree",
+        key="test_on_tree",
+        help="Each node then also says how many test samples reach it and how well the tree "
+        "does on them.",
+    )
+
+settings = ui.collect(SingleTreeSettings)
+ui.finish(settings)
+with st.sidebar:
+    st.divider()
+    ui.share_box(settings)
+
+columns = ui.columns(settings, shape)
+names = [data.feature_names[c] for c in columns]
+spec = ui.TreeSpec(
+    dataset=settings.dataset,
+    columns=columns,
+    criterion=ui.regression_criterion(shape.task, settings.criterion),
+    max_depth=settings.max_depth,
+    min_samples_leaf=settings.min_samples_leaf,
+    ccp_alpha=settings.ccp_alpha,
+    seed=settings.seed,
+)
+X_train, X_test = rows.X_train[:, list(columns)], rows.X_test[:, list(columns)]
+
+with top:
+    ui.show_notices(settings)
+    ui.what_to_notice(
+        "Each split is one yes/no question about one feature, so the boundary is made of "
+        "straight, axis-parallel steps. Let the tree grow deeper: training accuracy climbs "
+        "towards 100%, but test accuracy stops improving, and then falls: the tree is "
+        "learning the noise of its training samples (overfitting). Pruning (ccp_alpha) and "
+        "min_samples_leaf pull it back."
+    )
+    with ui.guard("the tree") as growing:
+        model = ui.fit_tree(spec)
+        score = "Accuracy" if classify else "R²"
+        metrics = st.columns(4)
+        metrics[0].metric(
+            f"Train {score.lower()}", f"{ui.accuracy(model, X_train, rows.y_train):.3f}"
+        )
+        metrics[1].metric(f"Test {score.lower()}", f"{ui.accuracy(model, X_test, rows.y_test):.3f}")
+        metrics[2].metric("Depth", model.get_depth())
+        metrics[3].metric("Leaves", model.get_n_leaves())
+
+if growing.failed:
+    st.stop()
+
+with trace_column, ui.guard("the sample's path"):
+    steps, answer = ui.path_in_words(model, X_test[sample], names, data.class_names)
+    truth = (
+        data.class_names[int(rows.y_test[sample])]
+        if classify
+        else f"{float(rows.y_test[sample]):.4g}"
+    )
+    with st.container(key="sample-path"):
+        if steps:
+            st.markdown("\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1)))
+        st.markdown(f"{answer.capitalize()} The true answer is **{ui.md(truth)}**.")
+
+with plot_column, ui.guard("the decision boundary"):
+    if classify:
+        st.subheader("Decision boundary")
+        boundary = compute_boundary(
+            model,
+            X_train,
+            rows.y_train,
+            X_test=X_test,
+            y_test=rows.y_test,
+            features=(0, 1) if settings.fit == "pair" else (settings.x, settings.y),
+            feature_names=names,
+            class_names=data.class_names,
+            train_ids=rows.train_index,
+            test_ids=rows.test_index,
+        )
+        figure = boundary_figure(boundary, height=520)
+        ui.mark_sample(figure, X_test[sample], boundary.grid.features, f"test sample #{sample}")
+        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index)
+        st.caption(
+            "Filled dots are training samples, rings are test samples, crosses are mistakes. "
+            "Click a ring to trace that sample through the tree."
+        )
+    else:
+        st.subheader("The fit over the data")
+        lines = compute_regression_lines(
+            {"this tree": model},
+            X_train,
+            rows.y_train,
+            X_test=X_test,
+            y_test=rows.y_test,
+            feature_name=names[0],
+            train_ids=rows.train_index,
+            test_ids=rows.test_index,
+        )
+        figure = regression_figure(lines, target_name=data.target_name, height=520)
+        point = [X_test[sample][0], float(rows.y_test[sample])]
+        ui.mark_sample(figure, point, (0, 1), f"test sample #{sample}")
+        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index)
+        st.caption(
+            "The tree predicts one number per leaf, so its fit is a staircase. Filled dots are "
+            "training samples, rings are test samples: click a ring to trace it."
+        )
+
+st.subheader("The tree")
+with ui.guard("the tree diagram"):
+    diagram = build_tree_diagram(
+        model,
+        feature_names=names,
+        class_names=data.class_names or None,
+        max_depth=8,
+        sample=X_test[sample],
+        sample_label=f"test sample #{sample}",
+        X_test=X_test if settings.test_on_tree else None,
+        y_test=rows.y_test if settings.test_on_tree else None,
+    )
+    # Full node details while they stay readable; a big tree shows rules and class bars only.
+    dot = to_dot(diagram, detail="detailed" if model.get_n_leaves() <= 16 else "beginner")
+    if dot_available():
+        ui.show_svg(render_svg(dot), key="tree-diagram")
+    else:
+        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
+        with st.container(key="tree-diagram"):
+            st.graphviz_chart(dot)
+    if diagram.collapsed:
+        st.caption(
+            "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."
+        )
+
+ui.how_computed(
+    "The tree is grown by the engine's `fit`; the path above is read from its flat arrays.",
+    [type(model).fit, ui.path_in_words],
+)
