@@ -107,12 +107,13 @@ class BoundaryData:
 
 
 def grid_resolution(
-    model: object, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 300
+    model: object, *, budget: int = 1_000_000, minimum: int = 50, maximum: int = 250
 ) -> int:
     """Grid points per axis, fewer for models that cost more per prediction.
 
     ``side = sqrt(budget / n_trees)``, clipped to ``[minimum, maximum]``: a single tree gets a
-    300 x 300 grid, a 100-tree forest 158 x 158 (about 25,000 predictions of 100 trees).
+    250 x 250 grid, a 100-tree forest 100 x 100 (a million tree look-ups either way), which
+    keeps one grid prediction well under 100 ms.
     """
     side = int(np.sqrt(budget / max(n_trees(model), 1)))
     return int(np.clip(side, minimum, maximum))

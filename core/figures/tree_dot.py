@@ -207,7 +207,7 @@ def _legend(diagram: TreeDiagram, precision: int) -> str:
     if diagram.task == "classification":
         cells = "".join(
             f'<TD WIDTH="14" HEIGHT="14" FIXEDSIZE="TRUE" BGCOLOR="{class_color(i)}"></TD>'
-            f"<TD>{escape_html(name)}  </TD>"
+            f'<TD><FONT POINT-SIZE="14">{escape_html(name)}</FONT>  </TD>'
             for i, name in enumerate(diagram.class_names)
         )
     else:
