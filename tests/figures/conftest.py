@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -80,3 +81,27 @@ def hand_tree() -> HandTree:
 @pytest.fixture(scope="session")
 def iris() -> Any:
     return load_iris()
+
+
+_SKLEARN = {
+    "DecisionTreeClassifier": "sklearn.tree",
+    "DecisionTreeRegressor": "sklearn.tree",
+    "RandomForestClassifier": "sklearn.ensemble",
+    "RandomForestRegressor": "sklearn.ensemble",
+}
+
+
+def estimator_class(impl: str, name: str) -> Any:
+    """Our estimator ``name`` (skipped while the engine does not export it) or scikit-learn's."""
+    if impl == "sklearn":
+        return getattr(importlib.import_module(_SKLEARN[name]), name)
+    core = importlib.import_module("core")
+    if not hasattr(core, name):
+        pytest.skip(f"core does not export {name} yet")
+    return getattr(core, name)
+
+
+@pytest.fixture(params=["ours", "sklearn"])
+def impl(request: pytest.FixtureRequest) -> str:
+    """Run a test against our engine and against scikit-learn."""
+    return str(request.param)

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 from core.figures import (
     boundary_figure,
@@ -18,6 +18,8 @@ from core.figures import (
     grid_resolution,
     regression_figure,
 )
+
+from .conftest import estimator_class
 
 
 @pytest.fixture(scope="module")
@@ -35,10 +37,14 @@ def forest100(iris_split: dict[str, Any]) -> RandomForestClassifier:
     )
 
 
-def test_regions_agree_with_predict(iris_split: dict[str, Any], iris: Any) -> None:
+@pytest.mark.parametrize("kind", ["DecisionTreeClassifier", "RandomForestClassifier"])
+def test_regions_agree_with_predict(
+    iris_split: dict[str, Any], iris: Any, impl: str, kind: str
+) -> None:
     s = iris_split
     X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
-    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X_train, y_train)
+    params = {"max_depth": 3} if kind.startswith("Decision") else {"n_estimators": 10}
+    model = estimator_class(impl, kind)(random_state=0, **params).fit(X_train, y_train)
     data = compute_boundary(
         model, X_train, y_train, feature_names=iris.feature_names[2:], resolution=60
     )
@@ -147,12 +153,14 @@ def test_boundary_validation(iris_split: dict[str, Any]) -> None:
         compute_boundary(model, X, y, X_test=X)
 
 
-def test_regression_steps_match_predict() -> None:
+def test_regression_steps_match_predict(impl: str) -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 2 * np.pi, size=(120, 1))
     y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 120)
-    models = {f"depth {d}": DecisionTreeRegressor(max_depth=d).fit(X, y) for d in (1, 2, 4, 8)}
-    models["forest"] = RandomForestRegressor(n_estimators=10, random_state=0).fit(X, y)
+    tree = estimator_class(impl, "DecisionTreeRegressor")
+    forest = estimator_class(impl, "RandomForestRegressor")
+    models = {f"depth {d}": tree(max_depth=d).fit(X, y) for d in (1, 2, 4, 8)}
+    models["forest"] = forest(n_estimators=10, random_state=0).fit(X, y)
     lines = compute_regression_lines(
         models,
         X[:90],

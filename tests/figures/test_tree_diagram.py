@@ -8,13 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.ensemble import RandomForestClassifier
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier
 
 from core.figures import build_tree_diagram, to_dot
 from core.figures.tree_dot import escape_html, format_number
 
-from .conftest import HandTree
+from .conftest import HandTree, estimator_class
 
 GOLDEN = Path(__file__).parent / "golden"
 EDGE = re.compile(r"^n(\d+) -> ([nc])(\d+) \[label=<([^>]*)>, penwidth=([\d.]+)", re.MULTILINE)
@@ -62,35 +61,31 @@ def test_escaping_of_names() -> None:
     assert format_number(700.0) == "700"
 
 
-def _fitted_trees(iris: Any) -> list[tuple[str, Any]]:
+@pytest.mark.parametrize("in_forest", [False, True], ids=["tree", "forest tree 2"])
+def test_every_edge_is_labelled(iris: Any, impl: str, in_forest: bool) -> None:
     X, y = iris.data, iris.target
-    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
-    return [
-        ("sklearn tree", DecisionTreeClassifier(random_state=0).fit(X, y)),
-        ("sklearn forest tree 2", (forest, 2)),
-    ]
-
-
-@pytest.mark.parametrize("which", [0, 1])
-def test_every_edge_is_labelled(iris: Any, which: int) -> None:
-    name, model = _fitted_trees(iris)[which]
-    tree_index = None
-    if isinstance(model, tuple):
-        model, tree_index = model
+    if in_forest:
+        forest_class = estimator_class(impl, "RandomForestClassifier")
+        model = forest_class(n_estimators=3, random_state=0).fit(X, y)
+        tree_index: int | None = 2
+        node_count = model.estimators_[2].tree_.node_count
+    else:
+        model = estimator_class(impl, "DecisionTreeClassifier")(random_state=0).fit(X, y)
+        tree_index = None
+        node_count = model.tree_.node_count
     diagram = build_tree_diagram(model, tree_index=tree_index, feature_names=iris.feature_names)
-    node_count = (
-        model.estimators_[tree_index] if tree_index is not None else model
-    ).tree_.node_count
+    assert len(diagram.nodes) == node_count
     for labels in ("truefalse", "inequality"):
         dot = to_dot(diagram, edge_labels=labels)
         edges = EDGE.findall(dot)
-        assert len(edges) == node_count - 1, name
+        assert len(edges) == node_count - 1
         assert all(label.strip() for *_, label, _ in edges)
         assert dot.count("-> ") == node_count - 1
 
 
-def test_edge_width_grows_with_samples(iris: Any) -> None:
-    model = DecisionTreeClassifier(max_depth=1, random_state=0).fit(iris.data, iris.target)
+def test_edge_width_grows_with_samples(iris: Any, impl: str) -> None:
+    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    model = tree_class(max_depth=1, random_state=0).fit(iris.data, iris.target)
     dot = to_dot(build_tree_diagram(model))
     widths = {int(child): float(w) for _, _, child, _, w in EDGE.findall(dot)}
     # 50 setosa go left, 100 go right: widths 1 + 7 * share
@@ -101,8 +96,9 @@ def test_edge_width_grows_with_samples(iris: Any) -> None:
 
 
 @pytest.mark.parametrize("row", [0, 70, 77, 120])
-def test_path_marks_exactly_the_decision_path(iris: Any, row: int) -> None:
-    model = DecisionTreeClassifier(random_state=0).fit(iris.data, iris.target)
+def test_path_marks_exactly_the_decision_path(iris: Any, impl: str, row: int) -> None:
+    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    model = tree_class(random_state=0).fit(iris.data, iris.target)
     sample = iris.data[row]
     expected = set(model.decision_path(sample.reshape(1, -1)).indices.tolist())
     diagram = build_tree_diagram(model, sample=sample, sample_label=f"sample #{row}")
@@ -130,8 +126,9 @@ def _subtree(model: Any, node: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("cap", [0, 1, 2, 3])
-def test_collapsed_markers_count_hidden_nodes(iris: Any, cap: int) -> None:
-    model = DecisionTreeClassifier(random_state=0).fit(iris.data, iris.target)
+def test_collapsed_markers_count_hidden_nodes(iris: Any, impl: str, cap: int) -> None:
+    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    model = tree_class(random_state=0).fit(iris.data, iris.target)
     diagram = build_tree_diagram(model, max_depth=cap)
     assert all(n.depth <= cap for n in diagram.nodes)
     for marker in diagram.collapsed:
@@ -139,7 +136,8 @@ def test_collapsed_markers_count_hidden_nodes(iris: Any, cap: int) -> None:
     hidden = sum(m.hidden_nodes for m in diagram.collapsed)
     assert len(diagram.nodes) + hidden == model.tree_.node_count
     visible_leaves = sum(n.is_leaf for n in diagram.nodes)
-    assert visible_leaves + sum(m.hidden_leaves for m in diagram.collapsed) == model.get_n_leaves()
+    n_leaves = int(np.sum(model.tree_.children_left == -1))
+    assert visible_leaves + sum(m.hidden_leaves for m in diagram.collapsed) == n_leaves
     dot = to_dot(diagram)
     for marker in diagram.collapsed:
         nodes = "node" if marker.hidden_nodes == 1 else "nodes"
@@ -155,14 +153,15 @@ def test_collapsed_marker_on_path(iris: Any) -> None:
     assert "sample continues here" in to_dot(diagram)
 
 
-def test_test_figures_per_node(iris: Any) -> None:
+def test_test_figures_per_node(iris: Any, impl: str) -> None:
     X, y = iris.data, iris.target
-    model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[::2], y[::2])
+    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    model = tree_class(max_depth=2, random_state=0).fit(X[::2], y[::2])
     X_test, y_test = X[1::2], y[1::2]
     diagram = build_tree_diagram(model, X_test=X_test, y_test=y_test)
     root = diagram.node(0)
     assert root.test_samples == len(X_test)
-    assert root.test_score == pytest.approx(model.score(X_test, y_test))
+    assert root.test_score == pytest.approx(np.mean(model.predict(X_test) == y_test))
     leaves = [n for n in diagram.nodes if n.is_leaf]
     assert sum(n.test_samples or 0 for n in leaves) == len(X_test)
     reached = model.apply(X_test)
@@ -174,11 +173,11 @@ def test_test_figures_per_node(iris: Any) -> None:
     assert f"test: {len(X_test)} samples, accuracy" in to_dot(diagram)
 
 
-def test_regression_tree() -> None:
+def test_regression_tree(impl: str) -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 6, size=(80, 1))
     y = np.sin(X[:, 0])
-    model = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y)
+    model = estimator_class(impl, "DecisionTreeRegressor")(max_depth=2, random_state=0).fit(X, y)
     diagram = build_tree_diagram(model, feature_names=["x"], X_test=X[:20], y_test=y[:20])
     assert diagram.task == "regression"
     assert diagram.impurity_name == "squared error"
@@ -194,8 +193,9 @@ def test_regression_tree() -> None:
     assert int(np.argmin(darkness)) == int(np.argmax(leaf_values))
 
 
-def test_entropy_named_in_bits(iris: Any) -> None:
-    model = DecisionTreeClassifier(criterion="entropy", max_depth=1).fit(iris.data, iris.target)
+def test_entropy_named_in_bits(iris: Any, impl: str) -> None:
+    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    model = tree_class(criterion="entropy", max_depth=1).fit(iris.data, iris.target)
     diagram = build_tree_diagram(model)
     assert diagram.impurity_name == "entropy (bits)"
     assert diagram.node(0).impurity == pytest.approx(np.log2(3))
@@ -208,8 +208,9 @@ def test_highlight_set_is_dashed(iris: Any) -> None:
     assert dashed == {0, 3}
 
 
-def test_forest_tree_and_validation(iris: Any) -> None:
-    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(iris.data, iris.target)
+def test_forest_tree_and_validation(iris: Any, impl: str) -> None:
+    forest_class = estimator_class(impl, "RandomForestClassifier")
+    forest = forest_class(n_estimators=3, random_state=0).fit(iris.data, iris.target)
     diagram = build_tree_diagram(forest, tree_index=1)
     assert len(diagram.nodes) == forest.estimators_[1].tree_.node_count
     root = diagram.node(0)
