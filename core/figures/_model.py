@@ -53,12 +53,6 @@ class FittedTree(Protocol):
     def apply(self, X: Any) -> np.ndarray: ...
 
 
-class Predictor(Protocol):
-    """Anything with ``predict``; classifiers also have ``predict_proba`` and ``classes_``."""
-
-    def predict(self, X: Any) -> np.ndarray: ...
-
-
 def is_forest(model: object) -> bool:
     """True when ``model`` is a fitted ensemble (it has ``estimators_``)."""
     return hasattr(model, "estimators_")

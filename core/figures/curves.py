@@ -35,14 +35,12 @@ __all__ = [
     "compute_forest_curve",
     "depth_curve_figure",
     "forest_curve_figure",
-    "score",
 ]
 
 
-def score(task: Task, classes: np.ndarray | None, y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Accuracy (classification) or R² (regression) of predictions."""
-    if task == "classification":
-        assert classes is not None  # classifiers always have classes_
+def _score(task: Task, classes: np.ndarray | None, y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """Accuracy (classification, when ``classes`` is given) or R² of predictions."""
+    if task == "classification" and classes is not None:
         return float(np.mean(encode_labels(classes, y_true) == encode_labels(classes, y_pred)))
     return r2_score(np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64))
 
@@ -300,8 +298,8 @@ def compute_depth_curve(
             model.fit(X, y_train)  # type: ignore[attr-defined]
             task = task_of(model)
             classes = np.asarray(model.classes_) if task == "classification" else None  # type: ignore[attr-defined]
-            train[i, j] = score(task, classes, y_train, model.predict(X))  # type: ignore[attr-defined]
-            test[i, j] = score(task, classes, y_test, model.predict(Xt))  # type: ignore[attr-defined]
+            train[i, j] = _score(task, classes, y_train, model.predict(X))  # type: ignore[attr-defined]
+            test[i, j] = _score(task, classes, y_test, model.predict(Xt))  # type: ignore[attr-defined]
     return DepthCurve(
         depths=np.asarray(depths, dtype=np.intp),
         criteria=tuple(criteria),

@@ -83,9 +83,8 @@ def _class_bar(counts: tuple[float, ...]) -> str:
 
 
 def _rule(node: DiagramNode, precision: int) -> str:
-    assert node.threshold is not None  # split nodes only
     name = escape_html(node.feature_name or "")
-    return f"{name} ≤ {format_number(node.threshold, precision)}"
+    return f"{name} ≤ {format_number(node.threshold or 0.0, precision)}"
 
 
 def _prediction(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
@@ -183,8 +182,7 @@ def _edge_statement(
     if edge_labels == "truefalse":
         text = "True" if edge.is_left else "False"
     else:
-        threshold = diagram.node(edge.parent).threshold
-        assert threshold is not None  # edges leave split nodes only
+        threshold = diagram.node(edge.parent).threshold or 0.0  # edges leave split nodes
         sign = "≤" if edge.is_left else "&gt;"
         text = f"{sign} {format_number(threshold, precision)}"
     share = edge.samples / diagram.root_samples if diagram.root_samples > 0 else 0.0
@@ -203,21 +201,27 @@ def _edge_statement(
     )
 
 
+def _swatch(color: str) -> str:
+    # bordered, so that the palest colours still show on the white background
+    return (
+        f'<TD WIDTH="14" HEIGHT="14" FIXEDSIZE="TRUE" BORDER="1" COLOR="{EDGE_COLOR}" '
+        f'BGCOLOR="{color}"></TD>'
+    )
+
+
 def _legend(diagram: TreeDiagram, precision: int) -> str:
     if diagram.task == "classification":
         cells = "".join(
-            f'<TD WIDTH="14" HEIGHT="14" FIXEDSIZE="TRUE" BGCOLOR="{class_color(i)}"></TD>'
-            f'<TD><FONT POINT-SIZE="14">{escape_html(name)}</FONT>  </TD>'
+            f'{_swatch(class_color(i))}<TD><FONT POINT-SIZE="14">{escape_html(name)}</FONT>  </TD>'
             for i, name in enumerate(diagram.class_names)
         )
     else:
         low, high = diagram.value_range
-        light = sequential_color(low, low, high)
-        dark = sequential_color(high, low, high)
         cells = (
-            f'<TD>mean {format_number(low, precision)}</TD><TD WIDTH="14" HEIGHT="14" '
-            f'FIXEDSIZE="TRUE" BGCOLOR="{light}"></TD><TD>→</TD><TD WIDTH="14" HEIGHT="14" '
-            f'FIXEDSIZE="TRUE" BGCOLOR="{dark}"></TD><TD>{format_number(high, precision)}</TD>'
+            f'<TD><FONT POINT-SIZE="14">mean {format_number(low, precision)}</FONT></TD>'
+            f"{_swatch(sequential_color(low, low, high))}<TD>→</TD>"
+            f"{_swatch(sequential_color(high, low, high))}"
+            f'<TD><FONT POINT-SIZE="14">{format_number(high, precision)}</FONT></TD>'
         )
     return f'<<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0"><TR>{cells}</TR></TABLE>>'
 
