@@ -107,13 +107,14 @@ class BoundaryData:
 
 
 def grid_resolution(
-    model: object, *, budget: int = 1_000_000, minimum: int = 50, maximum: int = 250
+    model: object, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 300
 ) -> int:
     """Grid points per axis, fewer for models that cost more per prediction.
 
     ``side = sqrt(budget / n_trees)``, clipped to ``[minimum, maximum]``: a single tree gets a
-    250 x 250 grid, a 100-tree forest 100 x 100 (a million tree look-ups either way), which
-    keeps one grid prediction well under 100 ms.
+    300 x 300 grid, a 100-tree forest 158 x 158 (about 2.5 million tree look-ups either way).
+    Measured on iris: the 100-tree grid takes about 4 ms with our engine's ``predict_proba``
+    and about 25 ms with scikit-learn's, well under the 100 ms a slider can afford.
     """
     side = int(np.sqrt(budget / max(n_trees(model), 1)))
     return int(np.clip(side, minimum, maximum))

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from core.figures import (
@@ -27,14 +26,6 @@ def iris_split(iris: Any) -> dict[str, Any]:
     order = np.random.default_rng(0).permutation(len(iris.target))
     train, test = np.sort(order[:110]), np.sort(order[110:])
     return {"X": iris.data, "y": iris.target, "train": train, "test": test}
-
-
-@pytest.fixture(scope="module")
-def forest100(iris_split: dict[str, Any]) -> RandomForestClassifier:
-    s = iris_split
-    return RandomForestClassifier(n_estimators=100, random_state=0).fit(
-        s["X"][s["train"]][:, 2:], s["y"][s["train"]]
-    )
 
 
 @pytest.mark.parametrize("kind", ["DecisionTreeClassifier", "RandomForestClassifier"])
@@ -122,14 +113,16 @@ def test_four_classes_and_two_classes() -> None:
         assert len(heatmap.colorscale) == 2 * n_classes
 
 
-def test_forest_grid_is_fast(forest100: RandomForestClassifier, iris_split: dict[str, Any]) -> None:
+def test_forest_grid_is_fast(iris_split: dict[str, Any], impl: str) -> None:
     s = iris_split
     X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
-    side = grid_resolution(forest100)
-    assert side == 100
-    assert grid_resolution(DecisionTreeClassifier().fit(X_train, y_train)) == 250
-    rows = compute_boundary(forest100, X_train, y_train, resolution=side).grid.points()
-    best = min(_timed(lambda: forest100.predict_proba(rows)) for _ in range(3))
+    forest_class = estimator_class(impl, "RandomForestClassifier")
+    forest = forest_class(n_estimators=100, random_state=0).fit(X_train, y_train)
+    side = grid_resolution(forest)
+    assert side == 158
+    assert grid_resolution(DecisionTreeClassifier().fit(X_train, y_train)) == 300
+    rows = compute_boundary(forest, X_train, y_train, resolution=side).grid.points()
+    best = min(_timed(lambda: forest.predict_proba(rows)) for _ in range(3))
     assert best < 0.1, f"{side}x{side} grid of 100 trees took {best * 1000:.0f} ms"
 
 
