@@ -11,9 +11,12 @@ Where to read how a split is chosen: :mod:`core.criteria` (one feature, one node
 then :mod:`core.builder` (every node of a depth at once).
 """
 
+from core.forest import RandomForestClassifier, RandomForestRegressor
 from core.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = [
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
 ]

@@ -2,28 +2,25 @@
 
 How it works
 ------------
-A textbook tree grows one node at a time: sort the node's samples by each feature, scan the
-thresholds, split, recurse. Arboretum grows *all nodes of a depth together*, and all trees of a
-forest together, with a handful of NumPy operations per depth:
+A textbook tree grows one node at a time: for each feature, sort the node's samples by it, scan
+the thresholds, keep the best, split, recurse. Arboretum does the same work for *all nodes of a
+depth at once* (and for all trees of a forest at once), with a fixed handful of NumPy operations
+per depth:
 
-1. **Sort once.** Before growing, each feature's values are sorted. The builder keeps, for every
-   feature ``f``, the list of samples still in play ordered by *(node, value of f)*: an
-   ``(m, d)`` table whose column ``f`` is that list. Every node owns the same block of rows
-   ``[start, end)`` in every column.
-2. **Score every candidate at once.** A candidate split "before row i" of column ``f`` sends
-   rows ``start..i-1`` left. Cumulative sums down each column, minus the sum at the node's first
-   row, give the left class counts (or target sums) of every candidate; right = node total -
-   left. One vectorized expression (see :mod:`core.criteria`) scores them all.
-3. **Pick the best per node** with a segmented minimum over each node's block.
-4. **Partition.** Each sample learns whether it goes left; a stable partition inside every
-   node's block keeps each column sorted by value within the two children, so nothing is ever
-   sorted again. Rows of nodes that became leaves leave the table, so it shrinks as trees grow.
+1. **Pick the features** each node may split on: all of them for a single tree, a random subset
+   of ``max_features`` for a forest's tree (drawn from that tree's own random generator).
+2. **Lay out the candidates.** Every (node, feature) pair gets a block holding the node's samples.
+   One sort orders every block by the feature's value at once: each block's sort key is the
+   pair's number, then the sample's precomputed rank for that feature.
+3. **Score every threshold at once.** Down each block, cumulative sums of the class counts (or of
+   the targets) give the left side of every candidate split; the right side is the node's total
+   minus the left. One vectorized expression scores them all (see :mod:`core.criteria`).
+4. **Keep each node's best** with a segmented minimum over the node's blocks.
+5. **Split.** The winning block is sorted by the winning feature, so the left child's samples
+   are the block's first rows and the right child's the rest: the next depth's nodes are just
+   slices of it. Nodes that stop (pure, too small, too deep) leave the working set.
 
-Random forests add two things, both drawn from each tree's own random generator so that a tree
-does not depend on the others: a bootstrap sample, kept as integer weights (how many times each
-sample was drawn), and at every split a random subset of ``max_features`` features.
-
-Ties between equally good splits go to the lowest feature index, then to the lowest threshold.
+Ties between equally good splits go to the lowest feature index, then the lowest threshold.
 """
 
 from __future__ import annotations
@@ -39,11 +36,8 @@ from core.criteria import (
     Criterion,
     absolute_error,
     class_impurity,
-    entropy_split_score,
-    gini_split_score,
     midpoint,
     prefix_absolute_deviation,
-    squared_error_split_score,
     weighted_median,
 )
 from core.structure import TREE_LEAF, TREE_UNDEFINED, Tree
@@ -54,6 +48,11 @@ Bool = NDArray[np.bool_]
 
 #: A node whose impurity is at most this is pure and is not split (as in scikit-learn).
 EPSILON = float(np.finfo(np.float64).eps)
+
+# Columns of a node-statistics matrix (one row per node): sample count, weighted sample count,
+# impurity, sum of squared deviations (squared error only), tree index, then the value columns
+# (class counts while growing, or the predicted value).
+N_COL, W_COL, IMP_COL, SS_COL, TREE_COL, VAL_COL = 0, 1, 2, 3, 4, 5
 
 
 @dataclass(frozen=True)
@@ -73,8 +72,8 @@ class GrowthParams:
     min_samples_leaf : int
         Every child keeps at least this many samples.
     min_impurity_decrease : float
-        A split must decrease the weighted impurity, ``w_t/w * (I(t) - w_L/w_t I(L) -
-        w_R/w_t I(R))``, by at least this much.
+        A split must decrease the weighted impurity,
+        ``w_t / w * (I(t) - w_L / w_t * I(L) - w_R / w_t * I(R))``, by at least this much.
     max_features : int
         Number of features drawn at random at every split (all ``d`` for no sampling).
     """
@@ -86,69 +85,6 @@ class GrowthParams:
     min_samples_leaf: int
     min_impurity_decrease: float
     max_features: int
-
-
-@dataclass
-class _Nodes:
-    """Statistics of a batch of nodes, one entry per node."""
-
-    tree: Int
-    n: Int  # distinct samples
-    weight: Float  # weighted samples
-    impurity: Float
-    value: Float  # (J, n_values): class counts while growing, or the predicted value
-    node_ss: Float  # squared error only: sum_i w_i (y_i - mean)^2, else zeros
-
-
-class _Record:
-    """Everything known about the grown nodes, appended batch by batch.
-
-    Node ids are global across trees and handed out in creation order, so the nodes created at
-    one depth form a contiguous id range.
-    """
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.batches: list[tuple[Int, Int, Int, _Nodes]] = []  # (ids, parent, side, stats)
-        self.splits: list[tuple[Int, Int, Float, Int, Int]] = []  # (ids, feat, thr, left, right)
-
-    def add(self, parent: Int, side: Int, stats: _Nodes) -> Int:
-        ids = np.arange(self.count, self.count + stats.n.size, dtype=np.int64)
-        self.count += stats.n.size
-        self.batches.append((ids, parent, side, stats))
-        return ids
-
-    def split(self, ids: Int, feature: Int, threshold: Float, left: Int, right: Int) -> None:
-        self.splits.append((ids, feature, threshold, left, right))
-
-
-# --------------------------------------------------------------------------------------------
-# Node statistics
-# --------------------------------------------------------------------------------------------
-
-
-def _class_stats(tree: Int, n: Int, counts: Float, criterion: Criterion) -> _Nodes:
-    weight = counts.sum(axis=1)
-    impurity = class_impurity(counts, "gini" if criterion == "gini" else "entropy")
-    return _Nodes(tree, n, weight, impurity, counts, np.zeros(n.size))
-
-
-def _squared_stats(tree: Int, n: Int, weight: Float, total: Float, node_ss: Float) -> _Nodes:
-    impurity = np.maximum(node_ss, 0.0) / weight
-    return _Nodes(tree, n, weight, impurity, (total / weight)[:, None], np.maximum(node_ss, 0.0))
-
-
-def _absolute_stats(tree: Int, groups: Sequence[tuple[Float, Float]]) -> _Nodes:
-    n = np.array([y.size for y, _ in groups], dtype=np.int64)
-    weight = np.array([w.sum() for _, w in groups])
-    value = np.array([[weighted_median(y, w)] for y, w in groups]).reshape(-1, 1)
-    impurity = np.array([absolute_error(y, w) for y, w in groups])
-    return _Nodes(tree, n, weight, impurity, value, np.zeros(n.size))
-
-
-# --------------------------------------------------------------------------------------------
-# The grower
-# --------------------------------------------------------------------------------------------
 
 
 def grow_trees(
@@ -179,7 +115,28 @@ def grow_trees(
     return _Grower(X, y, weights, params, rngs).grow()
 
 
+def _ranges(starts: Int, lengths: Int) -> Int:
+    """Concatenation of ``arange(s, s + l)`` for every ``(s, l)``."""
+    total = int(lengths.sum())
+    before = np.cumsum(lengths) - lengths
+    return np.repeat(starts - before, lengths) + np.arange(total)
+
+
+def _block_prefix(values: Float, block_start: Int, entry_block: Int) -> Float:
+    """Sum of ``values`` over the entries above each entry, within its block."""
+    above = np.cumsum(values) - values
+    return above - above[block_start][entry_block]
+
+
+def _xlog2x(c: Float) -> Float:
+    """``c log2 c`` with ``0 log 0 = 0``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(c > 0, c * np.log2(np.where(c > 0, c, 1.0)), 0.0)
+
+
 class _Grower:
+    """State of one call to :func:`grow_trees`."""
+
     def __init__(
         self,
         X: Float,
@@ -188,431 +145,432 @@ class _Grower:
         params: GrowthParams,
         rngs: Sequence[np.random.Generator],
     ) -> None:
-        self.X, self.params, self.rngs = X, params, rngs
+        self.params, self.rngs = params, rngs
+        self.n_samples, self.n_features = X.shape
         self.n_trees = weights.shape[0]
-        self.n_features = X.shape[1]
         self.k = params.n_classes
         self.classification = params.n_classes > 0
-        self.record = _Record()
 
-        # Instances: (tree, sample) pairs with a positive weight, ordered by tree then sample.
+        # Instances: (tree, sample) pairs with a positive weight, ordered by tree, then sample.
         inst_tree, inst_sample = np.nonzero(weights > 0)
         self.inst_tree = inst_tree.astype(np.int64)
         self.inst_sample = inst_sample.astype(np.int64)
         self.inst_w = weights[inst_tree, inst_sample].astype(np.float64)
         self.inst_y = y[inst_sample]
+        self.unit_weights = bool(np.all(self.inst_w == 1.0))
         self.tree_weight = np.bincount(inst_tree, weights=self.inst_w, minlength=self.n_trees)
 
-    # -- setup -----------------------------------------------------------------------------------
+        # The one sort: rank of every sample along every feature (ties broken by sample index).
+        # Feature values and ranks are stored feature-major and flat, indexed f * n + sample.
+        order = np.argsort(X, axis=0, kind="stable")
+        rank = np.empty((self.n_features, self.n_samples), dtype=np.int64)
+        rank[np.arange(self.n_features)[:, None], order.T] = np.arange(self.n_samples)
+        self.rank = rank.ravel()
+        self.values = np.ascontiguousarray(X.T).ravel()
 
-    def _sorted_table(self) -> tuple[Int, Float]:
-        """Column ``f``: the instances ordered by (tree, value of feature ``f``)."""
-        n = self.X.shape[0]
-        m = self.inst_tree.size
-        index = np.full((self.n_trees, n), -1, dtype=np.int64)
-        index[self.inst_tree, self.inst_sample] = np.arange(m)
-        order = np.argsort(self.X, axis=0, kind="stable")  # the one and only sort
-        ids = np.empty((m, self.n_features), dtype=np.int64)
-        for f in range(self.n_features):
-            in_order = index[:, order[:, f]].ravel()
-            ids[:, f] = in_order[in_order >= 0]
-        xs = self.X[self.inst_sample[ids], np.arange(self.n_features)]
-        return ids, xs
+        self.batches: list[tuple[Int, Int, Float]] = []  # (parent id, side, node stats)
+        self.splits: list[tuple[Int, Int, Float, Int, Int]] = []  # (id, feat, thr, left, right)
+        self.node_count = 0
 
-    def _root_stats(self) -> _Nodes:
-        tree = np.arange(self.n_trees)
-        n = np.bincount(self.inst_tree, minlength=self.n_trees).astype(np.int64)
+    # -- node statistics -------------------------------------------------------------------------
+
+    def _class_stats(self, tree: Float, n: Float, counts: Float) -> Float:
+        crit = "gini" if self.params.criterion == "gini" else "entropy"
+        stats = np.empty((n.size, VAL_COL + self.k))
+        stats[:, N_COL], stats[:, TREE_COL], stats[:, SS_COL] = n, tree, 0.0
+        stats[:, W_COL] = counts.sum(axis=1)
+        stats[:, IMP_COL] = class_impurity(counts, crit)  # type: ignore[arg-type]
+        stats[:, VAL_COL:] = counts
+        return stats
+
+    @staticmethod
+    def _squared_stats(tree: Float, n: Float, weight: Float, mean: Float, node_ss: Float) -> Float:
+        stats = np.empty((n.size, VAL_COL + 1))
+        ss = np.maximum(node_ss, 0.0)
+        stats[:, N_COL], stats[:, W_COL], stats[:, TREE_COL] = n, weight, tree
+        stats[:, IMP_COL], stats[:, SS_COL], stats[:, VAL_COL] = ss / weight, ss, mean
+        return stats
+
+    @staticmethod
+    def _absolute_stats(tree: Float, groups: Sequence[tuple[Float, Float]]) -> Float:
+        stats = np.zeros((len(groups), VAL_COL + 1))
+        stats[:, TREE_COL] = tree
+        for i, (y, w) in enumerate(groups):
+            stats[i, N_COL], stats[i, W_COL] = y.size, w.sum()
+            stats[i, VAL_COL] = weighted_median(y, w)
+            stats[i, IMP_COL] = absolute_error(y, w)
+        return stats
+
+    def _root_stats(self) -> Float:
+        t = self.inst_tree
+        tree = np.arange(self.n_trees, dtype=np.float64)
+        n = np.bincount(t, minlength=self.n_trees).astype(np.float64)
         w = self.inst_w
         if self.classification:
-            flat = self.inst_tree * self.k + self.inst_y
+            flat = t * self.k + self.inst_y
             counts = np.bincount(flat, weights=w, minlength=self.n_trees * self.k)
-            return _class_stats(tree, n, counts.reshape(self.n_trees, self.k), self.params.criterion)
+            return self._class_stats(tree, n, counts.reshape(self.n_trees, self.k))
         y = self.inst_y.astype(np.float64)
         if self.params.criterion == "absolute_error":
-            groups = [(y[self.inst_tree == t], w[self.inst_tree == t]) for t in tree]
-            return _absolute_stats(tree, groups)
-        total = np.bincount(self.inst_tree, weights=w * y, minlength=self.n_trees)
-        mean = total / self.tree_weight
-        centred = y - mean[self.inst_tree]
-        node_ss = np.bincount(self.inst_tree, weights=w * centred**2, minlength=self.n_trees)
-        return _squared_stats(tree, n, self.tree_weight, total, node_ss)
+            return self._absolute_stats(tree, [(y[t == i], w[t == i]) for i in range(self.n_trees)])
+        mean = np.bincount(t, weights=w * y, minlength=self.n_trees) / self.tree_weight
+        ss = np.bincount(t, weights=w * (y - mean[t]) ** 2, minlength=self.n_trees)
+        return self._squared_stats(tree, n, self.tree_weight, mean, ss)
 
-    def _can_split(self, stats: _Nodes, depth: int) -> Bool:
+    def _can_split(self, stats: Float, depth: int) -> Bool:
         p = self.params
-        return (
-            (depth < p.max_depth)
-            & (stats.n >= p.min_samples_split)
-            & (stats.n >= 2 * p.min_samples_leaf)
-            & (stats.impurity > EPSILON)
-        )
+        n = stats[:, N_COL]
+        if depth >= p.max_depth:
+            return np.zeros(n.size, dtype=bool)
+        return (n >= p.min_samples_split) & (n >= 2 * p.min_samples_leaf) & (stats[:, IMP_COL] > EPSILON)
+
+    def _record(self, parent: Int, side: int, stats: Float) -> Int:
+        ids = np.arange(self.node_count, self.node_count + stats.shape[0], dtype=np.int64)
+        self.node_count += stats.shape[0]
+        self.batches.append((parent, np.full(stats.shape[0], side, dtype=np.int64), stats))
+        return ids
 
     # -- main loop -------------------------------------------------------------------------------
 
     def grow(self) -> list[Tree]:
-        ids, xs = self._sorted_table()
-        root = self._root_stats()
-        gid = self.record.add(np.full(self.n_trees, -1), np.zeros(self.n_trees, np.int64), root)
-        sizes = root.n
-        live = self._can_split(root, 0)
-        stats = root
+        stats = self._root_stats()
+        gid = self._record(np.full(self.n_trees, -1, dtype=np.int64), 0, stats)
+        size = stats[:, N_COL].astype(np.int64)
+        start = np.cumsum(size) - size
+        live = self._can_split(stats, 0)
+        # Working set: the instances of the nodes still to split, grouped node by node.
+        members = np.arange(self.inst_tree.size)[_ranges(start[live], size[live])]
+        stats, gid, size = stats[live], gid[live], size[live]
         depth = 0
-        # Drop the instances of roots that cannot split (one class, one sample...).
-        ids, xs, start, stats, gid = self._keep_nodes(ids, xs, sizes, live, stats, gid)
         while gid.size:
-            ids, xs, start, stats, gid = self._grow_level(ids, xs, start, stats, gid, depth)
+            members, stats, gid, size = self._split_level(members, stats, gid, size, depth)
             depth += 1
         return self._assemble()
 
-    def _keep_nodes(
-        self, ids: Int, xs: Float, sizes: Int, keep: Bool, stats: _Nodes, gid: Int
-    ) -> tuple[Int, Float, Int, _Nodes, Int]:
-        rows = np.repeat(keep, sizes)
-        kept = _Nodes(
-            stats.tree[keep],
-            stats.n[keep],
-            stats.weight[keep],
-            stats.impurity[keep],
-            stats.value[keep],
-            stats.node_ss[keep],
-        )
-        start = np.concatenate([[0], np.cumsum(sizes[keep])[:-1]]).astype(np.int64)
-        return ids[rows], xs[rows], start, kept, gid[keep]
-
-    def _grow_level(
-        self, ids: Int, xs: Float, start: Int, stats: _Nodes, gid: Int, depth: int
-    ) -> tuple[Int, Float, Int, _Nodes, Int]:
-        """Split every node of one depth; return the table and nodes of the next depth."""
-        m, d = ids.shape
-        n_nodes = start.size
-        size = stats.n
-        end = start + size
-        seg = np.repeat(np.arange(n_nodes), size)  # node of every row
-        row = np.arange(m)
-
-        # Which candidates are valid: not a node's first row, both sides keep
-        # min_samples_leaf rows, and the value changes between row i-1 and row i.
-        msl = self.params.min_samples_leaf
-        offset = row - start[seg]
-        pos_ok = (offset >= max(1, msl)) & (end[seg] - row >= msl)
-        valid = np.zeros((m, d), dtype=bool)
-        valid[1:] = xs[1:] > xs[:-1] + FEATURE_THRESHOLD
-        valid &= pos_ok[:, None]
-        if self.params.max_features < d:
-            valid &= self._draw_features(xs, start, end, stats.tree)[seg]
-
-        score, left_stats = self._score(ids, xs, valid, seg, start, stats)
-
-        # Best candidate per node: lowest score; ties go to the lowest feature, then the
-        # lowest row (= lowest threshold). Candidates are listed row-major, so each node's
-        # candidates are contiguous and a segmented minimum finds the best score.
-        cand = np.flatnonzero(valid.ravel())
-        cand_node = seg[cand // d]
-        has = np.bincount(cand_node, minlength=n_nodes) > 0
-        s = np.flatnonzero(has)
-        first = np.searchsorted(cand_node, s)
-        node_min = np.full(n_nodes, np.inf)
-        best_key = np.zeros(n_nodes, dtype=np.int64)
-        if s.size:
-            node_min[s] = np.minimum.reduceat(score, first)
-            big = np.iinfo(np.int64).max
-            key = np.where(score == node_min[cand_node], (cand % d) * m + cand // d, big)
-            best_key[s] = np.minimum.reduceat(key, first)
-        b_feat, b_row = best_key // m, best_key % m
-        pick = np.searchsorted(cand, b_row * d + b_feat)  # the winner's candidate index
-
-        # Children of every node that has a candidate; keep the splits that decrease impurity
-        # enough (min_impurity_decrease).
-        left_st, right_st = self._children(ids, start, end, stats, b_feat, b_row, left_stats, pick, s)
-        node = _take(stats, s)
-        keep = self._improvement(node, left_st, right_st) + EPSILON >= self.params.min_impurity_decrease
-        s, left_st, right_st = s[keep], _take(left_st, np.flatnonzero(keep)), _take(right_st, np.flatnonzero(keep))
-        splits = np.zeros(n_nodes, dtype=bool)
-        splits[s] = True
-
-        threshold = midpoint(xs[b_row[s] - 1, b_feat[s]], xs[b_row[s], b_feat[s]])
-        left_ids = self.record.add(gid[s], np.zeros(s.size, np.int64), left_st)
-        right_ids = self.record.add(gid[s], np.ones(s.size, np.int64), right_st)
-        self.record.split(gid[s], b_feat[s], threshold, left_ids, right_ids)
-        if not s.size:
-            return ids[:0], xs[:0], start[:0], _take(stats, s), gid[:0]
-
-        # Partition: an instance goes left when it sits above the winning row in the winning
-        # column of its node.
-        goes_left = np.zeros(self.inst_tree.size, dtype=bool)
-        r = row[splits[seg]]
-        goes_left[ids[r, b_feat[seg[r]]]] = r < b_row[seg[r]]
-        child_stats = _interleave(left_st, right_st)
-        child_gid = np.column_stack([left_ids, right_ids]).ravel()
-        live = self._can_split(child_stats, depth + 1)
-        ids, xs, new_start = self._partition(ids, xs, seg, start, splits, goes_left, child_stats.n, live)
-        return ids, xs, new_start, _take(child_stats, np.flatnonzero(live)), child_gid[live]
-
-    # -- feature sampling ------------------------------------------------------------------------
-
-    def _draw_features(self, xs: Float, start: Int, end: Int, tree: Int) -> Bool:
-        """Features each node may split on, shape (n_nodes, n_features).
-
-        Like scikit-learn: visit the features in a random order and evaluate the non-constant
-        ones among the first ``max_features`` visited; if all of those are constant, keep
-        visiting until a non-constant one turns up.
-        """
-        n_nodes, d = start.size, xs.shape[1]
-        constant = xs[end - 1] <= xs[start] + FEATURE_THRESHOLD  # (n_nodes, d)
+    def _features(self, stats: Float) -> tuple[Int, Int]:
+        """The (node, feature) pairs to evaluate, ordered by node, then feature."""
+        n_nodes, d, k = stats.shape[0], self.n_features, self.params.max_features
+        if k >= d:
+            return np.repeat(np.arange(n_nodes), d), np.tile(np.arange(d), n_nodes)
+        tree = stats[:, TREE_COL].astype(np.int64)
         keys = np.empty((n_nodes, d))
-        for t in np.unique(tree):
-            mine = np.flatnonzero(tree == t)
-            keys[mine] = self.rngs[t].random((mine.size, d))
-        visit = np.argsort(keys, axis=1)
-        rank = np.argsort(visit, axis=1)
-        const_in_order = np.take_along_axis(constant, visit, axis=1)
-        first_usable = np.argmax(~const_in_order, axis=1)
-        n_visit = np.maximum(self.params.max_features, first_usable + 1)
-        return (rank < n_visit[:, None]) & ~constant
+        # Each tree draws from its own generator, in node order, so it never depends on the
+        # other trees of the forest.
+        bounds = np.flatnonzero(np.diff(tree)) + 1
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, n_nodes], strict=True):
+            keys[lo:hi] = self.rngs[tree[lo]].random((hi - lo, d))
+        self._visit = np.argsort(keys, axis=1)  # visiting order, kept for the constant rule
+        chosen = np.sort(self._visit[:, :k], axis=1)
+        return np.repeat(np.arange(n_nodes), k), chosen.ravel()
 
-    # -- scoring ---------------------------------------------------------------------------------
+    def _split_level(
+        self, members: Int, stats: Float, gid: Int, size: Int, depth: int
+    ) -> tuple[Int, Float, Int, Int]:
+        """Split every node of one depth; return the working set of the next depth."""
+        start = np.cumsum(size) - size
+        pair_node, pair_feat = self._features(stats)
+        ev = self._evaluate(members, stats, start, size, pair_node, pair_feat)
+        if self.params.max_features < self.n_features:
+            # Like scikit-learn: a feature that is constant in the node does not count as
+            # usable; if all drawn ones are constant, keep visiting features in the drawn order
+            # until a non-constant one turns up.
+            stuck = self._all_constant(ev, pair_node, stats.shape[0])
+            if stuck.any():
+                pair_node, pair_feat = self._add_next_feature(
+                    members, start, size, stuck, pair_node, pair_feat
+                )
+                ev = self._evaluate(members, stats, start, size, pair_node, pair_feat)
+        return self._apply_best(ev, stats, gid, size, depth)
 
-    def _score(
-        self, ids: Int, xs: Float, valid: Bool, seg: Int, start: Int, stats: _Nodes
-    ) -> tuple[Float, Float]:
-        """Score of every valid candidate (lower is better) and its left-side statistics.
+    # -- evaluation of all candidates ------------------------------------------------------------
 
-        Returns ``(score, left)`` where ``score`` has one entry per ``True`` of ``valid``
-        (row-major) and ``left`` holds the left side's class counts (classification, shape
-        (n_candidates, n_classes)), or ``[weight, sum of centred y, sum of squares]``
-        (squared error), or ``[weight]`` (absolute error).
-        """
-        m, d = ids.shape
-        w = self.inst_w[ids]
-        cand = np.flatnonzero(valid.ravel())
-        cand_row, cand_col = cand // d, cand % d
-        base = start[seg[cand_row]] * d + cand_col  # the node's first row, same column
+    def _evaluate(
+        self, members: Int, stats: Float, start: Int, size: Int, pair_node: Int, pair_feat: Int
+    ) -> _Evaluation:
+        """Lay out, sort and score every candidate split of every (node, feature) pair."""
+        n = self.n_samples
+        lengths = size[pair_node]
+        pair_start = np.cumsum(lengths) - lengths
+        entry_pair = np.repeat(np.arange(pair_node.size), lengths)
+        inst = members[_ranges(start[pair_node], lengths)]
+        feat_base = pair_feat[entry_pair] * n
+        # Sort every block by its feature: key = pair number, then the sample's rank. (32-bit
+        # keys sort faster; use them whenever the largest key fits.)
+        key = entry_pair * n + self.rank[feat_base + self.inst_sample[inst]]
+        if pair_node.size * n < np.iinfo(np.int32).max:
+            key = key.astype(np.int32)
+        inst = inst[np.argsort(key)]
+        x = self.values[feat_base + self.inst_sample[inst]]
+        pos = np.arange(inst.size) - pair_start[entry_pair]  # rows above, in the block
+
+        msl = self.params.min_samples_leaf
+        valid = (pos >= max(1, msl)) & (lengths[entry_pair] - pos >= msl)
+        valid[1:] &= x[1:] > x[:-1] + FEATURE_THRESHOLD
+        ev = _Evaluation(inst, x, pair_start, lengths, entry_pair, valid, pair_node, pair_feat)
+        self._score(ev, stats, pair_node, pos)
+        return ev
+
+    def _score(self, ev: _Evaluation, stats: Float, pair_node: Int, pos: Int) -> None:
+        """Fill ``ev.score`` (lower is better, inf where invalid) and ``ev.left`` statistics."""
+        pair_start = ev.pair_start
+        node_of = pair_node[ev.entry_pair]
+        w = None if self.unit_weights else self.inst_w[ev.inst]
+        w_left = pos.astype(np.float64) if w is None else _block_prefix(w, pair_start, ev.entry_pair)
+        w_right = stats[node_of, W_COL] - w_left
         crit = self.params.criterion
-        if self.classification:
-            k = self.k
-            onehot = np.zeros((m * d, k))
-            onehot[np.arange(m * d), self.inst_y[ids].ravel()] = w.ravel()
-            # Exclusive cumulative sums down each column of the (m, d, k) table: the counts of
-            # the rows above, so "left of row i" = prefix[i] - prefix[node's first row].
-            prefix = np.cumsum(onehot.reshape(m, d, k), axis=0).reshape(m * d, k) - onehot
-            left = prefix[cand] - prefix[base]
-            right = stats.value[seg[cand_row]] - left
-            w_left, w_right = left.sum(axis=1), right.sum(axis=1)
-            scorer = gini_split_score if crit == "gini" else entropy_split_score
-            return scorer(left, right, w_left, w_right), left
-        if crit == "squared_error":
-            mean = stats.value[:, 0]
-            centred = self.inst_y[ids] - mean[seg][:, None]
-            parts = np.stack([w, w * centred, w * centred * centred], axis=-1)  # (m, d, 3)
-            prefix = (np.cumsum(parts, axis=0) - parts).reshape(m * d, 3)
-            left = prefix[cand] - prefix[base]
-            node_sum = np.zeros(start.size)  # centred: the node's sum is ~0
-            right_w = stats.weight[seg[cand_row]] - left[:, 0]
-            right_s = node_sum[seg[cand_row]] - left[:, 1]
-            return squared_error_split_score(left[:, 1], right_s, left[:, 0], right_w), left
-        return self._score_absolute(ids, valid, seg, start, stats, w, cand)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.classification and self.k == 2 and crit == "gini":
+                # Two classes: sum_c c^2 / n = n - 2 c0 c1 / n, so minimising
+                # c0_L c1_L / n_L + c0_R c1_R / n_R is the same as minimising the Gini score.
+                is_1 = self.inst_y[ev.inst].astype(np.float64)
+                c1_left = _block_prefix(is_1 if w is None else is_1 * w, pair_start, ev.entry_pair)
+                c0_left = w_left - c1_left
+                c1_right = stats[node_of, VAL_COL + 1] - c1_left
+                c0_right = w_right - c1_right
+                score = c0_left * c1_left / w_left + c0_right * c1_right / w_right
+                ev.left = [c0_left, c1_left]
+            elif self.classification:
+                codes = self.inst_y[ev.inst]
+                counts = []
+                for c in range(self.k - 1):
+                    is_c = (codes == c).astype(np.float64)
+                    counts.append(_block_prefix(is_c if w is None else is_c * w, pair_start, ev.entry_pair))
+                counts.append(w_left - np.sum(counts, axis=0) if counts else w_left)
+                acc_left = np.zeros(ev.inst.size)
+                acc_right = np.zeros(ev.inst.size)
+                for c, c_left in enumerate(counts):
+                    c_right = stats[node_of, VAL_COL + c] - c_left
+                    if crit == "gini":
+                        acc_left += c_left * c_left
+                        acc_right += c_right * c_right
+                    else:
+                        acc_left -= _xlog2x(c_left)
+                        acc_right -= _xlog2x(c_right)
+                if crit == "gini":
+                    # n_L I(L) + n_R I(R) = n - (sum c_L^2 / n_L + sum c_R^2 / n_R)
+                    score = -(acc_left / w_left + acc_right / w_right)
+                else:
+                    # n_L I(L) = n_L log2 n_L - sum c_L log2 c_L, likewise on the right
+                    score = _xlog2x(w_left) + acc_left + _xlog2x(w_right) + acc_right
+                ev.left = counts
+            elif crit == "squared_error":
+                # Centre y on the node mean: the node's sum is then ~0, so the right sum is
+                # -s_left, and n_L I(L) + n_R I(R) = const - (s_L^2 / n_L + s_R^2 / n_R).
+                centred = self.inst_y[ev.inst] - stats[node_of, VAL_COL]
+                wc = centred if w is None else w * centred
+                s_left = _block_prefix(wc, pair_start, ev.entry_pair)
+                q_left = _block_prefix(wc * centred, pair_start, ev.entry_pair)
+                score = -(s_left * s_left) * (1.0 / w_left + 1.0 / w_right)
+                ev.left = [w_left, s_left, q_left]
+            else:
+                score = self._score_absolute(ev, w)
+                ev.left = []
+        ev.score = np.where(ev.valid, score, np.inf)
 
-    def _score_absolute(
-        self, ids: Int, valid: Bool, seg: Int, start: Int, stats: _Nodes, w: Float, cand: Int
-    ) -> tuple[Float, Float]:
-        """Absolute error has no cumulative-sum shortcut: scan each node and feature in turn.
+    def _score_absolute(self, ev: _Evaluation, w: Float | None) -> Float:
+        """Absolute error has no cumulative-sum shortcut: scan each block in turn.
 
-        For a node's rows ``a..b-1`` in one column, a split before row ``a + o`` costs the sum of
-        absolute deviations of the first ``o`` rows plus that of the last ``b - a - o`` rows.
+        A split before row ``o`` of a block costs the sum of absolute deviations of its first
+        ``o`` rows plus that of the remaining rows.
         """
-        m, d = ids.shape
-        total = np.full((m, d), np.inf)
-        y = self.inst_y[ids]
-        ends = start + stats.n
-        for j in range(start.size):
-            a, b = int(start[j]), int(ends[j])
-            for f in np.flatnonzero(valid[a:b].any(axis=0)):
-                yy, ww = y[a:b, f], w[a:b, f].astype(np.int64)
-                left = prefix_absolute_deviation(yy, ww)
-                right = prefix_absolute_deviation(yy[::-1], ww[::-1])
-                total[a:b, f] = left[:-1] + right[::-1][:-1]
-        return total.ravel()[cand], np.zeros((cand.size, 1))
+        y = self.inst_y[ev.inst].astype(np.float64)
+        ww = np.ones(y.size, dtype=np.int64) if w is None else w.astype(np.int64)
+        score = np.empty(y.size)
+        for a, n in zip(ev.pair_start.tolist(), ev.lengths.tolist(), strict=True):
+            yy, wb = y[a : a + n], ww[a : a + n]
+            left = prefix_absolute_deviation(yy, wb)
+            right = prefix_absolute_deviation(yy[::-1], wb[::-1])
+            score[a : a + n] = left[:-1] + right[::-1][:-1]
+        return score
 
-    # -- children --------------------------------------------------------------------------------
+    # -- the constant-feature rule of max_features ------------------------------------------------
+
+    def _all_constant(self, ev: _Evaluation, pair_node: Int, n_nodes: int) -> Bool:
+        """Nodes whose drawn features are all constant in the node."""
+        last = ev.pair_start + ev.lengths - 1
+        constant = ev.x[last] <= ev.x[ev.pair_start] + FEATURE_THRESHOLD
+        usable = np.bincount(pair_node, weights=~constant, minlength=n_nodes)
+        return usable == 0
+
+    def _add_next_feature(
+        self, members: Int, start: Int, size: Int, stuck: Bool, pair_node: Int, pair_feat: Int
+    ) -> tuple[Int, Int]:
+        """For each stuck node, add the first non-constant feature in its visiting order."""
+        k = self.params.max_features
+        extra_node, extra_feat = [], []
+        for j in np.flatnonzero(stuck):
+            samples = self.inst_sample[members[start[j] : start[j] + size[j]]]
+            for f in self._visit[j, k:]:
+                col = self.values[f * self.n_samples + samples]
+                if col.max() > col.min() + FEATURE_THRESHOLD:
+                    extra_node.append(j)
+                    extra_feat.append(f)
+                    break
+        nodes = np.concatenate([pair_node, np.array(extra_node, dtype=np.int64)])
+        feats = np.concatenate([pair_feat, np.array(extra_feat, dtype=np.int64)])
+        order = np.lexsort((feats, nodes))
+        return nodes[order], feats[order]
+
+    # -- choosing and applying the splits --------------------------------------------------------
+
+    def _apply_best(
+        self, ev: _Evaluation, stats: Float, gid: Int, size: Int, depth: int
+    ) -> tuple[Int, Float, Int, Int]:
+        n_nodes = stats.shape[0]
+        # Each node's blocks are contiguous and ordered by feature, then row, so the lowest
+        # entry index among a node's best scores is the lowest feature, then lowest threshold.
+        first_entry = ev.pair_start[np.searchsorted(ev.pair_node, np.arange(n_nodes))]
+        best_score = np.minimum.reduceat(ev.score, first_entry)
+        entry_node = ev.pair_node[ev.entry_pair]
+        index = np.where(ev.score == best_score[entry_node], np.arange(ev.score.size), ev.score.size)
+        winner = np.minimum.reduceat(index, first_entry)
+        s = np.flatnonzero(np.isfinite(best_score))
+        e = winner[s]
+        pair = ev.entry_pair[e]
+        block_start = ev.pair_start[pair]
+        n_left = e - block_start
+        n_right = size[s] - n_left
+
+        left, right = self._children(ev, stats[s], e, block_start, size[s])
+        keep = self._improvement(stats[s], left, right) + EPSILON >= self.params.min_impurity_decrease
+        s, e, block_start, n_left, n_right = s[keep], e[keep], block_start[keep], n_left[keep], n_right[keep]
+        left, right = left[keep], right[keep]
+
+        feature = ev.pair_feat[ev.entry_pair[e]]
+        threshold = midpoint(ev.x[e - 1], ev.x[e])
+        left_ids = self._record(gid[s], 0, left)
+        right_ids = self._record(gid[s], 1, right)
+        self.splits.append((gid[s], feature, threshold, left_ids, right_ids))
+
+        # Next depth: children that can still split; their samples are slices of the winning
+        # block (sorted by the winning feature: left child first).
+        child_stats = np.empty((2 * s.size, stats.shape[1]))
+        child_stats[0::2], child_stats[1::2] = left, right
+        child_gid = np.column_stack([left_ids, right_ids]).ravel()
+        child_start = np.column_stack([block_start, e]).ravel()
+        child_size = np.column_stack([n_left, n_right]).ravel()
+        live = self._can_split(child_stats, depth + 1)
+        members = ev.inst[_ranges(child_start[live], child_size[live])]
+        return members, child_stats[live], child_gid[live], child_size[live]
 
     def _children(
-        self,
-        ids: Int,
-        start: Int,
-        end: Int,
-        stats: _Nodes,
-        b_feat: Int,
-        b_row: Int,
-        left_stats: Float,
-        pick: Int,
-        nodes: Int,
-    ) -> tuple[_Nodes, _Nodes]:
-        """Statistics of the two children of each node in ``nodes`` under its best split."""
-        tree = stats.tree[nodes]
-        n_left = b_row[nodes] - start[nodes]
-        n_right = end[nodes] - b_row[nodes]
-        left = left_stats[pick[nodes]]
+        self, ev: _Evaluation, node: Float, e: Int, block_start: Int, size: Int
+    ) -> tuple[Float, Float]:
+        """Statistics of both children of every node under its winning split at entry ``e``."""
+        tree, n_left = node[:, TREE_COL], (e - block_start).astype(np.float64)
+        n_right = size - n_left
         crit = self.params.criterion
         if self.classification:
-            right = stats.value[nodes] - left
-            return _class_stats(tree, n_left, left, crit), _class_stats(tree, n_right, right, crit)
+            c_left = np.column_stack([c[e] for c in ev.left])
+            c_right = node[:, VAL_COL:] - c_left
+            return self._class_stats(tree, n_left, c_left), self._class_stats(tree, n_right, c_right)
         if crit == "squared_error":
-            mean, weight = stats.value[nodes, 0], stats.weight[nodes]
-            w_l, s_l, q_l = left[:, 0], left[:, 1], left[:, 2]
-            w_r, s_r, q_r = weight - w_l, -s_l, stats.node_ss[nodes] - q_l
-            return (
-                _squared_stats(tree, n_left, w_l, w_l * mean + s_l, q_l - s_l * s_l / w_l),
-                _squared_stats(tree, n_right, w_r, w_r * mean + s_r, q_r - s_r * s_r / w_r),
-            )
-        y, w = self.inst_y[ids], self.inst_w[ids]
+            w_l, s_l, q_l = (part[e] for part in ev.left)
+            w_r, s_r, q_r = node[:, W_COL] - w_l, -s_l, node[:, SS_COL] - q_l
+            mean = node[:, VAL_COL]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (
+                    self._squared_stats(tree, n_left, w_l, mean + s_l / w_l, q_l - s_l * s_l / w_l),
+                    self._squared_stats(tree, n_right, w_r, mean + s_r / w_r, q_r - s_r * s_r / w_r),
+                )
+        y = self.inst_y[ev.inst].astype(np.float64)
+        w = self.inst_w[ev.inst]
+        bounds = zip(block_start.tolist(), e.tolist(), (block_start + size).tolist(), strict=True)
         lefts, rights = [], []
-        for j in nodes:
-            f, a, r, b = int(b_feat[j]), int(start[j]), int(b_row[j]), int(end[j])
-            lefts.append((y[a:r, f], w[a:r, f]))
-            rights.append((y[r:b, f], w[r:b, f]))
-        return _absolute_stats(tree, lefts), _absolute_stats(tree, rights)
+        for a, r, b in bounds:
+            lefts.append((y[a:r], w[a:r]))
+            rights.append((y[r:b], w[r:b]))
+        return self._absolute_stats(tree, lefts), self._absolute_stats(tree, rights)
 
-    def _improvement(self, stats: _Nodes, left: _Nodes, right: _Nodes) -> Float:
-        """Weighted impurity decrease of each node's split, as ``min_impurity_decrease`` sees it."""
-        w = stats.weight
-        children = (left.weight * left.impurity + right.weight * right.impurity) / w
-        return w / self.tree_weight[stats.tree] * (stats.impurity - children)
-
-    # -- partition -------------------------------------------------------------------------------
-
-    def _partition(
-        self,
-        ids: Int,
-        xs: Float,
-        seg: Int,
-        start: Int,
-        splits: Bool,
-        goes_left: Bool,
-        child_n: Int,
-        live: Bool,
-    ) -> tuple[Int, Float, Int]:
-        """Stable partition of every node's rows into its children, column by column.
-
-        Keeps only the rows of children that will be split further; within a child, each column
-        stays sorted by its feature because the relative order of rows never changes.
-        """
-        m, d = ids.shape
-        rank = np.cumsum(splits) - 1  # index of each splitting node among the splitting ones
-        left = goes_left[ids]  # (m, d)
-        before = np.cumsum(left, axis=0) - left  # left rows above, in the whole column
-        offset = (np.arange(m) - start[seg])[:, None]
-        left_above = before - before[start[seg]]
-        child = 2 * rank[seg][:, None] + (~left)  # child slot, left then right per node
-        child_rank = np.where(left, left_above, offset - left_above)
-        kept_n = np.where(live, child_n, 0)
-        new_start = np.concatenate([[0], np.cumsum(kept_n)[:-1]]).astype(np.int64)
-        keep = splits[seg][:, None] & live[np.where(splits[seg][:, None], child, 0)]
-        m_new = int(kept_n.sum())
-        new_ids = np.empty((m_new, d), dtype=np.int64)
-        new_xs = np.empty((m_new, d))
-        target = (new_start[child] + child_rank)[keep] * d + np.nonzero(keep)[1]
-        new_ids.ravel()[target] = ids[keep]
-        new_xs.ravel()[target] = xs[keep]
-        return new_ids, new_xs, new_start[live]
+    def _improvement(self, node: Float, left: Float, right: Float) -> Float:
+        """Weighted impurity decrease of each split, as ``min_impurity_decrease`` sees it."""
+        w = node[:, W_COL]
+        children = (left[:, W_COL] * left[:, IMP_COL] + right[:, W_COL] * right[:, IMP_COL]) / w
+        root_weight = self.tree_weight[node[:, TREE_COL].astype(np.int64)]
+        return w / root_weight * (node[:, IMP_COL] - children)
 
     # -- assembly --------------------------------------------------------------------------------
 
     def _assemble(self) -> list[Tree]:
         """Turn the recorded nodes into one flat-array Tree per tree, in depth-first preorder."""
-        rec = self.record
-        total = rec.count
-        ids = np.concatenate([b[0] for b in rec.batches])
-        parent = np.concatenate([b[1] for b in rec.batches])
-        tree = np.concatenate([b[3].tree for b in rec.batches])
-        n = np.concatenate([b[3].n for b in rec.batches])
-        weight = np.concatenate([b[3].weight for b in rec.batches])
-        impurity = np.concatenate([b[3].impurity for b in rec.batches])
-        value = np.concatenate([b[3].value for b in rec.batches])
+        total = self.node_count
+        parent = np.concatenate([b[0] for b in self.batches])
+        stats = np.concatenate([b[2] for b in self.batches])
+        tree = stats[:, TREE_COL].astype(np.int64)
+        value = stats[:, VAL_COL:]
         if self.classification:
-            value = value / weight[:, None]  # counts -> class fractions, as scikit-learn stores
-        order = np.argsort(ids)  # batches are already in id order; keep it explicit
-        parent, tree, n, weight, impurity, value = (
-            a[order] for a in (parent, tree, n, weight, impurity, value)
-        )
+            value = value / stats[:, W_COL : W_COL + 1]  # counts -> class fractions
 
         left = np.full(total, TREE_LEAF, dtype=np.int64)
         right = np.full(total, TREE_LEAF, dtype=np.int64)
         feature = np.full(total, TREE_UNDEFINED, dtype=np.int64)
         threshold = np.full(total, float(TREE_UNDEFINED))
-        for s_ids, s_feat, s_thr, s_left, s_right in rec.splits:
-            left[s_ids], right[s_ids] = s_left, s_right
-            feature[s_ids], threshold[s_ids] = s_feat, s_thr
+        for ids, feat, thr, s_left, s_right in self.splits:
+            left[ids], right[ids], feature[ids], threshold[ids] = s_left, s_right, feat, thr
 
-        # Subtree sizes bottom-up (children always have larger ids than their parent), then
+        # Subtree sizes bottom-up (a batch's parents were recorded in earlier batches), then
         # preorder positions top-down: left child = parent + 1, right = parent + 1 + size(left).
         size = np.ones(total, dtype=np.int64)
-        batches = [b[0] for b in rec.batches]
-        for batch in reversed(batches):
-            has_parent = parent[batch] >= 0
-            np.add.at(size, parent[batch][has_parent], size[batch][has_parent])
+        batch_ids, first = [], 0
+        for b in self.batches:
+            batch_ids.append(np.arange(first, first + b[2].shape[0]))
+            first += b[2].shape[0]
+        for ids in reversed(batch_ids[1:]):
+            np.add.at(size, parent[ids], size[ids])
         pre = np.zeros(total, dtype=np.int64)
-        for batch in batches:
-            p = parent[batch]
-            child = batch[p >= 0]
-            p = p[p >= 0]
-            is_right = right[p] == child
-            pre[child] = pre[p] + 1 + np.where(is_right, size[left[p]], 0)
+        for ids in batch_ids[1:]:
+            p = parent[ids]
+            pre[ids] = pre[p] + 1 + np.where(right[p] == ids, size[left[p]], 0)
 
         tree_sizes = np.bincount(tree, minlength=self.n_trees)
-        tree_start = np.concatenate([[0], np.cumsum(tree_sizes)[:-1]])
-        new_id = tree_start[tree] + pre
+        tree_start = np.cumsum(tree_sizes) - tree_sizes
         inv = np.empty(total, dtype=np.int64)
-        inv[new_id] = np.arange(total)
-
-        def local(children: Int) -> Int:
-            mapped = np.where(children >= 0, pre[np.maximum(children, 0)], TREE_LEAF)
-            return mapped[inv]
-
-        c_left, c_right = local(left), local(right)
-        cols = (feature[inv], threshold[inv], impurity[inv], n[inv], weight[inv], value[inv])
+        inv[tree_start[tree] + pre] = np.arange(total)
+        c_left = np.where(left >= 0, pre[np.maximum(left, 0)], TREE_LEAF)[inv]
+        c_right = np.where(right >= 0, pre[np.maximum(right, 0)], TREE_LEAF)[inv]
+        feature, threshold, value = feature[inv], threshold[inv], value[inv]
+        impurity, n_node, weight = stats[inv, IMP_COL], stats[inv, N_COL], stats[inv, W_COL]
+        n_node = n_node.astype(np.int64)
         trees = []
         for t in range(self.n_trees):
             sl = slice(int(tree_start[t]), int(tree_start[t] + tree_sizes[t]))
-            f, thr, imp, nn, ww, val = (c[sl] for c in cols)
             trees.append(
                 Tree(
-                    children_left=c_left[sl].copy(),
-                    children_right=c_right[sl].copy(),
-                    feature=f.copy(),
-                    threshold=thr.copy(),
-                    impurity=imp.copy(),
-                    n_node_samples=nn.copy(),
-                    weighted_n_node_samples=ww.copy(),
-                    value=val.reshape(-1, 1, val.shape[1]).copy(),
+                    children_left=c_left[sl],
+                    children_right=c_right[sl],
+                    feature=feature[sl],
+                    threshold=threshold[sl],
+                    impurity=impurity[sl],
+                    n_node_samples=n_node[sl],
+                    weighted_n_node_samples=weight[sl],
+                    value=value[sl].reshape(-1, 1, value.shape[1]),
                     n_features=self.n_features,
                 )
             )
         return trees
 
 
-def _take(stats: _Nodes, index: Int) -> _Nodes:
-    return _Nodes(
-        stats.tree[index],
-        stats.n[index],
-        stats.weight[index],
-        stats.impurity[index],
-        stats.value[index],
-        stats.node_ss[index],
-    )
+class _Evaluation:
+    """Every candidate split of one depth, laid out block by block.
 
+    One *block* per (node, feature) pair, holding the node's instances sorted by the feature;
+    *entry* ``i`` of a block stands for the split that sends the block's first ``i`` rows left.
+    """
 
-def _interleave(left: _Nodes, right: _Nodes) -> _Nodes:
-    """Children in slot order: left child of node 0, right child of node 0, left of node 1..."""
-
-    def mix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        out = np.empty((a.shape[0] * 2, *a.shape[1:]), dtype=a.dtype)
-        out[0::2], out[1::2] = a, b
-        return out
-
-    return _Nodes(
-        mix(left.tree, right.tree),
-        mix(left.n, right.n),
-        mix(left.weight, right.weight),
-        mix(left.impurity, right.impurity),
-        mix(left.value, right.value),
-        mix(left.node_ss, right.node_ss),
-    )
+    def __init__(
+        self,
+        inst: Int,
+        x: Float,
+        pair_start: Int,
+        lengths: Int,
+        entry_pair: Int,
+        valid: Bool,
+        pair_node: Int,
+        pair_feat: Int,
+    ) -> None:
+        self.inst, self.x, self.valid = inst, x, valid  # per entry
+        self.pair_start, self.lengths = pair_start, lengths  # per block
+        self.pair_node, self.pair_feat = pair_node, pair_feat  # per block
+        self.entry_pair = entry_pair  # block of every entry
+        self.score: Float = np.zeros(0)  # per entry, lower is better, inf where invalid
+        self.left: list[Float] = []  # per entry: left-side statistics (see _score)

@@ -464,8 +464,8 @@ CLASSROOM_LINKS: tuple[ClassroomLink, ...] = (
     ),
     ClassroomLink(
         "Gini vs entropy on Wine",
-        "Two criteria, same data, same seed: the trees mostly agree, and differ only in a few "
-        "nodes deep down.",
+        "Same data, same seed: Gini asks about proline first, entropy about flavanoids, yet "
+        "the two trees agree on most wines and score alike.",
         _preset(GiniEntropySettings, dataset="wine", max_depth=4),
     ),
     ClassroomLink(

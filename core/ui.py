@@ -30,12 +30,16 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-# The forests are scikit-learn's until core exports its own (see the lead's engine work).
-from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-
-from core import DecisionTreeClassifier, DecisionTreeRegressor, state
+from core import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+    state,
+)
 from core.datasets import Dataset, DatasetInfo, Split, list_datasets, load_dataset
 from core.datasets import train_test_split as split_dataset
+from core.figures import DepthCurve, ForestCurve, compute_depth_curve, compute_forest_curve
 from core.state import DatasetShape
 
 __all__ = [
@@ -137,7 +141,12 @@ def fit_tree(spec: TreeSpec) -> Any:
     return model.fit(rows.X_train[:, list(spec.columns)], rows.y_train)
 
 
-@st.cache_resource(max_entries=6, show_spinner="Growing the forest…")
+# Forest sizes up to 500 are on the curve; the curve's forest is the biggest one, whose first
+# k trees are exactly the forest of k trees (same seed), so one fit draws the whole curve.
+CURVE_TREES = state.N_ESTIMATORS_LIMIT
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
 def fit_forest(spec: ForestSpec) -> Any:
     """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed."""
     data, rows = dataset(spec.dataset), split(spec.dataset, spec.seed)
@@ -153,6 +162,74 @@ def fit_forest(spec: ForestSpec) -> Any:
         random_state=spec.seed,
     )
     return model.fit(rows.X_train[:, list(spec.columns)], rows.y_train)
+
+
+def forest_curve(spec: ForestSpec) -> ForestCurve:
+    """Train, test and out-of-bag score after each of the first 500 trees of ``spec``."""
+    return _forest_curve(replace(spec, n_estimators=CURVE_TREES))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _forest_curve(spec: ForestSpec) -> ForestCurve:
+    rows = split(spec.dataset, spec.seed)
+    forest = fit_forest(spec)
+    cols = list(spec.columns)
+    return compute_forest_curve(
+        forest, rows.X_train[:, cols], rows.y_train, X_test=rows.X_test[:, cols], y_test=rows.y_test
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def depth_curve(spec: TreeSpec) -> DepthCurve:
+    """Train and test accuracy at depths 1 to 10, gini and entropy, else as ``spec``."""
+    rows = split(spec.dataset, spec.seed)
+    cols = list(spec.columns)
+    make = functools.partial(
+        DecisionTreeClassifier, min_samples_leaf=spec.min_samples_leaf, random_state=spec.seed
+    )
+    return compute_depth_curve(
+        make, rows.X_train[:, cols], rows.y_train, rows.X_test[:, cols], rows.y_test
+    )
+
+
+def differing_nodes(a: Any, b: Any, *, atol: float = 1e-9) -> tuple[set[int], set[int]]:
+    """Nodes of fitted trees ``a`` and ``b`` with no identical counterpart in the other.
+
+    Both trees are walked together from the root. Two nodes match when their parents matched
+    and they ask the same question (same feature, same threshold), or are both leaves; once
+    a node differs, its whole subtree differs, since it receives different samples.
+    """
+    ta, tb = a.tree_, b.tree_
+    only_a: set[int] = set()
+    only_b: set[int] = set()
+
+    def subtree(tree: Any, node: int, into: set[int]) -> None:
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            into.add(n)
+            if tree.children_left[n] != -1:
+                stack += [int(tree.children_left[n]), int(tree.children_right[n])]
+
+    pairs = [(0, 0)]
+    while pairs:
+        na, nb = pairs.pop()
+        leaf_a, leaf_b = ta.children_left[na] == -1, tb.children_left[nb] == -1
+        if leaf_a and leaf_b:
+            continue
+        same = (
+            not leaf_a
+            and not leaf_b
+            and ta.feature[na] == tb.feature[nb]
+            and abs(float(ta.threshold[na]) - float(tb.threshold[nb])) <= atol
+        )
+        if not same:
+            subtree(ta, na, only_a)
+            subtree(tb, nb, only_b)
+            continue
+        pairs.append((int(ta.children_left[na]), int(tb.children_left[nb])))
+        pairs.append((int(ta.children_right[na]), int(tb.children_right[nb])))
+    return only_a, only_b
 
 
 # --- URL state -----------------------------------------------------------------------------
@@ -561,4 +638,11 @@ def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray) -> None:
             on_select=functools.partial(_on_click, key, curves, test_index),
             selection_mode="points",
             width="stretch",
+            theme=None,  # the figures carry their own projector-friendly look
         )
+
+
+def chart(figure: Any, *, key: str) -> None:
+    """A Plotly chart in a keyed container (``st-key-<key>`` for browser tests)."""
+    with st.container(key=key):
+        st.plotly_chart(figure, width="stretch", theme=None, key=f"{key}-plot")

@@ -1,0 +1,411 @@
+"""Random forests (Breiman, 2001): many randomised trees that vote.
+
+Each tree is grown on a bootstrap sample of the rows (``n`` draws with replacement, kept as
+integer weights: how often each row was drawn) and considers only ``max_features`` randomly
+chosen features at every split. All trees grow together in one level-wise pass of
+:func:`core.builder.grow_trees`. A classifier's probabilities are the average of its trees'
+leaf class fractions; a regressor's prediction is the average of its trees' predictions.
+
+Rows a tree never saw (its *out-of-bag* rows) give a free test set: the out-of-bag prediction of
+a row averages only the trees that did not train on it.
+
+Randomness: ``np.random.SeedSequence(random_state).spawn(n_estimators)`` gives every tree its own
+stream (first its bootstrap, then its feature draws), so a forest of ``k`` trees is exactly the
+first ``k`` trees of a forest of ``n > k`` trees with the same seed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from core.builder import grow_trees
+from core.params import (
+    check_bool,
+    check_n_estimators,
+    check_non_negative,
+    check_random_state,
+    resolve_max_samples,
+)
+from core.predict import StackedTrees
+from core.pruning import prune
+from core.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
+
+Float = NDArray[np.float64]
+
+
+class BaseForest(BaseEstimator):
+    """Shared parameters and machinery of the forest classifier and regressor.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees.
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
+max_features, ccp_alpha
+        As for one tree (:class:`core.tree.BaseDecisionTree`), applied to every tree.
+    bootstrap : bool, default=True
+        Grow each tree on a bootstrap sample; False grows every tree on all rows (the trees
+        then differ only through ``max_features``).
+    oob_score : bool, default=False
+        Compute the out-of-bag score (needs ``bootstrap=True``).
+    random_state : int or None, default=None
+        Seed of the bootstrap samples and feature draws; 0 is a seed like any other.
+    max_samples : int, float or None, default=None
+        Bootstrap sample size: all rows (None), a number, or a fraction of the rows.
+    """
+
+    _classification: ClassVar[bool]
+    _tree_class: ClassVar[type[BaseDecisionTree]]
+
+    def __init__(
+        self,
+        *,
+        n_estimators: int = 100,
+        criterion: str,
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None,
+        bootstrap: bool = True,
+        oob_score: bool = False,
+        random_state: int | None = None,
+        max_samples: int | float | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.max_samples = max_samples
+        self.ccp_alpha = ccp_alpha
+
+    def _make_tree(self) -> BaseDecisionTree:
+        return self._tree_class(
+            criterion=self.criterion,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            min_impurity_decrease=self.min_impurity_decrease,
+            max_features=self.max_features,
+            ccp_alpha=self.ccp_alpha,
+        )
+
+    # -- fitting ---------------------------------------------------------------------------------
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> BaseForest:
+        """Grow ``n_estimators`` trees on ``X`` (n_samples, n_features) and ``y``; return self."""
+        n_trees = check_n_estimators(self.n_estimators)
+        bootstrap = check_bool("bootstrap", self.bootstrap)
+        oob = check_bool("oob_score", self.oob_score)
+        if oob and not bootstrap:
+            raise ValueError("oob_score=True needs bootstrap=True: without bootstrap no row is out of bag")
+        seed = check_random_state(self.random_state)
+        ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
+
+        template = self._make_tree()
+        X_checked, y_checked = template._validate_fit_data(X, y)
+        codes, n_classes = template._encode_target(y_checked)
+        n_samples, n_features = X_checked.shape
+        params = template._growth_params(n_samples, n_features, n_classes)
+        n_draws = resolve_max_samples(self.max_samples, n_samples) if bootstrap else n_samples
+
+        # One independent stream per tree: its bootstrap sample first, then its feature draws.
+        rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_trees)]
+        if bootstrap:
+            weights = np.stack(
+                [np.bincount(rng.integers(0, n_samples, n_draws), minlength=n_samples) for rng in rngs]
+            ).astype(np.int64)
+        else:
+            weights = np.ones((n_trees, n_samples), dtype=np.int64)
+
+        trees = [prune(t, ccp_alpha) for t in grow_trees(X_checked, codes, weights, params, rngs)]
+        self.n_features_in_ = n_features
+        if hasattr(template, "feature_names_in_"):
+            self.feature_names_in_ = template.feature_names_in_
+        if self._classification:
+            self.classes_ = template.classes_
+            self.n_classes_ = template.n_classes_
+        self.estimators_ = []
+        for tree in trees:
+            estimator = self._make_tree()
+            estimator._set_tree(tree, n_features, params.max_features)
+            for name in ("classes_", "n_classes_", "feature_names_in_"):
+                if hasattr(self, name):
+                    setattr(estimator, name, getattr(self, name))
+            self.estimators_.append(estimator)
+        self._stack = StackedTrees([t for t in trees])
+        self._in_bag = weights > 0
+        if oob:
+            self._compute_oob(X_checked, codes)
+        return self
+
+    def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
+        per_tree = self._per_tree_values(X)  # (n_trees, n_samples, n_values)
+        out_of_bag = ~self._in_bag
+        counts = np.cumsum(out_of_bag, axis=0)  # trees so far that had each row out of bag
+        sums = np.cumsum(per_tree * out_of_bag[:, :, None], axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            staged = sums / counts[:, :, None]  # NaN where no tree had the row out of bag yet
+        if np.any(counts[-1] == 0):
+            warnings.warn(
+                "Some rows were in every tree's bootstrap sample, so they have no out-of-bag "
+                "prediction; the out-of-bag score leaves them out. Use more trees.",
+                UserWarning,
+                stacklevel=3,
+            )
+        self.oob_staged_scores_ = np.array([self._score_values(v, codes) for v in staged])
+        self.oob_score_ = float(self.oob_staged_scores_[-1])
+        self._set_oob_prediction(staged[-1])
+
+    # -- prediction ------------------------------------------------------------------------------
+
+    def _check_X(self, X: ArrayLike) -> Float:
+        check_is_fitted(self, "estimators_")
+        checked: Float = validate_data(self, X, dtype=np.float64, reset=False)
+        return checked
+
+    def _per_tree_values(self, X: Float) -> Float:
+        """Leaf values of every tree for every row, shape (n_trees, n_samples, n_values)."""
+        return self._stack.values(X)
+
+    def _mean_values(self, X: Float) -> Float:
+        """Average leaf value over the trees, shape (n_samples, n_values)."""
+        return self._stack.mean_values(X)
+
+    def apply(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Leaf index of every row in every tree, shape (n_samples, n_estimators)."""
+        return self._stack.leaves(self._check_X(X)).T
+
+    @property
+    def feature_importances_(self) -> Float:
+        """Mean of the trees' normalised impurity-decrease importances, shape (n_features,)."""
+        check_is_fitted(self, "estimators_")
+        grown = [e.tree_ for e in self.estimators_ if e.tree_.node_count > 1]
+        if not grown:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean([t.compute_feature_importances() for t in grown], axis=0)
+        total = mean.sum()
+        return mean / total if total > 0 else mean
+
+    def staged_scores(self, X: ArrayLike, y: ArrayLike) -> Float:
+        """Score of the first ``k`` trees for every ``k = 1..n_estimators``, in one pass.
+
+        The forest's prediction with ``k`` trees is the running mean of the per-tree
+        predictions, so one cumulative sum over trees gives every prefix at once.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        ndarray of shape (n_estimators,)
+            Accuracy (classifier) or R² (regressor); the last entry equals ``score(X, y)``.
+        """
+        X_checked = self._check_X(X)
+        per_tree = self._per_tree_values(X_checked)
+        running = np.cumsum(per_tree, axis=0)
+        counts = np.arange(1, per_tree.shape[0] + 1, dtype=np.float64)[:, None, None]
+        target = self._encode_for_score(np.asarray(y))
+        return np.array([self._score_values(v, target) for v in running / counts])
+
+    def predict_per_tree(self, X: ArrayLike) -> Float:
+        """Every tree's prediction for every row.
+
+        Returns
+        -------
+        ndarray
+            Classifier: class probabilities, shape (n_estimators, n_samples, n_classes).
+            Regressor: predictions, shape (n_estimators, n_samples).
+        """
+        values = self._per_tree_values(self._check_X(X))
+        return values if self._classification else values[:, :, 0]
+
+    # -- hooks for the two kinds -----------------------------------------------------------------
+
+    def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
+        raise NotImplementedError
+
+    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
+        raise NotImplementedError
+
+    def _set_oob_prediction(self, values: Float) -> None:
+        raise NotImplementedError
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class RandomForestClassifier(ClassifierMixin, BaseForest):
+    """A random forest of classification trees.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+    criterion : {"gini", "entropy", "log_loss"}, default="gini"
+    max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
+    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, bootstrap, \
+oob_score, random_state, max_samples, ccp_alpha
+        See :class:`BaseForest`.
+
+    Attributes
+    ----------
+    estimators_ : list of DecisionTreeClassifier
+    classes_, n_classes_, n_features_in_, feature_importances_
+    oob_score_ : float
+        Out-of-bag accuracy (with ``oob_score=True``).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        Out-of-bag class probabilities; NaN for rows no tree left out.
+    oob_staged_scores_ : ndarray of shape (n_estimators,)
+        Out-of-bag accuracy of the first ``k`` trees (NaN while no row is out of bag).
+    """
+
+    _classification = True
+    _tree_class = DecisionTreeClassifier
+
+    def __init__(
+        self,
+        n_estimators: int = 100,
+        *,
+        criterion: str = "gini",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None = "sqrt",
+        bootstrap: bool = True,
+        oob_score: bool = False,
+        random_state: int | None = None,
+        max_samples: int | float | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            random_state=random_state,
+            max_samples=max_samples,
+            ccp_alpha=ccp_alpha,
+        )
+
+    def predict_proba(self, X: ArrayLike) -> Float:
+        """Mean of the trees' leaf class fractions, shape (n_samples, n_classes)."""
+        return self._mean_values(self._check_X(X))
+
+    def predict(self, X: ArrayLike) -> NDArray[Any]:
+        """Class with the highest mean probability, shape (n_samples,)."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
+        return y
+
+    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
+        known = ~np.isnan(values[:, 0])
+        if not known.any():
+            return float("nan")
+        predicted = self.classes_[np.argmax(values[known], axis=1)]
+        return float(accuracy_score(target[known], predicted))
+
+    def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
+        super()._compute_oob(X, self.classes_[codes])
+
+    def _set_oob_prediction(self, values: Float) -> None:
+        self.oob_decision_function_ = values
+
+
+class RandomForestRegressor(RegressorMixin, BaseForest):
+    """A random forest of regression trees.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+    max_features : int, float, {"sqrt", "log2"} or None, default=1.0
+        1.0 (all features) is scikit-learn's default for regression forests.
+    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, bootstrap, \
+oob_score, random_state, max_samples, ccp_alpha
+        See :class:`BaseForest`.
+
+    Attributes
+    ----------
+    estimators_ : list of DecisionTreeRegressor
+    n_features_in_, feature_importances_
+    oob_score_ : float
+        Out-of-bag R² (with ``oob_score=True``).
+    oob_prediction_ : ndarray of shape (n_samples,)
+        Out-of-bag predictions; NaN for rows no tree left out.
+    oob_staged_scores_ : ndarray of shape (n_estimators,)
+    """
+
+    _classification = False
+    _tree_class = DecisionTreeRegressor
+
+    def __init__(
+        self,
+        n_estimators: int = 100,
+        *,
+        criterion: str = "squared_error",
+        max_depth: int | None = None,
+        min_samples_split: int | float = 2,
+        min_samples_leaf: int | float = 1,
+        min_impurity_decrease: float = 0.0,
+        max_features: int | float | str | None = 1.0,
+        bootstrap: bool = True,
+        oob_score: bool = False,
+        random_state: int | None = None,
+        max_samples: int | float | None = None,
+        ccp_alpha: float = 0.0,
+    ) -> None:
+        super().__init__(
+            n_estimators=n_estimators,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease,
+            max_features=max_features,
+            bootstrap=bootstrap,
+            oob_score=oob_score,
+            random_state=random_state,
+            max_samples=max_samples,
+            ccp_alpha=ccp_alpha,
+        )
+
+    def predict(self, X: ArrayLike) -> Float:
+        """Mean of the trees' predictions, shape (n_samples,)."""
+        return self._mean_values(self._check_X(X))[:, 0]
+
+    def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
+        return np.asarray(y, dtype=np.float64)
+
+    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
+        known = ~np.isnan(values[:, 0])
+        if known.sum() < 2:
+            return float("nan")
+        return float(r2_score(target[known], values[known, 0]))
+
+    def _set_oob_prediction(self, values: Float) -> None:
+        self.oob_prediction_ = values[:, 0]

@@ -1,0 +1,139 @@
+"""Walking many trees at once: prediction for a whole forest in a few array operations.
+
+All trees of a forest are laid end to end in one set of flat arrays (tree ``t``'s nodes start at
+``offsets[t]``). Every (tree, row) pair starts at its tree's root, and each step moves all pairs
+one level down together: look up the node's feature and threshold, compare, jump to a child.
+Leaves point to themselves with an infinite threshold, so pairs that arrived simply stay.
+
+Many rows need no walk of their own. Between two consecutive thresholds of a feature (over the
+whole forest) every value compares the same way with every node, so rows whose values fall in
+the same threshold interval for every feature land in the same leaf of every tree. A grid for a
+decision-boundary picture has 40,000 rows but often only a few thousand such cells: the forest
+walks one row per cell and copies the answer to the others. The result is identical to walking
+every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.structure import TREE_LEAF, Tree
+
+Float = NDArray[np.float64]
+Int = NDArray[np.int64]
+
+#: Largest number of (tree, row) pairs walked at once; bounds memory for big grids and forests.
+CHUNK_PAIRS = 1 << 21
+
+
+class StackedTrees:
+    """Several fitted trees as one set of flat arrays.
+
+    Parameters
+    ----------
+    trees : sequence of Tree
+        Trees grown on the same features; classifiers' trees must share the class list.
+    """
+
+    def __init__(self, trees: Sequence[Tree]) -> None:
+        sizes = np.array([t.node_count for t in trees], dtype=np.int64)
+        self.n_trees = len(trees)
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.max_depth = max((t.max_depth for t in trees), default=0)
+        left = np.concatenate([t.children_left for t in trees])
+        right = np.concatenate([t.children_right for t in trees])
+        shift = np.repeat(self.offsets, sizes)
+        ids = np.arange(left.size, dtype=np.int64)
+        leaf = left == TREE_LEAF
+        self.left = np.where(leaf, ids, left + shift).astype(np.intp)
+        self.right = np.where(leaf, ids, right + shift).astype(np.intp)
+        self.feature = np.where(leaf, 0, np.concatenate([t.feature for t in trees])).astype(np.intp)
+        self.threshold = np.where(leaf, np.inf, np.concatenate([t.threshold for t in trees]))
+        self.value = np.concatenate([t.value[:, 0, :] for t in trees])
+        self.children = np.column_stack([self.left, self.right]).ravel()  # 2 * node + go_right
+        # Sorted distinct thresholds of each feature: the cell edges used to group rows.
+        inner = ~leaf
+        n_features = trees[0].n_features if trees else 0
+        self.cuts = [np.unique(self.threshold[inner & (self.feature == f)]) for f in range(n_features)]
+        for a in (self.offsets, self.children, self.feature, self.threshold, self.value, *self.cuts):
+            a.setflags(write=False)
+
+    def _walk(self, X: Float, trees: slice) -> Int:
+        """Global leaf ids for the trees in ``trees`` and all rows, shape (n_trees_in_slice, n)."""
+        n, d = X.shape
+        flat = np.ascontiguousarray(X).ravel()
+        roots = self.offsets[trees]
+        at = np.repeat(roots[:, None], n, axis=1).ravel().astype(np.intp)
+        base = np.tile(np.arange(n, dtype=np.intp) * d, roots.size)
+        for _ in range(self.max_depth):
+            go_right = flat[base + self.feature[at]] > self.threshold[at]
+            at = self.children[2 * at + go_right]
+        return at.reshape(roots.size, n)
+
+    def cells(self, X: Float) -> tuple[Int, Int] | None:
+        """Group rows that every tree treats alike.
+
+        Returns
+        -------
+        (representatives, inverse) or None
+            ``X[representatives]`` has one row per occupied cell and ``inverse`` maps each row
+            to its cell; None when grouping would not save work (few rows, or as many cells as
+            rows, or too many features to index the cells).
+        """
+        n = X.shape[0]
+        if n < 256 or not self.cuts:
+            return None
+        key = np.zeros(n, dtype=np.int64)
+        stride = 1
+        for f, cut in enumerate(self.cuts):
+            if cut.size == 0:
+                continue
+            if stride > (1 << 62) // (cut.size + 1):
+                return None
+            key += np.searchsorted(cut, X[:, f], side="left") * stride
+            stride *= cut.size + 1
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        if first.size > n // 2:
+            return None
+        return first, inverse.ravel()
+
+    def _chunks(self, n_rows: int) -> list[slice]:
+        per = max(1, CHUNK_PAIRS // max(n_rows, 1))
+        return [slice(i, min(i + per, self.n_trees)) for i in range(0, self.n_trees, per)]
+
+    def leaves(self, X: Float) -> Int:
+        """Leaf reached by every row in every tree, as node ids local to each tree.
+
+        Returns
+        -------
+        ndarray of shape (n_trees, n_samples)
+        """
+        out = [self._walk(X, s) - self.offsets[s][:, None] for s in self._chunks(X.shape[0])]
+        return np.concatenate(out) if out else np.zeros((0, X.shape[0]), dtype=np.int64)
+
+    def values(self, X: Float) -> Float:
+        """Leaf value of every tree for every row, shape (n_trees, n_samples, n_values)."""
+        grouped = self.cells(X)
+        if grouped is not None:
+            first, inverse = grouped
+            return self.values(X[first])[:, inverse]
+        return np.concatenate([self.value[self._walk(X, s)] for s in self._chunks(X.shape[0])])
+
+    def mean_values(self, X: Float) -> Float:
+        """Average leaf value over the trees, shape (n_samples, n_values).
+
+        Trees are added one after the other, in order, whatever the path, so every way of
+        predicting (grouped rows or not, staged or not) gives bit-identical sums.
+        """
+        grouped = self.cells(X)
+        if grouped is not None:
+            first, inverse = grouped
+            return self.mean_values(X[first])[inverse]
+        total = np.zeros((X.shape[0], self.value.shape[1]))
+        for s in self._chunks(X.shape[0]):
+            for leaves in self._walk(X, s):
+                total += self.value[leaves]
+        return total / max(self.n_trees, 1)
