@@ -66,5 +66,6 @@ with ui.guard("the datasets"), st.container(key="dataset-cards"):
                 if info.task == "classification"
                 else "regression"
             )
-            st.caption(f"{info.n_samples} rows · {info.n_features} features · {task}")
+            features = "1 feature" if info.n_features == 1 else f"{info.n_features} features"
+            st.caption(f"{info.n_samples} rows · {features} · {task}")
             st.markdown(ui.md(summary(info.description)))

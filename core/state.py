@@ -475,7 +475,7 @@ CLASSROOM_LINKS: tuple[ClassroomLink, ...] = (
         _preset(RandomForestSettings, dataset="sine", n_estimators=200),
     ),
     ClassroomLink(
-        "Out-of-bag accuracy tracks test accuracy",
+        "Out-of-bag tracks test accuracy",
         "Each tree is scored on the rows its bootstrap sample left out: a free estimate of "
         "test accuracy, without touching the test set.",
         _preset(RandomForestSettings, dataset="breast_cancer", n_estimators=300, fit="all"),

@@ -21,7 +21,7 @@ import html
 import inspect
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -608,9 +608,14 @@ def mark_sample(figure: Any, row: Sequence[float], axes: tuple[int, int], label:
     )
 
 
-def _on_click(key: str, curves: tuple[int, ...], test_index: np.ndarray) -> None:
-    event = st.session_state.get(key)
-    points = list(event["selection"]["points"]) if event else []
+def clicked_sample(
+    points: Sequence[Mapping[str, Any]], curves: Sequence[int], test_index: np.ndarray
+) -> int | None:
+    """Position in the test set of the first clicked test point, if any.
+
+    ``points`` is a Plotly selection; a point counts when it lies on one of ``curves`` (the
+    scatter traces) and its ``customdata`` is the row id of a test sample.
+    """
     for point in points:
         row = point.get("customdata")
         if point.get("curve_number") not in curves or row is None:
@@ -618,9 +623,17 @@ def _on_click(key: str, curves: tuple[int, ...], test_index: np.ndarray) -> None
         row = row[0] if isinstance(row, list) else row
         position = np.flatnonzero(test_index == int(row))
         if position.size:
-            st.session_state["sample"] = int(position[0])
-            return
-    if points:
+            return int(position[0])
+    return None
+
+
+def _on_click(key: str, curves: tuple[int, ...], test_index: np.ndarray) -> None:
+    event = st.session_state.get(key)
+    points = list(event["selection"]["points"]) if event else []
+    position = clicked_sample(points, curves, test_index)
+    if position is not None:
+        st.session_state["sample"] = position
+    elif points:
         st.toast("That is a training sample: click a ring (a test sample) to trace it.")
 
 
