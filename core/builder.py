@@ -359,9 +359,8 @@ class _Grower:
                 centred = self.inst_y[ev.inst] - stats[node_of, VAL_COL]
                 wc = centred if w is None else w * centred
                 s_left = _block_prefix(wc, pair_start, ev.entry_pair)
-                q_left = _block_prefix(wc * centred, pair_start, ev.entry_pair)
                 score = -(s_left * s_left) * (1.0 / w_left + 1.0 / w_right)
-                ev.left = [w_left, s_left, q_left]
+                ev.left = []  # the winners' children are summed exactly in _children
             else:
                 score = self._score_absolute(ev, w)
                 ev.left = []
@@ -465,14 +464,22 @@ class _Grower:
             c_right = node[:, VAL_COL:] - c_left
             return self._class_stats(tree, n_left, c_left), self._class_stats(tree, n_right, c_right)
         if crit == "squared_error":
-            w_l, s_l, q_l = (part[e] for part in ev.left)
-            w_r, s_r, q_r = node[:, W_COL] - w_l, -s_l, node[:, SS_COL] - q_l
-            mean = node[:, VAL_COL]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return (
-                    self._squared_stats(tree, n_left, w_l, mean + s_l / w_l, q_l - s_l * s_l / w_l),
-                    self._squared_stats(tree, n_right, w_r, mean + s_r / w_r, q_r - s_r * s_r / w_r),
-                )
+            # Two passes over each child's entries (mean, then squared deviations): exact enough
+            # that a child whose targets are all equal gets impurity 0.
+            starts = np.column_stack([block_start, e]).ravel()
+            lengths = np.column_stack([e - block_start, block_start + size - e]).ravel()
+            rows = _ranges(starts, lengths)
+            y = self.inst_y[ev.inst[rows]]
+            w = self.inst_w[ev.inst[rows]]
+            first = np.cumsum(lengths) - lengths
+            weight = np.add.reduceat(w, first)
+            mean = np.add.reduceat(w * y, first) / weight
+            ss = np.add.reduceat(w * (y - np.repeat(mean, lengths)) ** 2, first)
+            n = lengths.astype(np.float64)
+            return (
+                self._squared_stats(tree, n[0::2], weight[0::2], mean[0::2], ss[0::2]),
+                self._squared_stats(tree, n[1::2], weight[1::2], mean[1::2], ss[1::2]),
+            )
         y = self.inst_y[ev.inst].astype(np.float64)
         w = self.inst_w[ev.inst]
         bounds = zip(block_start.tolist(), e.tolist(), (block_start + size).tolist(), strict=True)

@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.sparse import csr_matrix
+from scipy.sparse import hstack as sparse_hstack
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -188,7 +190,22 @@ max_features, ccp_alpha
 
     def apply(self, X: ArrayLike) -> NDArray[np.int64]:
         """Leaf index of every row in every tree, shape (n_samples, n_estimators)."""
-        return self._stack.leaves(self._check_X(X)).T
+        checked = self._check_X(X)
+        return self._stack.leaves(checked).T
+
+    def decision_path(self, X: ArrayLike) -> tuple[csr_matrix, NDArray[np.int64]]:
+        """Nodes every row passes through, all trees side by side (as scikit-learn's forests).
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, total node count)
+            Columns ``n_nodes_ptr[t]:n_nodes_ptr[t + 1]`` are tree ``t``'s nodes.
+        n_nodes_ptr : ndarray of shape (n_estimators + 1,)
+        """
+        checked = self._check_X(X)
+        paths = [e.tree_.decision_path(checked) for e in self.estimators_]
+        ptr = np.concatenate([[0], np.cumsum([p.shape[1] for p in paths])]).astype(np.int64)
+        return sparse_hstack(paths).tocsr(), ptr
 
     @property
     def feature_importances_(self) -> Float:
@@ -233,7 +250,8 @@ max_features, ccp_alpha
             Classifier: class probabilities, shape (n_estimators, n_samples, n_classes).
             Regressor: predictions, shape (n_estimators, n_samples).
         """
-        values = self._per_tree_values(self._check_X(X))
+        checked = self._check_X(X)
+        values = self._per_tree_values(checked)
         return values if self._classification else values[:, :, 0]
 
     # -- hooks for the two kinds -----------------------------------------------------------------
@@ -313,11 +331,13 @@ oob_score, random_state, max_samples, ccp_alpha
 
     def predict_proba(self, X: ArrayLike) -> Float:
         """Mean of the trees' leaf class fractions, shape (n_samples, n_classes)."""
-        return self._mean_values(self._check_X(X))
+        checked = self._check_X(X)
+        return self._mean_values(checked)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Class with the highest mean probability, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        winner = np.argmax(self.predict_proba(X), axis=1)
+        return self.classes_[winner]
 
     def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
         return y
@@ -396,7 +416,8 @@ oob_score, random_state, max_samples, ccp_alpha
 
     def predict(self, X: ArrayLike) -> Float:
         """Mean of the trees' predictions, shape (n_samples,)."""
-        return self._mean_values(self._check_X(X))[:, 0]
+        checked = self._check_X(X)
+        return self._mean_values(checked)[:, 0]
 
     def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
         return np.asarray(y, dtype=np.float64)

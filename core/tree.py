@@ -104,8 +104,16 @@ class BaseDecisionTree(BaseEstimator):
         X_checked, y_checked = validate_data(
             self, X, y, dtype=np.float64, y_numeric=not self._classification
         )
-        if not self._classification and not np.all(np.isfinite(y_checked)):
-            raise ValueError("y must not contain NaN or infinity")
+        if not self._classification:
+            try:
+                y_checked = np.asarray(y_checked, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"{type(self).__name__} needs numeric targets y; got values of type "
+                    f"{np.asarray(y_checked).dtype} (for class labels use a classifier)"
+                ) from None
+            if not np.all(np.isfinite(y_checked)):
+                raise ValueError("y must not contain NaN or infinity")
         return X_checked, y_checked
 
     def _encode_target(self, y: NDArray[Any]) -> tuple[NDArray[Any], int]:
@@ -142,11 +150,13 @@ class BaseDecisionTree(BaseEstimator):
 
     def apply(self, X: ArrayLike) -> NDArray[np.int64]:
         """Index of the leaf each sample ends up in, shape (n_samples,)."""
-        return self.tree_.apply(self._check_X(X))
+        checked = self._check_X(X)
+        return self.tree_.apply(checked)
 
     def decision_path(self, X: ArrayLike) -> csr_matrix:
         """Sparse (n_samples, node_count) indicator of the nodes each sample passes through."""
-        return self.tree_.decision_path(self._check_X(X))
+        checked = self._check_X(X)
+        return self.tree_.decision_path(checked)
 
     def get_depth(self) -> int:
         """Depth of the tree: the longest root-to-leaf path (0 for a single leaf)."""
@@ -247,11 +257,13 @@ random_state, ccp_alpha
 
     def predict_proba(self, X: ArrayLike) -> Float:
         """Class fractions of the leaf each sample reaches, shape (n_samples, n_classes)."""
-        return self.tree_.predict(self._check_X(X))
+        checked = self._check_X(X)
+        return self.tree_.predict(checked)
 
     def predict(self, X: ArrayLike) -> NDArray[Any]:
         """Majority class of the leaf each sample reaches, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        winner = np.argmax(self.predict_proba(X), axis=1)
+        return self.classes_[winner]
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
@@ -302,4 +314,5 @@ random_state, ccp_alpha
 
     def predict(self, X: ArrayLike) -> Float:
         """Value of the leaf each sample reaches (float), shape (n_samples,)."""
-        return self.tree_.predict(self._check_X(X))[:, 0].astype(np.float64)
+        checked = self._check_X(X)
+        return self.tree_.predict(checked)[:, 0].astype(np.float64)

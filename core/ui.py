@@ -21,6 +21,7 @@ import html
 import inspect
 import logging
 import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
@@ -467,7 +468,7 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
             module = getattr(function, "__module__", "")
             st.caption(f"`{module}.{function.__qualname__}`")
             try:
-                source = inspect.getsource(function)
+                source = textwrap.dedent(inspect.getsource(function))
             except (OSError, TypeError):
                 source = "# source not available"
             st.code(source, language="python", line_numbers=True)
