@@ -71,6 +71,10 @@ def measure(case: Case, repeats: int) -> Result:
     return Result(case.name, float(np.median(ours)), float(np.median(theirs)), case.target)
 
 
+def _fit(model: Any, X: np.ndarray, y: np.ndarray) -> Callable[[], Any]:
+    return lambda: model.fit(X, y)
+
+
 def _data() -> dict[str, tuple[np.ndarray, np.ndarray, bool]]:
     """name -> (X, y, is_classification)."""
     sets: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
@@ -95,8 +99,8 @@ def cases(quick: bool) -> list[Case]:
                 Case(
                     f"tree fit      {name:14s} max_depth={depth}",
                     target,
-                    lambda X=X, y=y, m=ours(max_depth=depth, random_state=0): m.fit(X, y),
-                    lambda X=X, y=y, m=theirs(max_depth=depth, random_state=0): m.fit(X, y),
+                    _fit(ours(max_depth=depth, random_state=0), X, y),
+                    _fit(theirs(max_depth=depth, random_state=0), X, y),
                 )
             )
     for name, (X, y, clf) in data.items():
@@ -108,8 +112,8 @@ def cases(quick: bool) -> list[Case]:
             Case(
                 f"forest fit    {name:14s} 100 trees",
                 0.6 if name == "5000x20" else 0.2,
-                lambda X=X, y=y, m=forest(100, random_state=0): m.fit(X, y),
-                lambda X=X, y=y, m=sk_forest(100, random_state=0, n_jobs=1): m.fit(X, y),
+                _fit(forest(100, random_state=0), X, y),
+                _fit(sk_forest(100, random_state=0, n_jobs=1), X, y),
             )
         )
     # The decision-boundary grid: a forest on two iris features, predicted on 200 x 200 points.

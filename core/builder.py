@@ -158,7 +158,9 @@ class _Grower:
         self.inst_w = weights[inst_tree, inst_sample].astype(np.float64)
         self.inst_y = y[inst_sample]
         self.unit_weights = bool(np.all(self.inst_w == 1.0))
-        self.tree_weight = np.bincount(inst_tree, weights=self.inst_w, minlength=self.n_trees)
+        self.tree_weight: Float = np.bincount(
+            inst_tree, weights=self.inst_w, minlength=self.n_trees
+        ).astype(np.float64)
 
         # The one sort: rank of every sample along every feature (ties broken by sample index).
         # Feature values and ranks are stored feature-major and flat, indexed f * n + sample.
@@ -209,12 +211,14 @@ class _Grower:
         if self.classification:
             flat = t * self.k + self.inst_y
             counts = np.bincount(flat, weights=w, minlength=self.n_trees * self.k)
-            return self._class_stats(tree, n, counts.reshape(self.n_trees, self.k))
+            return self._class_stats(
+                tree, n, counts.reshape(self.n_trees, self.k).astype(np.float64)
+            )
         y = self.inst_y.astype(np.float64)
         if self.params.criterion == "absolute_error":
             return self._absolute_stats(tree, [(y[t == i], w[t == i]) for i in range(self.n_trees)])
-        mean = np.bincount(t, weights=w * y, minlength=self.n_trees) / self.tree_weight
-        ss = np.bincount(t, weights=w * (y - mean[t]) ** 2, minlength=self.n_trees)
+        mean: Float = np.bincount(t, weights=w * y, minlength=self.n_trees) / self.tree_weight
+        ss = np.bincount(t, weights=w * (y - mean[t]) ** 2, minlength=self.n_trees).astype(float)
         return self._squared_stats(tree, n, self.tree_weight, mean, ss)
 
     def _can_split(self, stats: Float, depth: int) -> Bool:
@@ -222,7 +226,11 @@ class _Grower:
         n = stats[:, N_COL]
         if depth >= p.max_depth:
             return np.zeros(n.size, dtype=bool)
-        return (n >= p.min_samples_split) & (n >= 2 * p.min_samples_leaf) & (stats[:, IMP_COL] > EPSILON)
+        return (
+            (n >= p.min_samples_split)
+            & (n >= 2 * p.min_samples_leaf)
+            & (stats[:, IMP_COL] > EPSILON)
+        )
 
     def _record(self, parent: Int, side: int, stats: Float) -> Int:
         ids = np.arange(self.node_count, self.node_count + stats.shape[0], dtype=np.int64)
@@ -315,7 +323,9 @@ class _Grower:
         pair_start = ev.pair_start
         node_of = pair_node[ev.entry_pair]
         w = None if self.unit_weights else self.inst_w[ev.inst]
-        w_left = pos.astype(np.float64) if w is None else _block_prefix(w, pair_start, ev.entry_pair)
+        w_left = (
+            pos.astype(np.float64) if w is None else _block_prefix(w, pair_start, ev.entry_pair)
+        )
         w_right = stats[node_of, W_COL] - w_left
         crit = self.params.criterion
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -334,7 +344,9 @@ class _Grower:
                 counts = []
                 for c in range(self.k - 1):
                     is_c = (codes == c).astype(np.float64)
-                    counts.append(_block_prefix(is_c if w is None else is_c * w, pair_start, ev.entry_pair))
+                    counts.append(
+                        _block_prefix(is_c if w is None else is_c * w, pair_start, ev.entry_pair)
+                    )
                 counts.append(w_left - np.sum(counts, axis=0) if counts else w_left)
                 acc_left = np.zeros(ev.inst.size)
                 acc_right = np.zeros(ev.inst.size)
@@ -421,7 +433,9 @@ class _Grower:
         first_entry = ev.pair_start[np.searchsorted(ev.pair_node, np.arange(n_nodes))]
         best_score = np.minimum.reduceat(ev.score, first_entry)
         entry_node = ev.pair_node[ev.entry_pair]
-        index = np.where(ev.score == best_score[entry_node], np.arange(ev.score.size), ev.score.size)
+        index = np.where(
+            ev.score == best_score[entry_node], np.arange(ev.score.size), ev.score.size
+        )
         winner = np.minimum.reduceat(index, first_entry)
         s = np.flatnonzero(np.isfinite(best_score))
         e = winner[s]
@@ -431,8 +445,16 @@ class _Grower:
         n_right = size[s] - n_left
 
         left, right = self._children(ev, stats[s], e, block_start, size[s])
-        keep = self._improvement(stats[s], left, right) + EPSILON >= self.params.min_impurity_decrease
-        s, e, block_start, n_left, n_right = s[keep], e[keep], block_start[keep], n_left[keep], n_right[keep]
+        keep = (
+            self._improvement(stats[s], left, right) + EPSILON >= self.params.min_impurity_decrease
+        )
+        s, e, block_start, n_left, n_right = (
+            s[keep],
+            e[keep],
+            block_start[keep],
+            n_left[keep],
+            n_right[keep],
+        )
         left, right = left[keep], right[keep]
 
         feature = ev.pair_feat[ev.entry_pair[e]]
@@ -462,7 +484,9 @@ class _Grower:
         if self.classification:
             c_left = np.column_stack([c[e] for c in ev.left])
             c_right = node[:, VAL_COL:] - c_left
-            return self._class_stats(tree, n_left, c_left), self._class_stats(tree, n_right, c_right)
+            return self._class_stats(tree, n_left, c_left), self._class_stats(
+                tree, n_right, c_right
+            )
         if crit == "squared_error":
             # Two passes over each child's entries (mean, then squared deviations): exact enough
             # that a child whose targets are all equal gets impurity 0.

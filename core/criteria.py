@@ -200,61 +200,8 @@ def class_impurity(counts: ArrayLike, criterion: ClassificationCriterion) -> Flo
 
 
 # --------------------------------------------------------------------------------------------
-# Scoring every candidate split at once
+# Absolute error: the one criterion without a cumulative-sum shortcut
 # --------------------------------------------------------------------------------------------
-#
-# The builder calls these on whole arrays of candidates (all nodes, all features). Each returns a
-# *score* to minimise that orders candidates exactly like the weighted child impurity; for Gini
-# and squared error the score drops the constant terms, which is cheaper and rounds less.
-
-
-def gini_split_score(left: Float, right: Float, w_left: Float, w_right: Float) -> Float:
-    """Score of candidate splits for Gini (lower is better).
-
-    ``n_L I(L) + n_R I(R) = n - (sum_k c_Lk**2 / n_L + sum_k c_Rk**2 / n_R)``, and ``n`` is the
-    same for every candidate of a node, so the score is ``-(sum_k c_Lk**2/n_L + sum_k c_Rk**2/n_R)``.
-
-    Parameters
-    ----------
-    left, right : ndarray of shape (..., n_classes)
-        Weighted class counts on each side of every candidate.
-    w_left, w_right : ndarray of shape (...)
-        Their totals (positive wherever the candidate is valid).
-    """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return -(np.sum(left * left, axis=-1) / w_left + np.sum(right * right, axis=-1) / w_right)
-
-
-def _xlog2x(c: Float) -> Float:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(c > 0, c * np.log2(np.where(c > 0, c, 1.0)), 0.0)
-
-
-def entropy_split_score(left: Float, right: Float, w_left: Float, w_right: Float) -> Float:
-    """Score of candidate splits for entropy: ``n_L I(L) + n_R I(R)`` in bits (lower is better).
-
-    ``n_L I(L) = n_L log2 n_L - sum_k c_Lk log2 c_Lk``, and the same on the right.
-    """
-    return (
-        _xlog2x(w_left)
-        - np.sum(_xlog2x(left), axis=-1)
-        + _xlog2x(w_right)
-        - np.sum(_xlog2x(right), axis=-1)
-    )
-
-
-def squared_error_split_score(
-    s_left: Float, s_right: Float, w_left: Float, w_right: Float
-) -> Float:
-    """Score of candidate splits for squared error (lower is better).
-
-    With weighted sums ``S`` of the targets on each side,
-    ``n_L I(L) + n_R I(R) = sum_i w_i y_i**2 - (S_L**2 / n_L + S_R**2 / n_R)``; the first term is
-    the same for every candidate, so the score is ``-(S_L**2/n_L + S_R**2/n_R)``. Callers centre
-    ``y`` on the node mean first: it changes the score by a constant and keeps the sums small.
-    """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return -(s_left * s_left / w_left + s_right * s_right / w_right)
 
 
 def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
@@ -429,8 +376,10 @@ def scan_feature(
         children = left_sad + right_sad
         parent = absolute_error(ys, ws)
     else:
-        raise ValueError(f"criterion must be one of gini, entropy, log_loss, squared_error, "
-                         f"absolute_error; got {criterion!r}")
+        raise ValueError(
+            f"criterion must be one of gini, entropy, log_loss, squared_error, "
+            f"absolute_error; got {criterion!r}"
+        )
 
     thresholds = midpoint(xs[:-1], xs[1:])[valid]
     child_impurity = (children / total_w)[valid] if n > 1 else np.zeros(0)

@@ -114,7 +114,9 @@ max_features, ccp_alpha
         bootstrap = check_bool("bootstrap", self.bootstrap)
         oob = check_bool("oob_score", self.oob_score)
         if oob and not bootstrap:
-            raise ValueError("oob_score=True needs bootstrap=True: without bootstrap no row is out of bag")
+            raise ValueError(
+                "oob_score=True needs bootstrap=True: without bootstrap no row is out of bag"
+            )
         seed = check_random_state(self.random_state)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
 
@@ -129,7 +131,10 @@ max_features, ccp_alpha
         rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_trees)]
         if bootstrap:
             weights = np.stack(
-                [np.bincount(rng.integers(0, n_samples, n_draws), minlength=n_samples) for rng in rngs]
+                [
+                    np.bincount(rng.integers(0, n_samples, n_draws), minlength=n_samples)
+                    for rng in rngs
+                ]
             ).astype(np.int64)
         else:
             weights = np.ones((n_trees, n_samples), dtype=np.int64)

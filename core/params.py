@@ -26,7 +26,9 @@ def check_criterion(criterion: Any, *, classification: bool) -> str:
     """Validate ``criterion``; return it with ``"log_loss"`` mapped to ``"entropy"``."""
     allowed = CLASSIFICATION_CRITERIA if classification else REGRESSION_CRITERIA
     if not isinstance(criterion, str) or criterion not in allowed:
-        raise ValueError(f"criterion must be one of {', '.join(map(repr, allowed))}; got {criterion!r}")
+        raise ValueError(
+            f"criterion must be one of {', '.join(map(repr, allowed))}; got {criterion!r}"
+        )
     return "entropy" if criterion == "log_loss" else criterion
 
 
@@ -45,16 +47,22 @@ def _count_or_fraction(name: str, value: Any, *, min_int: int, n_samples: int) -
     """An int >= ``min_int``, or a float fraction of ``n_samples`` (rounded up)."""
     if _is_int(value):
         if value < min_int:
-            raise ValueError(f"{name} must be an int >= {min_int} or a float in (0, 1]; got {value!r}")
+            raise ValueError(
+                f"{name} must be an int >= {min_int} or a float in (0, 1]; got {value!r}"
+            )
         return int(value)
     if _is_real(value):
         if not 0.0 < float(value) <= 1.0:
-            raise ValueError(f"{name} must be an int >= {min_int} or a float in (0, 1]; got {value!r}")
+            raise ValueError(
+                f"{name} must be an int >= {min_int} or a float in (0, 1]; got {value!r}"
+            )
         return max(1, math.ceil(float(value) * n_samples))
     raise TypeError(f"{name} must be an int >= {min_int} or a float in (0, 1]; got {value!r}")
 
 
-def resolve_min_samples(min_samples_split: Any, min_samples_leaf: Any, n_samples: int) -> tuple[int, int]:
+def resolve_min_samples(
+    min_samples_split: Any, min_samples_leaf: Any, n_samples: int
+) -> tuple[int, int]:
     """Resolve ``(min_samples_split, min_samples_leaf)`` to sample counts.
 
     ``min_samples_split`` is an int >= 2 or a fraction; ``min_samples_leaf`` an int >= 1 or a
@@ -63,12 +71,13 @@ def resolve_min_samples(min_samples_split: Any, min_samples_leaf: Any, n_samples
     """
     if _is_real(min_samples_split) and not _is_int(min_samples_split):
         if not 0.0 < float(min_samples_split) <= 1.0:
-            raise ValueError(
-                f"min_samples_split must be an int >= 2 or a float in (0, 1]; got {min_samples_split!r}"
-            )
+            rule = "an int >= 2 or a float in (0, 1]"
+            raise ValueError(f"min_samples_split must be {rule}; got {min_samples_split!r}")
         split = max(2, math.ceil(float(min_samples_split) * n_samples))
     else:
-        split = _count_or_fraction("min_samples_split", min_samples_split, min_int=2, n_samples=n_samples)
+        split = _count_or_fraction(
+            "min_samples_split", min_samples_split, min_int=2, n_samples=n_samples
+        )
     leaf = _count_or_fraction("min_samples_leaf", min_samples_leaf, min_int=1, n_samples=n_samples)
     return max(split, 2 * leaf), leaf
 
@@ -99,7 +108,9 @@ def resolve_max_features(max_features: Any, n_features: int) -> int:
         raise ValueError(f"max_features must be {rule}; got {max_features!r}")
     if _is_int(max_features):
         if not 1 <= max_features <= n_features:
-            raise ValueError(f"max_features must be {rule} (n_features={n_features}); got {max_features!r}")
+            raise ValueError(
+                f"max_features must be {rule} (n_features={n_features}); got {max_features!r}"
+            )
         return int(max_features)
     if _is_real(max_features):
         if not 0.0 < float(max_features) <= 1.0:
@@ -135,7 +146,9 @@ def resolve_max_samples(max_samples: Any, n_samples: int) -> int:
         return n_samples
     if _is_int(max_samples):
         if not 1 <= max_samples <= n_samples:
-            raise ValueError(f"max_samples must be {rule} (n_samples={n_samples}); got {max_samples!r}")
+            raise ValueError(
+                f"max_samples must be {rule} (n_samples={n_samples}); got {max_samples!r}"
+            )
         return int(max_samples)
     if _is_real(max_samples):
         if not 0.0 < float(max_samples) <= 1.0:

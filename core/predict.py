@@ -57,8 +57,17 @@ class StackedTrees:
         # Sorted distinct thresholds of each feature: the cell edges used to group rows.
         inner = ~leaf
         n_features = trees[0].n_features if trees else 0
-        self.cuts = [np.unique(self.threshold[inner & (self.feature == f)]) for f in range(n_features)]
-        for a in (self.offsets, self.children, self.feature, self.threshold, self.value, *self.cuts):
+        self.cuts = [
+            np.unique(self.threshold[inner & (self.feature == f)]) for f in range(n_features)
+        ]
+        for a in (
+            self.offsets,
+            self.children,
+            self.feature,
+            self.threshold,
+            self.value,
+            *self.cuts,
+        ):
             a.setflags(write=False)
 
     def _walk(self, X: Float, trees: slice) -> Int:

@@ -173,7 +173,9 @@ class Tree:
         for step in range(1, self.max_depth + 1):
             inner = self.children_left[at] != TREE_LEAF
             go_left = X[rows, np.where(inner, self.feature[at], 0)] <= self.threshold[at]
-            at = np.where(inner, np.where(go_left, self.children_left[at], self.children_right[at]), at)
+            at = np.where(
+                inner, np.where(go_left, self.children_left[at], self.children_right[at]), at
+            )
             path[:, step] = np.where(inner, at, TREE_LEAF)
         filled = path != TREE_LEAF
         indptr = np.concatenate([[0], np.cumsum(filled.sum(axis=1))])

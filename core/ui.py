@@ -242,6 +242,19 @@ _LAST = "_arboretum_last"  # the settings of the last run on this page
 _NOTICES = "_arboretum_notices"  # (settings as adopted, notices) from the last URL read
 
 
+# A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
+# so a setting that may be None shows it under a name.
+_NONE_SHOWN_AS = {"max_depth": "no limit"}
+
+
+def _to_widget(name: str, value: Any) -> Any:
+    return _NONE_SHOWN_AS[name] if value is None and name in _NONE_SHOWN_AS else value
+
+
+def _from_widget(name: str, value: Any) -> Any:
+    return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
+
+
 def _url_query() -> dict[str, str]:
     return {name: st.query_params[name] for name in st.query_params}
 
@@ -264,7 +277,7 @@ def start(settings_type: type[S]) -> S:
         source = query if names & set(query) else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
         for name in names:
-            session[name] = getattr(settings, name)
+            session[name] = _to_widget(name, getattr(settings, name))
         session[_NOTICES] = (settings, notices)
         session[_LAST] = settings
     session[_PAGE] = settings_type.page
@@ -276,14 +289,17 @@ def current(key: str) -> Any:
     """The value a control should show: its widget state, else the last run's setting."""
     session = st.session_state
     if key not in session:
-        session[key] = getattr(session[_LAST], key)
+        session[key] = _to_widget(key, getattr(session[_LAST], key))
     return session[key]
 
 
 def collect(settings_type: type[S], **overrides: Any) -> S:
     """The settings the controls now show (``overrides`` for fields without a control)."""
     last = st.session_state[_LAST]
-    values = {f.name: st.session_state.get(f.name, getattr(last, f.name)) for f in fields(last)}
+    values = {
+        f.name: _from_widget(f.name, st.session_state.get(f.name, getattr(last, f.name)))
+        for f in fields(last)
+    }
     values.update(overrides)
     try:
         settings = settings_type(**values)
@@ -338,7 +354,7 @@ def _on_dataset_change(settings_type: type[state._Settings]) -> None:
     moved = state.with_dataset(last, session["dataset"], catalogue())
     for f in fields(moved):
         if f.name != "dataset":
-            session[f.name] = getattr(moved, f.name)
+            session[f.name] = _to_widget(f.name, getattr(moved, f.name))
 
 
 def dataset_select(settings_type: type[state._Settings]) -> DatasetShape:
@@ -375,11 +391,10 @@ def criterion_control(label: str = "Split criterion") -> None:
 
 def max_depth_control(help: str = "How many questions a tree may ask in a row.") -> None:
     current("max_depth")
-    options: list[int | None] = [*range(1, state.MAX_DEPTH_LIMIT + 1), None]
+    options: list[int | str] = [*range(1, state.MAX_DEPTH_LIMIT + 1), _NONE_SHOWN_AS["max_depth"]]
     st.select_slider(
         "max_depth",
         options,
-        format_func=lambda d: "no limit" if d is None else str(d),
         key="max_depth",
         help=help,
     )
@@ -435,9 +450,15 @@ def seed_control() -> None:
 
 def sample_control(split_rows: Split, data: Dataset, label: str = "Test sample") -> int:
     """Pick one test sample by its position in the test set; keeps the choice in range."""
+    session = st.session_state
     n_test = len(split_rows.y_test)
-    if current("sample") is None or st.session_state["sample"] >= n_test:
-        st.session_state["sample"] = 0
+    if current("sample") is None or session["sample"] >= n_test:
+        session["sample"] = 0
+        adopted, notices = session.get(_NOTICES, (None, []))
+        if adopted is not None and getattr(adopted, "sample", None) is not None:
+            # The link asked for a sample this test set does not have: say so.
+            fitted, more = state.fit_sample(adopted, n_test)
+            session[_NOTICES] = (fitted, notices + more)
 
     def describe(i: int) -> str:
         row = int(split_rows.test_index[i])
