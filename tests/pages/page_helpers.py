@@ -1,0 +1,63 @@
+"""Helpers for page tests: open a page by its absolute path, find keyed containers in it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+HOME = ROOT / "app.py"
+SINGLE_TREE = ROOT / "pages" / "1_Single_tree.py"
+RANDOM_FOREST = ROOT / "pages" / "2_Random_forest.py"
+GINI_VS_ENTROPY = ROOT / "pages" / "3_Gini_vs_entropy.py"
+PAGE_FILES = {"Single_tree": SINGLE_TREE, "Random_forest": RANDOM_FOREST}
+PAGE_FILES["Gini_vs_entropy"] = GINI_VS_ENTROPY
+
+
+def open_page(path: Path, **query: str) -> AppTest:
+    """Run ``path`` once, as if opened by a URL with these query parameters."""
+    app = AppTest.from_file(str(path), default_timeout=120)
+    for name, value in query.items():
+        app.query_params[name] = value
+    return app.run()
+
+
+def block(app: AppTest, key: str) -> Any:
+    """The container made with ``st.container(key=key)`` (its id is ``$$ID-<hash>-<key>``)."""
+    pattern = re.compile(r"\$\$ID-[0-9a-f]+-" + re.escape(key))
+    found = [b for b in app.container if pattern.fullmatch(b.proto.id)]
+    assert len(found) == 1, f"expected one container keyed {key!r}, found {len(found)}"
+    return found[0]
+
+
+def chart_spec(app: AppTest, key: str) -> dict[str, Any]:
+    """The Plotly figure inside the keyed container, as a dict."""
+    charts = block(app, key).get("plotly_chart")
+    assert len(charts) == 1, f"expected one chart in {key!r}, found {len(charts)}"
+    return json.loads(charts[0].proto.spec)
+
+
+def svg(app: AppTest, key: str = "tree-diagram") -> str:
+    """The server-rendered SVG diagram inside the keyed container."""
+    texts = [m.value for m in block(app, key).markdown if "<svg" in m.value]
+    assert len(texts) == 1, f"expected one SVG in {key!r}"
+    return texts[0]
+
+
+def warnings(app: AppTest) -> list[str]:
+    return [w.value for w in app.warning]
+
+
+def assert_healthy(app: AppTest) -> None:
+    """No exception and no friendly failure message on the page."""
+    assert not app.exception, [e.value for e in app.exception]
+    assert not [w for w in warnings(app) if "could not show" in w], warnings(app)
+
+
+def query_of(app: AppTest) -> dict[str, str]:
+    """The URL a finished run left in the address bar, as ``str`` values."""
+    return {k: v if isinstance(v, str) else v[-1] for k, v in app.query_params.items()}

@@ -1,0 +1,134 @@
+"""Every page with every dataset: it runs, shows its diagram and charts, and writes its URL."""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from urllib.parse import urlencode
+
+import pytest
+from page_helpers import (
+    GINI_VS_ENTROPY,
+    HOME,
+    PAGE_FILES,
+    RANDOM_FOREST,
+    SINGLE_TREE,
+    assert_healthy,
+    block,
+    chart_spec,
+    open_page,
+    query_of,
+    svg,
+)
+
+from core.datasets import list_datasets
+from core.state import CLASSROOM_LINKS, PAGES, default_catalogue, parse, to_query
+
+DATASETS = [info.name for info in list_datasets()]
+CLASSIFICATION = [info.name for info in list_datasets() if info.task == "classification"]
+CASES = [
+    (settings_type, name)
+    for settings_type in PAGES
+    for name in (CLASSIFICATION if settings_type.classification_only else DATASETS)
+]
+
+# The charts each page must show, by container key; the regression view of a page has no
+# second boundary, the Gini page has no regression view.
+CHARTS = {
+    "Single_tree": {"boundary-chart"},
+    "Random_forest": {"forest-curve", "importances", "boundary-chart", "votes"},
+    "Gini_vs_entropy": {"boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"},
+}
+DIAGRAMS = {
+    "Single_tree": ("tree-diagram",),
+    "Random_forest": ("tree-diagram",),
+    "Gini_vs_entropy": ("tree-gini", "tree-entropy"),
+}
+
+
+@pytest.mark.parametrize(
+    ("settings_type", "dataset"), CASES, ids=[f"{t.page}-{d}" for t, d in CASES]
+)
+def test_page_runs_with_every_dataset(settings_type, dataset):
+    app = open_page(PAGE_FILES[settings_type.page], dataset=dataset)
+    assert_healthy(app)
+    assert not app.warning, "a clean link must not show a notice"
+    for key in CHARTS[settings_type.page]:
+        assert chart_spec(app, key)["data"], f"{key} is empty"
+    for key in DIAGRAMS[settings_type.page]:
+        drawing = svg(app, key)
+        assert "</svg>" in drawing
+        assert "predict" in drawing, "a tree diagram names what its leaves predict"
+    # The URL now spells out every setting, so a copied link reproduces this view.
+    expected, _ = parse(settings_type, {"dataset": dataset}, default_catalogue())
+    assert query_of(app) == to_query(expected)
+
+
+def test_single_tree_draws_the_regression_fit_for_the_sine():
+    app = open_page(SINGLE_TREE, dataset="sine")
+    traces = chart_spec(app, "boundary-chart")["data"]
+    assert any(t.get("mode") == "lines" and t.get("name") == "this tree" for t in traces)
+    assert app.subheader.values.count("The fit over the data") == 1
+
+
+def test_random_forest_sets_a_single_tree_beside_the_forest():
+    app = open_page(RANDOM_FOREST, dataset="wine", n_estimators="20")
+    lone = chart_spec(app, "lone-boundary-chart")
+    forest = chart_spec(app, "boundary-chart")
+    assert lone["layout"]["title"]["text"] == "One tree"
+    assert forest["layout"]["title"]["text"] == "Forest of 20"
+
+
+def test_share_box_shows_the_link_of_this_exact_view():
+    app = open_page(SINGLE_TREE, dataset="wine", max_depth="5")
+    code = block(app, "share-link").code[0].value
+    assert code.endswith("?" + urlencode(query_of(app)))
+    assert "max_depth=5" in code and "dataset=wine" in code
+
+
+@pytest.mark.parametrize("path", PAGE_FILES.values(), ids=PAGE_FILES.keys())
+def test_every_page_explains_itself_with_real_source(path):
+    app = open_page(path)
+    assert "What to notice." in block(app, "what-to-notice").info[0].value
+    sources = [c.value for c in block(app, "how-computed").code]
+    assert sources, "the expander must show source code"
+    assert all(source.startswith(("def ", "@")) for source in sources)
+
+
+def test_the_shown_source_is_the_engines_own():
+    from core import RandomForestClassifier
+
+    app = open_page(RANDOM_FOREST)
+    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    real = textwrap.dedent(inspect.getsource(RandomForestClassifier.staged_scores)).strip()
+    assert real in sources
+
+
+def test_home_page_shows_every_dataset_and_the_classroom_links():
+    app = open_page(HOME)
+    assert_healthy(app)
+    for info in list_datasets():
+        card = block(app, f"dataset-{info.name}")
+        assert info.title in card.markdown[0].value
+        assert f"{info.n_samples} rows" in card.caption[0].value
+    links = {link.proto.label: link.proto for link in app.get("page_link")}
+    for link in CLASSROOM_LINKS:
+        shown = links[link.title]
+        assert shown.page == link.settings.page
+        assert shown.query_string == urlencode(to_query(link.settings))
+
+
+@pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
+def test_a_classroom_link_opens_its_page_in_exactly_its_state(link):
+    app = open_page(PAGE_FILES[link.settings.page], **to_query(link.settings))
+    assert_healthy(app)
+    assert not app.warning
+    assert query_of(app) == to_query(link.settings)
+    assert app.selectbox(key="dataset").value == link.settings.dataset
+
+
+def test_gini_page_only_offers_classification_datasets():
+    app = open_page(GINI_VS_ENTROPY)
+    assert app.selectbox(key="dataset").options == [
+        info.title for info in list_datasets() if info.task == "classification"
+    ]

@@ -1,0 +1,254 @@
+"""Controls change what is shown, and the URL and the controls stay in step."""
+
+from __future__ import annotations
+
+import pytest
+from page_helpers import (
+    GINI_VS_ENTROPY,
+    HOME,
+    PAGE_FILES,
+    RANDOM_FOREST,
+    SINGLE_TREE,
+    assert_healthy,
+    block,
+    chart_spec,
+    open_page,
+    query_of,
+    svg,
+    warnings,
+)
+
+from core.datasets import load_dataset, train_test_split
+
+
+def test_single_tree_redraws_when_max_depth_changes():
+    app = open_page(SINGLE_TREE, dataset="breast_cancer")
+    before_svg, before_chart = svg(app), chart_spec(app, "boundary-chart")
+    leaves_before = app.metric[3].value
+
+    app.select_slider(key="max_depth").set_value("no limit").run()
+
+    assert_healthy(app)
+    assert svg(app) != before_svg
+    assert chart_spec(app, "boundary-chart") != before_chart
+    assert int(app.metric[3].value) > int(leaves_before)
+    assert query_of(app)["max_depth"] == "none"
+
+
+def test_single_tree_traces_the_chosen_sample():
+    rows = train_test_split(load_dataset("iris"), test_size=0.25, random_state=0)
+    names = load_dataset("iris").class_names
+    other = next(i for i, y in enumerate(rows.y_test) if y != rows.y_test[0])
+    app = open_page(SINGLE_TREE)
+    assert "test sample #0 lands here" in svg(app)
+    assert (
+        f"true answer is **{names[rows.y_test[0]]}**"
+        in block(app, "sample-path").markdown[-1].value
+    )
+
+    app.selectbox(key="sample").set_value(other).run()
+
+    assert f"test sample #{other} lands here" in svg(app)
+    assert (
+        f"true answer is **{names[rows.y_test[other]]}**"
+        in block(app, "sample-path").markdown[-1].value
+    )
+    assert query_of(app)["sample"] == str(other)
+
+
+def test_single_tree_can_show_the_test_data_on_the_tree():
+    app = open_page(SINGLE_TREE)
+    assert "test:" not in svg(app)
+    app.toggle(key="test_on_tree").set_value(True).run()
+    assert "test: " in svg(app)
+    assert query_of(app)["test_on_tree"] == "true"
+
+
+def test_changing_the_dataset_moves_to_its_own_features():
+    app = open_page(SINGLE_TREE, sample="30")
+    app.selectbox(key="dataset").set_value("wine").run()
+    assert_healthy(app)
+    query = query_of(app)
+    assert (query["dataset"], query["x"], query["y"], query["sample"]) == ("wine", "6", "12", "0")
+    assert chart_spec(app, "boundary-chart")["layout"]["xaxis"]["title"]["text"] == "flavanoids"
+
+
+def test_forest_curve_marks_the_current_size():
+    app = open_page(RANDOM_FOREST, n_estimators="50")
+    before = chart_spec(app, "forest-curve")
+    app.slider(key="n_estimators").set_value(120).run()
+    after = chart_spec(app, "forest-curve")
+    assert_healthy(app)
+    assert after != before
+    assert "120" in str(after["layout"]) and "120" not in str(before["layout"])
+    assert query_of(app)["n_estimators"] == "120"
+
+
+def test_forest_opens_any_of_its_trees():
+    app = open_page(RANDOM_FOREST, n_estimators="10")
+    first = svg(app)
+    app.number_input(key="tree").set_value(7).run()
+    assert svg(app) != first
+    assert query_of(app)["tree"] == "7"
+
+
+def test_forest_keeps_the_opened_tree_inside_a_smaller_forest():
+    app = open_page(RANDOM_FOREST, n_estimators="10", tree="9")
+    app.slider(key="n_estimators").set_value(5).run()
+    assert_healthy(app)
+    assert app.number_input(key="tree").value == 0
+    assert query_of(app)["tree"] == "0"
+
+
+def test_forest_votes_change_with_the_sample():
+    app = open_page(RANDOM_FOREST, dataset="breast_cancer", n_estimators="30")
+    votes = {}
+    for sample in range(10):
+        app.selectbox(key="sample").set_value(sample).run()
+        votes[sample] = str(chart_spec(app, "votes")["data"][0]["y"])
+    assert len(set(votes.values())) > 1
+
+
+def test_forest_without_bootstrap_has_no_out_of_bag_score():
+    app = open_page(RANDOM_FOREST, bootstrap="false", n_estimators="10")
+    assert_healthy(app)
+    assert app.metric[2].value == "–"
+    names = [trace.get("name", "") for trace in chart_spec(app, "forest-curve")["data"]]
+    assert not [n for n in names if "out-of-bag" in n.lower()]
+
+
+def test_gini_page_highlights_where_the_trees_differ():
+    same = open_page(GINI_VS_ENTROPY, dataset="iris", max_depth="3")
+    differ = open_page(GINI_VS_ENTROPY, dataset="wine", max_depth="4")
+    assert same.metric[0].value == "100.0%"
+    assert (same.metric[2].value, same.metric[3].value) == ("0", "0")
+    assert differ.metric[2].value != "0"
+    assert svg(differ, "tree-gini") != svg(same, "tree-gini")
+
+
+def test_gini_page_marks_the_chosen_depth_on_the_depth_curve():
+    app = open_page(GINI_VS_ENTROPY, max_depth="3")
+    before = chart_spec(app, "depth-curves")
+    app.select_slider(key="max_depth").set_value(6).run()
+    assert chart_spec(app, "depth-curves") != before
+    assert svg(app, "tree-entropy") != ""
+
+
+# --- the URL sets the controls ---------------------------------------------------------------
+
+
+def test_url_parameters_set_the_single_tree_controls():
+    app = open_page(
+        SINGLE_TREE,
+        dataset="wine",
+        criterion="entropy",
+        max_depth="5",
+        min_samples_leaf="4",
+        ccp_alpha="0.02",
+        x="0",
+        y="9",
+        seed="7",
+        sample="3",
+        test_on_tree="true",
+        fit="all",
+    )
+    assert_healthy(app)
+    assert not app.warning
+    assert app.selectbox(key="dataset").value == "wine"
+    assert app.segmented_control(key="criterion").value == "entropy"
+    assert app.select_slider(key="max_depth").value == 5
+    assert app.slider(key="min_samples_leaf").value == 4
+    assert app.slider(key="ccp_alpha").value == pytest.approx(0.02)
+    assert (app.selectbox(key="x").value, app.selectbox(key="y").value) == (0, 9)
+    assert app.number_input(key="seed").value == 7
+    assert app.selectbox(key="sample").value == 3
+    assert app.toggle(key="test_on_tree").value is True
+    assert app.radio(key="fit").value == "all"
+
+
+def test_url_parameters_set_the_forest_controls():
+    app = open_page(
+        RANDOM_FOREST, n_estimators="42", max_features="log2", bootstrap="false", tree="41"
+    )
+    assert_healthy(app)
+    assert app.slider(key="n_estimators").value == 42
+    assert app.segmented_control(key="max_features").value == "log2"
+    assert app.toggle(key="bootstrap").value is False
+    assert app.number_input(key="tree").value == 41
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "fallback"),
+    [
+        (SINGLE_TREE, {"dataset": "mnist"}, {"dataset": "iris"}),
+        (SINGLE_TREE, {"max_depth": "abc"}, {"max_depth": "3"}),
+        (SINGLE_TREE, {"sample": "9999"}, {"sample": "0"}),
+        (SINGLE_TREE, {"x": "3", "y": "3"}, {"x": "2", "y": "3"}),
+        (RANDOM_FOREST, {"n_estimators": "1000000000"}, {"n_estimators": "100"}),
+        (RANDOM_FOREST, {"max_features": "0.5"}, {"max_features": "sqrt"}),
+        (GINI_VS_ENTROPY, {"dataset": "sine"}, {"dataset": "iris"}),
+        (GINI_VS_ENTROPY, {"seed": "-1"}, {"seed": "0"}),
+        (GINI_VS_ENTROPY, {"dataset": "<img src=x onerror=alert(1)>"}, {"dataset": "iris"}),
+    ],
+)
+def test_a_hostile_url_falls_back_with_a_notice(path, query, fallback):
+    app = open_page(path, **query)
+    assert_healthy(app)
+    notices = warnings(app)
+    assert len(notices) == 1
+    assert notices[0].startswith("Some settings in this link could not be used")
+    assert "<" not in notices[0], "markup from the URL must never be echoed"
+    for name, value in fallback.items():
+        assert query_of(app)[name] == value
+
+
+def test_the_notice_goes_once_the_visitor_changes_something():
+    app = open_page(SINGLE_TREE, max_depth="abc")
+    assert warnings(app)
+    app.select_slider(key="max_depth").set_value(4).run()
+    assert not warnings(app)
+    assert query_of(app)["max_depth"] == "4"
+
+
+def test_settings_carry_over_to_another_page():
+    app = open_page(HOME)
+    app.switch_page("pages/1_Single_tree.py").run()
+    app.selectbox(key="dataset").set_value("wine").run()
+    app.select_slider(key="max_depth").set_value(6).run()
+    app.number_input(key="seed").set_value(5).run()
+
+    # Following a sidebar link: the new page's URL has none of its settings yet.
+    app.switch_page("pages/3_Gini_vs_entropy.py")
+    app.query_params.clear()
+    app.run()
+
+    assert_healthy(app)
+    assert app.selectbox(key="dataset").value == "wine"
+    assert app.select_slider(key="max_depth").value == 6
+    assert app.number_input(key="seed").value == 5
+    assert query_of(app)["dataset"] == "wine"
+
+
+def test_a_link_wins_over_carried_settings():
+    app = open_page(HOME)
+    app.switch_page("pages/1_Single_tree.py").run()
+    app.selectbox(key="dataset").set_value("wine").run()
+    app.switch_page("pages/2_Random_forest.py")
+    app.query_params.clear()
+    app.query_params["dataset"] = "breast_cancer"
+    app.run()
+    assert app.selectbox(key="dataset").value == "breast_cancer"
+
+
+def test_home_page_needs_no_settings():
+    app = open_page(HOME, max_depth="abc")
+    assert_healthy(app)
+    assert not app.warning
+
+
+@pytest.mark.parametrize("path", PAGE_FILES.values(), ids=PAGE_FILES.keys())
+def test_a_page_works_without_the_home_page_having_run(path):
+    # Opened directly: a fresh session whose first script is this page.
+    app = open_page(path)
+    assert_healthy(app)
+    assert query_of(app)["dataset"] == "iris"
