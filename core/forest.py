@@ -24,7 +24,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse import hstack as sparse_hstack
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from core.builder import grow_trees
@@ -174,7 +173,7 @@ max_features, ccp_alpha
                 UserWarning,
                 stacklevel=3,
             )
-        self.oob_staged_scores_ = np.array([self._score_values(v, codes) for v in staged])
+        self.oob_staged_scores_ = self._staged(staged, codes)
         self.oob_score_ = float(self.oob_staged_scores_[-1])
         self._set_oob_prediction(staged[-1])
 
@@ -244,7 +243,7 @@ max_features, ccp_alpha
         running = np.cumsum(per_tree, axis=0)
         counts = np.arange(1, per_tree.shape[0] + 1, dtype=np.float64)[:, None, None]
         target = self._encode_for_score(np.asarray(y))
-        return np.array([self._score_values(v, target) for v in running / counts])
+        return self._staged(running / counts, target)
 
     def predict_per_tree(self, X: ArrayLike) -> Float:
         """Every tree's prediction for every row.
@@ -264,7 +263,12 @@ max_features, ccp_alpha
     def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
         raise NotImplementedError
 
-    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
+    def _staged(self, values: Float, target: NDArray[Any]) -> Float:
+        """Score of each prefix: ``values`` (n_prefixes, n_samples, n_values), NaN = unknown.
+
+        Rows whose value is NaN (no out-of-bag tree yet) are left out of that prefix's score;
+        a prefix with no known row scores NaN.
+        """
         raise NotImplementedError
 
     def _set_oob_prediction(self, values: Float) -> None:
@@ -347,12 +351,12 @@ oob_score, random_state, max_samples, ccp_alpha
     def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
         return y
 
-    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
-        known = ~np.isnan(values[:, 0])
-        if not known.any():
-            return float("nan")
-        predicted = self.classes_[np.argmax(values[known], axis=1)]
-        return float(accuracy_score(target[known], predicted))
+    def _staged(self, values: Float, target: NDArray[Any]) -> Float:
+        known = ~np.isnan(values[:, :, 0])
+        correct = (self.classes_[np.argmax(np.nan_to_num(values), axis=2)] == target) & known
+        n_known = known.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(n_known > 0, correct.sum(axis=1) / n_known, np.nan)
 
     def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
         super()._compute_oob(X, self.classes_[codes])
@@ -427,11 +431,20 @@ oob_score, random_state, max_samples, ccp_alpha
     def _encode_for_score(self, y: NDArray[Any]) -> NDArray[Any]:
         return np.asarray(y, dtype=np.float64)
 
-    def _score_values(self, values: Float, target: NDArray[Any]) -> float:
-        known = ~np.isnan(values[:, 0])
-        if known.sum() < 2:
-            return float("nan")
-        return float(r2_score(target[known], values[known, 0]))
+    def _staged(self, values: Float, target: NDArray[Any]) -> Float:
+        """R² of each prefix: ``1 - sum (y - pred)² / sum (y - mean y)²`` over known rows."""
+        pred = values[:, :, 0]
+        known = ~np.isnan(pred)
+        n_known = known.sum(axis=1)
+        y = np.broadcast_to(target, pred.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = np.where(known, y, 0.0).sum(axis=1) / n_known
+            total = np.where(known, (y - mean[:, None]) ** 2, 0.0).sum(axis=1)
+            residual = np.where(known, (y - np.nan_to_num(pred)) ** 2, 0.0).sum(axis=1)
+            r2 = 1.0 - residual / total
+        # As scikit-learn's r2_score: a constant target scores 1 if predicted exactly, else 0.
+        r2 = np.where(total == 0, np.where(residual == 0, 1.0, 0.0), r2)
+        return np.where(n_known >= 2, r2, np.nan)
 
     def _set_oob_prediction(self, values: Float) -> None:
         self.oob_prediction_ = values[:, 0]
