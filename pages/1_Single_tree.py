@@ -69,21 +69,29 @@ X_train, X_test = rows.X_train[:, list(columns)], rows.X_test[:, list(columns)]
 
 with top:
     ui.show_notices(settings)
-    ui.what_to_notice(
-        "Each split is one yes/no question about one feature, so the boundary is made of "
-        "straight, axis-parallel steps. Let the tree grow deeper: training accuracy climbs "
-        "towards 100%, but test accuracy stops improving, and then falls: the tree is "
-        "learning the noise of its training samples (overfitting). Pruning (ccp_alpha) and "
-        "min_samples_leaf pull it back."
-    )
+    if classify:
+        ui.what_to_notice(
+            "Each split is one yes/no question about one feature, so the boundary is made of "
+            "straight, axis-parallel steps. Let the tree grow deeper: training accuracy climbs "
+            "towards 100%, but test accuracy stops improving, and then falls: the tree is "
+            "learning the noise of its training samples (overfitting). Pruning (ccp_alpha) and "
+            "min_samples_leaf pull it back."
+        )
+    else:
+        ui.what_to_notice(
+            "A regression tree predicts one number per leaf, the mean of its training samples, "
+            "so its fit is a staircase. Each extra level of depth can double the steps: at "
+            "first they follow the wave, then they start chasing single noisy points, and the "
+            "test R² stops improving. Pruning (ccp_alpha) and min_samples_leaf pull it back."
+        )
     with ui.guard("the tree") as growing:
         model = ui.fit_tree(spec)
-        score = "Accuracy" if classify else "R²"
+        score = "accuracy" if classify else "R²"
         metrics = st.columns(4)
         metrics[0].metric(
             f"Train {score.lower()}", f"{ui.accuracy(model, X_train, rows.y_train):.3f}"
         )
-        metrics[1].metric(f"Test {score.lower()}", f"{ui.accuracy(model, X_test, rows.y_test):.3f}")
+        metrics[1].metric(f"Test {score}", f"{ui.accuracy(model, X_test, rows.y_test):.3f}")
         metrics[2].metric("Depth", model.get_depth())
         metrics[3].metric("Leaves", model.get_n_leaves())
 

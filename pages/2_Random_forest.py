@@ -212,9 +212,18 @@ def vote_figure(per_tree: np.ndarray) -> go.Figure:
         figure.update_layout(yaxis_title="trees voting for it", showlegend=False)
     else:
         figure.add_histogram(x=per_tree, nbinsx=30, name="one tree's prediction")
-        figure.add_vline(x=float(per_tree.mean()), line_width=3, annotation_text="forest: mean")
+        mean, truth = float(per_tree.mean()), float(rows.y_test[sample])
         figure.add_vline(
-            x=float(rows.y_test[sample]), line_dash="dash", annotation_text="true value"
+            x=mean,
+            line_width=3,
+            annotation_text="forest (mean)",
+            annotation_position="top right" if mean >= truth else "top left",
+        )
+        figure.add_vline(
+            x=truth,
+            line_dash="dash",
+            annotation_text="true value",
+            annotation_position="top left" if mean >= truth else "top right",
         )
         figure.update_layout(xaxis_title="prediction", yaxis_title="trees", showlegend=False)
     figure.update_layout(
