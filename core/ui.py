@@ -495,11 +495,12 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
             st.code(source, language="python", line_numbers=True)
 
 
-def show_svg(svg: str, *, key: str) -> None:
+def show_svg(svg: str, *, key: str, min_scale: float = 0.0) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
 
-    The SVG fills the width but never grows past its natural size: a big tree shrinks to show
-    its whole shape (which is the lesson when it is that big).
+    The SVG fills the width but never grows past its natural size. It shrinks down to
+    ``min_scale`` of that size; a wider tree then scrolls sideways. The default 0 always
+    shows a big tree whole, which is the lesson when it is that big.
     """
     start = svg.find("<svg")  # the XML prolog and doctype are not HTML
     tag_end = svg.find(">", start)
@@ -507,6 +508,8 @@ def show_svg(svg: str, *, key: str) -> None:
     view_box = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+) [\d.]+"', tag)
     width = float(view_box.group(1)) if view_box else 600.0
     style = f"width:100%;height:auto;max-width:{width:.0f}pt"
+    if min_scale > 0:
+        style += f";min-width:{min_scale * width:.0f}pt"
     body = f'{tag} style="{style}"{svg[tag_end:]}'
     with st.container(key=key, border=False):
         # Markdown, not st.html: st.html's sanitizer drops <svg>. The SVG is ours: dot's
@@ -675,6 +678,15 @@ def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray) -> None:
             width="stretch",
             theme=None,  # the figures carry their own projector-friendly look
         )
+
+
+def legend_below(figure: Any) -> Any:
+    """Move the legend under the plot, for figures that share the width with another."""
+    figure.update_layout(
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"},
+        margin={"b": 130},
+    )
+    return figure
 
 
 def chart(figure: Any, *, key: str) -> None:

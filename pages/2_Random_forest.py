@@ -176,7 +176,7 @@ with boundary_area, ui.guard("the decision boundaries"):
             (left, right), boundaries.items(), ("lone-boundary", "boundary"), strict=True
         ):
             with column:
-                figure = boundary_figure(boundary, title=name, height=460)
+                figure = ui.legend_below(boundary_figure(boundary, title=name, height=540))
                 ui.mark_sample(figure, X_test[sample], boundary.grid.features, star)
                 ui.clickable_chart(figure, key=key, test_index=rows.test_index)
     else:

@@ -105,6 +105,8 @@ with st.container(key="agreement"):
     metrics[3].metric("Nodes only the entropy tree has", len(only_entropy))
 
 sides = st.columns(2, gap="large")
+details = st.container()
+drawings: dict[str, str] = {}
 for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy), strict=True):
     tree = trees[criterion]
     with side, ui.guard(f"the {criterion} tree"):
@@ -113,10 +115,8 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
         small[0].metric("Train accuracy", f"{ui.accuracy(tree, X_train, rows.y_train):.3f}")
         small[1].metric("Test accuracy", f"{ui.accuracy(tree, X_test, rows.y_test):.3f}")
         small[2].metric("Leaves", tree.get_n_leaves())
-        ui.chart(
-            boundary_figure(boundaries[criterion], title="", height=420),
-            key=f"boundary-{criterion}",
-        )
+        figure = ui.legend_below(boundary_figure(boundaries[criterion], title="", height=500))
+        ui.chart(figure, key=f"boundary-{criterion}")
         diagram = build_tree_diagram(
             tree,
             feature_names=names,
@@ -124,16 +124,24 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
             max_depth=6,
             highlight=differing,
         )
-        dot = to_dot(diagram, detail="detailed" if tree.get_n_leaves() <= 12 else "beginner")
+        dot = to_dot(diagram, detail="detailed" if tree.get_n_leaves() <= 6 else "beginner")
         if dot_available():
-            ui.show_svg(render_svg(dot), key=f"tree-{criterion}")
+            drawings[criterion] = render_svg(dot)
+            ui.show_svg(drawings[criterion], key=f"tree-{criterion}")
         else:
             with st.container(key=f"tree-{criterion}"):
                 st.graphviz_chart(dot)
-st.caption(
-    "Outlined nodes have no identical counterpart in the other tree: a different question, "
-    "or a question the other tree never asks. Levels below 6 are folded."
-)
+
+with details:
+    st.caption(
+        "Outlined nodes have no identical counterpart in the other tree: a different "
+        "question, or a question the other tree never asks. Levels below 6 are folded."
+    )
+    if drawings:
+        with st.expander("Read the trees at full size", icon=":material/zoom_in:"):
+            for name, drawing in drawings.items():
+                st.markdown(f"**{name.capitalize()} tree**")
+                ui.show_svg(drawing, key=f"tree-{name}-full", min_scale=0.8)
 
 curve_column, depth_column = st.columns(2, gap="large")
 with curve_column, ui.guard("the impurity curves"):
