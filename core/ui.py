@@ -634,12 +634,17 @@ def mark_sample(figure: Any, row: Sequence[float], axes: tuple[int, int], label:
 
 
 def clicked_sample(
-    points: Sequence[Mapping[str, Any]], curves: Sequence[int], test_index: np.ndarray
+    points: Sequence[Mapping[str, Any]],
+    curves: Sequence[int],
+    test_index: np.ndarray,
+    test_xy: np.ndarray | None = None,
 ) -> int | None:
-    """Position in the test set of the first clicked test point, if any.
+    """Position in the test set of the clicked test sample, if any.
 
     ``points`` is a Plotly selection; a point counts when it lies on one of ``curves`` (the
-    scatter traces) and its ``customdata`` is the row id of a test sample.
+    scatter traces) and its ``customdata`` is the row id of a test sample. A click on a
+    training point that hides a test sample at the same spot (``test_xy``, shape
+    ``(n_test, 2)`` in plot coordinates) picks that test sample.
     """
     for point in points:
         row = point.get("customdata")
@@ -649,31 +654,41 @@ def clicked_sample(
         position = np.flatnonzero(test_index == int(row))
         if position.size:
             return int(position[0])
+    if test_xy is not None:
+        for point in points:
+            if point.get("curve_number") in curves and "x" in point and "y" in point:
+                spot = np.array([point["x"], point["y"]], dtype=float)
+                hidden = np.flatnonzero(np.all(np.isclose(test_xy, spot), axis=1))
+                if hidden.size:
+                    return int(hidden[0])
     return None
 
 
-def _on_click(key: str, curves: tuple[int, ...], test_index: np.ndarray) -> None:
+def _on_click(
+    key: str, curves: tuple[int, ...], test_index: np.ndarray, test_xy: np.ndarray
+) -> None:
     event = st.session_state.get(key)
     points = list(event["selection"]["points"]) if event else []
-    position = clicked_sample(points, curves, test_index)
+    position = clicked_sample(points, curves, test_index, test_xy)
     if position is not None:
         st.session_state["sample"] = position
     elif points:
         st.toast("That is a training sample: click a ring (a test sample) to trace it.")
 
 
-def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray) -> None:
+def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: np.ndarray) -> None:
     """A Plotly chart where clicking a test sample makes it the traced ``sample``.
 
     Points carry their dataset row id as ``customdata``; only scatter traces count, so a
     click on the shaded regions (whose ``customdata`` is a probability) is ignored.
+    ``test_xy`` holds the test samples' plot coordinates, shape ``(n_test, 2)``.
     """
     curves = tuple(i for i, trace in enumerate(figure.data) if trace.type == "scatter")
     with st.container(key=f"{key}-chart"):
         st.plotly_chart(
             figure,
             key=key,
-            on_select=functools.partial(_on_click, key, curves, test_index),
+            on_select=functools.partial(_on_click, key, curves, test_index, test_xy),
             selection_mode="points",
             width="stretch",
             theme=None,  # the figures carry their own projector-friendly look

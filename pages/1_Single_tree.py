@@ -1,5 +1,6 @@
 """Single tree: grow one decision tree, see its boundary, and trace a test sample through it."""
 
+import numpy as np
 import streamlit as st
 
 from core import ui
@@ -126,8 +127,10 @@ with plot_column, ui.guard("the decision boundary"):
             test_ids=rows.test_index,
         )
         figure = boundary_figure(boundary, height=520)
-        ui.mark_sample(figure, X_test[sample], boundary.grid.features, f"test sample #{sample}")
-        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index)
+        axes = boundary.grid.features
+        ui.mark_sample(figure, X_test[sample], axes, f"test sample #{sample}")
+        test_xy = X_test[:, list(axes)]
+        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index, test_xy=test_xy)
         st.caption(
             "Filled dots are training samples, rings are test samples, crosses are mistakes. "
             "Click a ring to trace that sample through the tree."
@@ -147,7 +150,8 @@ with plot_column, ui.guard("the decision boundary"):
         figure = regression_figure(lines, target_name=data.target_name, height=520)
         point = [X_test[sample][0], float(rows.y_test[sample])]
         ui.mark_sample(figure, point, (0, 1), f"test sample #{sample}")
-        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index)
+        test_xy = np.column_stack([X_test[:, 0], rows.y_test])
+        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index, test_xy=test_xy)
         st.caption(
             "The tree predicts one number per leaf, so its fit is a staircase. Filled dots are "
             "training samples, rings are test samples: click a ring to trace it."

@@ -177,8 +177,14 @@ with boundary_area, ui.guard("the decision boundaries"):
         ):
             with column:
                 figure = ui.legend_below(boundary_figure(boundary, title=name, height=540))
-                ui.mark_sample(figure, X_test[sample], boundary.grid.features, star)
-                ui.clickable_chart(figure, key=key, test_index=rows.test_index)
+                axes = boundary.grid.features
+                ui.mark_sample(figure, X_test[sample], axes, star)
+                ui.clickable_chart(
+                    figure,
+                    key=key,
+                    test_index=rows.test_index,
+                    test_xy=X_test[:, list(axes)],
+                )
     else:
         lines = compute_regression_lines(
             {"one tree": lone, f"forest of {settings.n_estimators}": forest},
@@ -192,7 +198,8 @@ with boundary_area, ui.guard("the decision boundaries"):
         )
         figure = regression_figure(lines, target_name=data.target_name, height=480)
         ui.mark_sample(figure, [X_test[sample][0], float(rows.y_test[sample])], (0, 1), star)
-        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index)
+        test_xy = np.column_stack([X_test[:, 0], rows.y_test])
+        ui.clickable_chart(figure, key="boundary", test_index=rows.test_index, test_xy=test_xy)
     st.caption("Click a test sample (a ring) to see how the trees voted on it.")
 
 

@@ -34,6 +34,15 @@ def test_clicked_sample_ignores_training_points_and_the_regions():
     assert ui.clicked_sample([], (1,), test_index) is None
 
 
+def test_a_click_on_a_training_point_hiding_a_test_sample_picks_the_test_sample():
+    test_index = np.array([4, 9, 17])
+    test_xy = np.array([[1.0, 0.2], [1.4, 0.2], [5.0, 1.5]])
+    covered = [{"curve_number": 1, "customdata": 3, "x": 1.4, "y": 0.2}]
+    assert ui.clicked_sample(covered, (1,), test_index, test_xy) == 1
+    elsewhere = [{"curve_number": 1, "customdata": 3, "x": 1.3, "y": 0.2}]
+    assert ui.clicked_sample(elsewhere, (1,), test_index, test_xy) is None
+
+
 def test_identical_trees_have_no_differing_nodes():
     assert ui.differing_nodes(stump(), stump()) == (set(), set())
 
