@@ -1,0 +1,347 @@
+"""Driving the real app: a Streamlit server in a subprocess, and a page that knows when a run ends.
+
+When is a rerun over? Streamlit's frontend sets ``data-test-script-state`` on the
+``stApp`` element (``running`` while the script runs, ``notRunning`` after), but the last
+elements can reach the DOM a moment after the state flips, and elements the new run has not
+sent again stay marked ``data-stale="true"``. So a page counts as settled when the script is
+not running, no element is stale, the status widget is gone, and the elements we expect are
+there; after a control changes, the element we watch must also differ from before.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
+    from playwright.sync_api import Page, ViewportSize
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT: ViewportSize = {"width": 1400, "height": 900}
+
+# Generous: two cores shared with other test suites, and a first visit fits a 500-tree forest.
+OPEN_TIMEOUT_MS = 90_000
+RERUN_TIMEOUT_MS = 60_000
+
+_STATE = """
+const settled = (selectors) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testScriptState !== "notRunning") return false;
+  if (app.dataset.testConnectionState !== "CONNECTED") return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return false;
+  return selectors.every((selector) => document.querySelector(selector) !== null);
+};
+// An exception or a friendly failure will not go away by waiting: stop and report it.
+const broken = () => document.querySelector('[data-testid="stException"]') !== null
+  || [...document.querySelectorAll('[data-testid="stAlert"]')]
+    .some((alert) => alert.innerText.includes("could not show"));
+"""
+
+_SETTLED = f"""
+(selectors) => {{
+  {_STATE}
+  return settled([]) && (broken() || settled(selectors));
+}}
+"""
+
+_CHANGED = f"""
+([selector, before]) => {{
+  {_STATE}
+  const element = document.querySelector(selector);
+  return settled([]) && (broken() || (element !== null && element.innerHTML !== before));
+}}
+"""
+
+
+# --- the server ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class StreamlitServer:
+    """``streamlit run app.py`` on a free port, in its own process group, logging to a file."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    @classmethod
+    def start(cls, script: Path, log: Path, *, timeout: float = 60.0) -> StreamlitServer:
+        port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(script),
+            "--server.headless=true",
+            "--server.address=127.0.0.1",
+            f"--server.port={port}",
+            "--browser.gatherUsageStats=false",
+            # Other people edit the tree while we test: never rerun or prompt on their saves.
+            "--server.fileWatcherType=none",
+        ]
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        server = cls(process, f"http://127.0.0.1:{port}", log)
+        server._wait_healthy(timeout)
+        return server
+
+    def _wait_healthy(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"Streamlit exited with code {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
+                    if answer.read().strip() == b"ok":
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.25)
+        self.stop()
+        raise RuntimeError(f"Streamlit was not healthy after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+# --- the page ------------------------------------------------------------------------------
+
+
+@dataclass
+class AppPage:
+    """A browser tab on the app, with what went wrong in it recorded as it happens."""
+
+    page: Page
+    server: StreamlitServer
+    page_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+
+        def dismiss(dialog: Any) -> None:
+            self.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        self.page.on("dialog", dismiss)
+
+    def open(self, path: str, ready: tuple[str, ...]) -> None:
+        """Go to ``path`` (with its query) and wait until the run is over and ``ready`` shown."""
+        self.page.goto(self.server.url + path)
+        self.settle(ready, timeout=OPEN_TIMEOUT_MS)
+
+    def settle(self, ready: tuple[str, ...] = (), *, timeout: float = RERUN_TIMEOUT_MS) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(_SETTLED, arg=list(ready), timeout=timeout)
+        except PlaywrightTimeout:
+            raise AssertionError(self._stuck("the page did not settle")) from None
+        missing = [selector for selector in ready if self.page.locator(selector).count() == 0]
+        if missing:
+            raise AssertionError(self._stuck(f"the page settled without {missing}"))
+
+    def html(self, selector: str) -> str:
+        inner: str = self.page.locator(selector).first.inner_html()
+        return inner
+
+    def wait_for_new_content(self, selector: str, before: str) -> str:
+        """Wait until the run is over and ``selector``'s inner HTML differs from ``before``."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(_CHANGED, arg=[selector, before], timeout=RERUN_TIMEOUT_MS)
+        except PlaywrightTimeout:
+            raise AssertionError(self._stuck(f"{selector} did not change")) from None
+        after = self.html(selector) if self.page.locator(selector).count() else ""
+        if after in ("", before):
+            raise AssertionError(self._stuck(f"the run ended without changing {selector}"))
+        return after
+
+    def nudge_slider(self, key: str, press: str = "ArrowRight") -> None:
+        """Move the slider with widget key ``key`` one step, from the keyboard."""
+        thumb = self.page.locator(f'.st-key-{key} input[type="range"]')
+        thumb.focus()
+        thumb.press(press)
+
+    def slider_value(self, key: str) -> str:
+        """The value the slider shows on its thumb (checked against what it tells a reader)."""
+        shown = self.page.locator(f'.st-key-{key} [data-testid="stSliderThumbValue"]')
+        text = shown.inner_text().strip()
+        spoken = self.page.locator(f'.st-key-{key} input[type="range"]')
+        assert spoken.get_attribute("aria-valuetext") == text, "thumb and aria-valuetext differ"
+        return text
+
+    def selectbox_value(self, key: str) -> str:
+        value: str = self.page.locator(f'.st-key-{key} input[role="combobox"]').input_value()
+        return value
+
+    def metric(self, label: str, within: str = "") -> str:
+        """The value of the metric labelled exactly ``label`` (inside ``within``, if given)."""
+        metrics = self.page.locator(f'{within} [data-testid="stMetric"]'.strip())
+        found = [
+            m.locator('[data-testid="stMetricValue"]').inner_text().strip()
+            for m in metrics.all()
+            if m.locator('[data-testid="stMetricLabel"]').inner_text().strip() == label
+        ]
+        assert len(found) == 1, f"expected one metric {label!r}, found {len(found)}"
+        return found[0]
+
+    def heading(self) -> str:
+        text: str = self.page.locator("h1").first.inner_text().strip()
+        return text
+
+    def exceptions(self) -> list[str]:
+        return self.page.locator('[data-testid="stException"]').all_inner_texts()
+
+    def alerts(self) -> list[str]:
+        return self.page.locator('[data-testid="stAlert"]').all_inner_texts()
+
+    def notices(self) -> list[str]:
+        """Warnings about the link (the friendly notice), not other messages."""
+        return [a for a in self.alerts() if "could not be used" in a]
+
+    def failures(self) -> list[str]:
+        """Friendly failure messages: something on the page could not be drawn."""
+        return [a for a in self.alerts() if "could not show" in a]
+
+    def assert_healthy(self) -> None:
+        assert self.exceptions() == [], self.exceptions()
+        assert self.failures() == [], self.failures()
+        assert self.page_errors == [], self.page_errors
+        assert self.dialogs == [], self.dialogs
+
+    def svg_nodes(self, key: str) -> int:
+        """Nodes of the Graphviz diagram in the keyed container."""
+        return self.page.locator(f".st-key-{key} svg g.node").count()
+
+    def chart_traces(self, key: str) -> int:
+        """Data traces Plotly drew in the keyed container (0 if the chart is not drawn)."""
+        return self.page.locator(f".st-key-{key} .js-plotly-plot g.trace").count()
+
+    def screenshot(self, path: Path) -> bytes:
+        """The whole page, however long: the app scrolls inside ``stMain``, not the document."""
+        page = self.page
+        height = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
+        )
+        page.set_viewport_size({"width": VIEWPORT["width"], "height": max(height, 900)})
+        try:
+            self.settle()
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            # CSS fades (elements appearing, charts resizing) leave no DOM trace to wait on.
+            page.wait_for_timeout(600)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return page.screenshot(path=str(path), full_page=True)
+        finally:
+            page.set_viewport_size(VIEWPORT)
+
+    def _stuck(self, what: str) -> str:
+        state = self.page.evaluate(
+            "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+            " return app ? [app.dataset.testScriptState, app.dataset.testConnectionState,"
+            " document.querySelectorAll('[data-stale=\"true\"]').length] : null; }"
+        )
+        return (
+            f"{what} (script state, connection, stale elements: {state}; "
+            f"exceptions: {self.exceptions()}; alerts: {self.alerts()}).\n"
+            f"Server log:\n{self.server.log_tail()}"
+        )
+
+
+# --- what each page must show ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageCase:
+    """A page as a visitor opens it by URL, and what it must show then."""
+
+    name: str
+    path: str
+    title: str
+    document_title: str
+    diagrams: tuple[str, ...]  # keys of containers holding a Graphviz SVG
+    charts: tuple[str, ...]  # keys of containers holding a Plotly chart
+    screenshot: str
+
+    @property
+    def ready(self) -> tuple[str, ...]:
+        """Selectors that exist once the page is drawn, the slowest parts included."""
+        return (
+            "h1",
+            *(f".st-key-{key} svg g.node" for key in self.diagrams),
+            *(f".st-key-{key} .js-plotly-plot .main-svg" for key in self.charts),
+        )
+
+
+HOME = PageCase("home", "/", "Arboretum", "Arboretum", (), (), "page-home.png")
+SINGLE_TREE = PageCase(
+    "single-tree",
+    "/Single_tree",
+    "Single tree",
+    "Single tree · Arboretum",
+    ("tree-diagram",),
+    ("boundary-chart",),
+    "page-single-tree.png",
+)
+RANDOM_FOREST = PageCase(
+    "random-forest",
+    "/Random_forest",
+    "Random forest",
+    "Random forest · Arboretum",
+    ("tree-diagram",),
+    ("forest-curve", "importances", "lone-boundary-chart", "boundary-chart", "votes"),
+    "page-random-forest.png",
+)
+GINI_VS_ENTROPY = PageCase(
+    "gini-vs-entropy",
+    "/Gini_vs_entropy",
+    "Gini vs entropy",
+    "Gini vs entropy · Arboretum",
+    ("tree-gini", "tree-entropy"),
+    ("boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"),
+    "page-gini-vs-entropy.png",
+)
+PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
