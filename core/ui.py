@@ -255,8 +255,10 @@ def _from_widget(name: str, value: Any) -> Any:
     return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
 
 
-def _url_query() -> dict[str, str]:
-    return {name: st.query_params[name] for name in st.query_params}
+def _url_query(settings_type: type[state._Settings]) -> dict[str, str]:
+    """The URL's values for this page's settings; other names (``embed``...) are not ours."""
+    names = {f.name for f in fields(settings_type)}
+    return {name: st.query_params[name] for name in st.query_params if name in names}
 
 
 def start(settings_type: type[S]) -> S:
@@ -266,7 +268,7 @@ def start(settings_type: type[S]) -> S:
     over from another page, then the defaults; otherwise the widgets hold the truth.
     """
     session = st.session_state
-    query = _url_query()
+    query = _url_query(settings_type)
     arrived = session.get(_PAGE) != settings_type.page
     if (
         arrived
@@ -274,7 +276,7 @@ def start(settings_type: type[S]) -> S:
         or not isinstance(session.get(_LAST), settings_type)
     ):
         names = {f.name for f in fields(settings_type)}
-        source = query if names & set(query) else session.get(_SHARED, {})
+        source = query if query else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
         for name in names:
             session[name] = _to_widget(name, getattr(settings, name))
@@ -314,7 +316,8 @@ def finish(settings: state._Settings) -> None:
     """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
     session = st.session_state
     query = state.to_query(settings)
-    if session.get(_WRITTEN) != query or _url_query() != query:
+    if session.get(_WRITTEN) != query or _url_query(type(settings)) != query:
+        # from_dict keeps Streamlit's own embed options in the URL.
         st.query_params.from_dict(query)
     session[_WRITTEN] = query
     session[_SHARED] = {**session.get(_SHARED, {}), **query}

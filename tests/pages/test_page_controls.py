@@ -210,6 +210,16 @@ def test_the_notice_goes_once_the_visitor_changes_something():
     assert query_of(app)["max_depth"] == "4"
 
 
+def test_a_link_with_foreign_parameters_keeps_the_visitors_changes():
+    # A learning platform may add its own parameters; they must not pin the settings.
+    app = open_page(SINGLE_TREE, embed="true", utm_source="course", max_depth="5")
+    app.select_slider(key="max_depth").set_value(7).run()
+    app.run()  # one more rerun: the change must survive it
+    assert app.select_slider(key="max_depth").value == 7
+    assert query_of(app)["max_depth"] == "7"
+    assert query_of(app)["embed"] == "true"
+
+
 def test_settings_carry_over_to_another_page():
     app = open_page(HOME)
     app.switch_page("pages/1_Single_tree.py").run()
