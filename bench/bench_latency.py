@@ -1,0 +1,506 @@
+"""Latency of the live app: from a slider change to the updated page, in headless Chromium.
+
+Run with ``make bench-latency`` (or ``python -m bench.bench_latency [--steps N] [--verbose]``).
+It starts its own Streamlit servers, drives them with Playwright in Debian's Chromium
+(``/usr/bin/chromium``, or ``ARBORETUM_CHROMIUM``), and prints a table. It is a measurement,
+not a test: nothing fails on a slow machine, and the load average is printed beside the numbers.
+
+Cases
+-----
+- ``floor``: Streamlit's own floor, a page that does nothing but read a slider and echo it,
+  written to a temporary directory and served the same way. Read the others against it.
+- ``single-tree``: the Single tree page on breast cancer, walking ``max_depth``.
+- ``random-forest``: the Random forest page at 100 trees, walking ``n_estimators``.
+- ``random-forest-depth`` (only when asked for): the same page walking ``max_depth``, where
+  every new depth also fits the 500-tree forest behind the score curve.
+
+Each case opens its page, then presses ArrowRight ``--steps`` times on the slider, ArrowLeft
+as many times, and ArrowRight once more (15 changes by default): ``max_depth`` 1..8..1..2,
+``n_estimators`` 100..107..100..101. The way up meets new settings, so the server has to fit
+a model; the way back may find it in Streamlit's caches. Whether it did is not guessed: the
+benchmark's server counts every ``fit`` of a tree or forest (outermost calls only, so a forest
+counts once), and a change that fitted nothing was served from cache.
+
+What "updated" means
+--------------------
+Both ends are read from the page's own clock (``performance.now``), so Playwright's round
+trips are not counted.
+
+- Start: the ``timeStamp`` of the slider's ``keydown`` event.
+- End: the first animation frame after all of these hold at once:
+
+  1. the watched element's inner HTML differs from what it was before the key press (the
+     tree diagram's SVG, the forest boundary's title, the floor's echo);
+  2. the script is no longer running: ``data-test-script-state="notRunning"`` on ``stApp``;
+  3. no element is stale (``data-stale="true"``): everything the new run sent is in the DOM;
+  4. no status widget (``[data-testid="stStatusWidget"]``) is shown.
+
+Why (2) and not the status widget alone: Streamlit shows that widget only after a run has
+lasted 500 ms, so it says nothing about short runs. And why (3): the script state turns to
+``notRunning`` before the last elements are drawn. Plotly charts other than the watched one
+may still be drawing their last frame at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OPEN_TIMEOUT_MS = 120_000
+CHANGE_TIMEOUT_MS = 60_000
+PAUSE_S = 0.3  # between changes, so the last one's stragglers do not land in the next
+
+FLOOR_SCRIPT = """\
+import streamlit as st
+
+value = st.slider("value", 0, 100, 50, key="value")
+with st.container(key="echo"):
+    st.write(f"value {value}")
+"""
+
+# A page is settled when its run is over and every element of it is drawn.
+SETTLED_JS = """
+(selectors) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testScriptState !== "notRunning") return false;
+  if (app.dataset.testConnectionState !== "CONNECTED") return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return false;
+  return selectors.every((selector) => document.querySelector(selector) !== null);
+}
+"""
+
+# Armed before each key press; fills window.__latency with page-clock times (ms):
+# start (keydown), runStart (script state leaves notRunning), runEnd (back to notRunning),
+# end (the updated page's frame).
+ARM_JS = """
+(selector) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const before = document.querySelector(selector)?.innerHTML ?? null;
+  const result = { start: null, runStart: null, runEnd: null, end: null, sawStatus: false };
+  window.__latency = result;
+  document.addEventListener("keydown", (event) => { result.start = event.timeStamp; },
+                            { capture: true, once: true });
+  const check = () => {
+    if (result.start === null) return;
+    const running = app.dataset.testScriptState !== "notRunning";
+    if (running && result.runStart === null) result.runStart = performance.now();
+    if (!running && result.runStart !== null && result.runEnd === null) {
+      result.runEnd = performance.now();
+    }
+    if (document.querySelector('[data-testid="stStatusWidget"]')) result.sawStatus = true;
+    if (running || result.end !== null) return;
+    if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return;
+    const element = document.querySelector(selector);
+    if (element === null || element.innerHTML === before) return;
+    observer.disconnect();
+    requestAnimationFrame(() => { result.end = performance.now(); });
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.documentElement,
+                   { subtree: true, childList: true, attributes: true, characterData: true });
+}
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One page, one slider, and the element that must change when it moves."""
+
+    name: str
+    label: str
+    path: str  # with its query: the page in its starting state
+    slider: str  # widget key
+    watch: str  # CSS selector of the element that must change
+    ready: tuple[str, ...]  # selectors that exist once the page is drawn
+    target_ms: float | None
+    floor: bool = False  # serve the floor script instead of the app
+
+
+CASES = (
+    Case(
+        "floor",
+        "Streamlit floor: one slider, echoed",
+        "/",
+        "value",
+        ".st-key-echo",
+        (".st-key-echo",),
+        None,
+        floor=True,
+    ),
+    Case(
+        "single-tree",
+        "Single tree · breast cancer · max_depth",
+        "/Single_tree?dataset=breast_cancer&max_depth=1",
+        "max_depth",
+        ".st-key-tree-diagram",
+        (".st-key-tree-diagram svg", ".st-key-boundary-chart .main-svg"),
+        250.0,
+    ),
+    Case(
+        "random-forest",
+        "Random forest · 100 trees · n_estimators",
+        "/Random_forest?dataset=iris&n_estimators=100",
+        "n_estimators",
+        ".st-key-boundary .gtitle",
+        (".st-key-tree-diagram svg", ".st-key-boundary .gtitle", ".st-key-votes .main-svg"),
+        400.0,
+    ),
+    Case(
+        "random-forest-depth",
+        "Random forest · 100 trees · max_depth",
+        "/Random_forest?dataset=iris&n_estimators=100&max_depth=1",
+        "max_depth",
+        ".st-key-tree-diagram",
+        (".st-key-tree-diagram svg", ".st-key-boundary .gtitle", ".st-key-votes .main-svg"),
+        400.0,
+    ),
+)
+DEFAULT_CASES = ("floor", "single-tree", "random-forest")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One measured slider change."""
+
+    value: str  # what the slider shows afterwards
+    ms: float
+    run_start_ms: float  # until the script state left notRunning (request and queueing)
+    run_ms: float  # until the script state turned back to notRunning (the server's share)
+    fits: int  # models the server fitted during it; 0 means served from cache
+    saw_status: bool
+
+
+# --- the server, with its fits counted ---------------------------------------------------------
+
+
+def count_fits(log: Path) -> None:
+    """Make every outermost ``fit`` of the engine's estimators append a line to ``log``.
+
+    Runs inside the benchmark's server process only. ``functools.wraps`` keeps ``__wrapped__``,
+    so the pages' "How this is computed" still shows the real source.
+    """
+    from core import (
+        DecisionTreeClassifier,
+        DecisionTreeRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
+
+    nesting = threading.local()
+
+    def counted(fit: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fit)
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            depth = getattr(nesting, "depth", 0)
+            nesting.depth = depth + 1
+            try:
+                return fit(self, *args, **kwargs)
+            finally:
+                nesting.depth = depth
+                if depth == 0:
+                    with log.open("a") as out:
+                        out.write(f"{type(self).__name__}\n")
+
+        return wrapper
+
+    estimators = (
+        DecisionTreeClassifier,
+        DecisionTreeRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
+    owners = {next(c for c in estimator.__mro__ if "fit" in vars(c)) for estimator in estimators}
+    for owner in owners:
+        owner.fit = counted(vars(owner)["fit"])
+
+
+def serve(script: str, port: int, fit_log: Path) -> None:
+    """``streamlit run script`` in this process, after :func:`count_fits`."""
+    count_fits(fit_log)
+    from streamlit.web import cli
+
+    cli.main(
+        args=[
+            "run",
+            script,
+            "--server.headless=true",
+            "--server.address=127.0.0.1",
+            f"--server.port={port}",
+            "--browser.gatherUsageStats=false",
+            "--server.fileWatcherType=none",
+        ],
+        prog_name="streamlit",
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    url: str
+    fit_log: Path
+    log: Path
+
+    def fits(self) -> int:
+        if not self.fit_log.exists():
+            return 0
+        return len(self.fit_log.read_text().splitlines())
+
+    def tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@contextmanager
+def running_server(script: Path, workdir: Path, timeout: float = 60.0) -> Iterator[Server]:
+    """A benchmark server for ``script`` (cwd: the project, so its config applies)."""
+    port = _free_port()
+    log, fit_log = workdir / f"server-{port}.log", workdir / f"fits-{port}.log"
+    command = [sys.executable, "-m", "bench.bench_latency", "--serve", str(script)]
+    command += ["--port", str(port), "--fit-log", str(fit_log)]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Server(process, f"http://127.0.0.1:{port}", fit_log, log)
+    try:
+        _wait_healthy(server, timeout)
+        yield server
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+def _wait_healthy(server: Server, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{server.tail()}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as answer:
+                if answer.read().strip() == b"ok":
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"the server was not healthy after {timeout:.0f} s:\n{server.tail()}")
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+def walk(steps: int) -> list[str]:
+    """Keys to press: up ``steps`` times, back down as many, and up once more."""
+    return ["ArrowRight"] * steps + ["ArrowLeft"] * steps + ["ArrowRight"]
+
+
+def measure(browser: Any, server: Server, case: Case, steps: int) -> list[Change]:
+    from playwright.sync_api import Page
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page: Page = context.new_page()
+        page.goto(server.url + case.path)
+        page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=OPEN_TIMEOUT_MS)
+        _check_healthy(page, case)
+        thumb = page.locator(f'.st-key-{case.slider} input[type="range"]')
+        changes = []
+        for key in walk(steps):
+            time.sleep(PAUSE_S)
+            page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=CHANGE_TIMEOUT_MS)
+            shown = thumb.get_attribute("aria-valuetext")
+            fits = server.fits()
+            thumb.focus()
+            page.evaluate(ARM_JS, case.watch)
+            thumb.press(key)
+            page.wait_for_function("() => window.__latency.end !== null", timeout=CHANGE_TIMEOUT_MS)
+            result = page.evaluate("() => window.__latency")
+            value = thumb.get_attribute("aria-valuetext") or ""
+            if value == shown:
+                raise RuntimeError(f"{case.name}: {key} did not move {case.slider} from {shown}")
+            _check_healthy(page, case)
+            # A run too short for its states to be seen apart counts as ending with the page.
+            start, end = float(result["start"]), float(result["end"])
+            run_start = float(result["runStart"] if result["runStart"] is not None else end)
+            run_end = float(result["runEnd"] if result["runEnd"] is not None else end)
+            changes.append(
+                Change(
+                    value,
+                    end - start,
+                    run_start - start,
+                    run_end - start,
+                    server.fits() - fits,
+                    bool(result["sawStatus"]),
+                )
+            )
+        return changes
+    finally:
+        context.close()
+
+
+def _check_healthy(page: Any, case: Case) -> None:
+    problems = page.locator('[data-testid="stException"]').all_inner_texts()
+    problems += [
+        text
+        for text in page.locator('[data-testid="stAlert"]').all_inner_texts()
+        if "could not" in text
+    ]
+    if problems:
+        raise RuntimeError(f"{case.name}: the page shows {problems}")
+
+
+# --- reporting ---------------------------------------------------------------------------------
+
+
+def p90(values: list[float]) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=10, method="inclusive")[-1]
+
+
+def _ms(values: list[float]) -> str:
+    return f"{statistics.median(values):7.0f}" if values else f"{'-':>7s}"
+
+
+COLUMNS = (
+    ("case", "", 42),
+    ("target", "ms", 6),
+    ("median", "ms", 7),
+    ("p90", "ms", 7),
+    ("run", "median", 7),
+    ("fit/hit", "", 7),
+    ("fitted", "median", 7),
+    ("cached", "median", 7),
+)
+
+
+def header() -> str:
+    top = " ".join(f"{name:{'<' if i == 0 else '>'}{w}s}" for i, (name, _, w) in enumerate(COLUMNS))
+    unit = " ".join(f"{u:{'<' if i == 0 else '>'}{w}s}" for i, (_, u, w) in enumerate(COLUMNS))
+    return f"{top}\n{unit}"
+
+
+def report(case: Case, changes: list[Change], verbose: bool) -> str:
+    times = [c.ms for c in changes]
+    fitted = [c.ms for c in changes if c.fits]
+    cached = [c.ms for c in changes if not c.fits]
+    target = f"<={case.target_ms:.0f}" if case.target_ms else "-"
+    verdict = ""
+    if case.target_ms:
+        verdict = "ok" if statistics.median(times) <= case.target_ms else "MISS"
+    line = (
+        f"{case.label:42s} {target:>6s} {statistics.median(times):7.0f} {p90(times):7.0f} "
+        f"{statistics.median(c.run_ms for c in changes):7.0f} "
+        f"{f'{len(fitted)}/{len(cached)}':>7s} {_ms(fitted)} {_ms(cached)}  {verdict}"
+    )
+    if any(c.saw_status for c in changes):
+        line += f"  (status widget shown in {sum(c.saw_status for c in changes)})"
+    if verbose:
+        for c in changes:
+            line += (
+                f"\n    -> {c.value:>9s} {c.ms:7.0f} ms (run from {c.run_start_ms:4.0f} "
+                f"to {c.run_ms:5.0f}) fits: {c.fits}"
+            )
+    return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=7, help="steps up (and back): 2N+1 changes")
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        default=list(DEFAULT_CASES),
+        choices=[case.name for case in CASES],
+        help="which cases to run (default: %(default)s)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="print every change")
+    parser.add_argument("--serve", help=argparse.SUPPRESS)  # the server side of a run
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--fit-log", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve, args.port, args.fit_log)
+        return 0
+
+    chromium = os.environ.get("ARBORETUM_CHROMIUM", DEFAULT_CHROMIUM)
+    if not os.access(chromium, os.X_OK):
+        print(
+            f"Chromium was not found at {chromium}: install it with "
+            "`sudo apt-get install -y chromium` (or `make system-browser`), "
+            "or point ARBORETUM_CHROMIUM at a Chromium binary.",
+            file=sys.stderr,
+        )
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    changes = 2 * args.steps + 1
+    print(f"Slider change -> updated page, {changes} changes per case, headless Chromium")
+    print(f"load average before: {_load()}")
+    print(header())
+    with tempfile.TemporaryDirectory(prefix="arboretum-latency-") as tmp:
+        workdir = Path(tmp)
+        floor = workdir / "floor.py"
+        floor.write_text(textwrap.dedent(FLOOR_SCRIPT))
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+            try:
+                for case in (c for c in CASES if c.name in args.cases):
+                    script = floor if case.floor else ROOT / "app.py"
+                    with running_server(script, workdir) as server:
+                        measured = measure(browser, server, case, args.steps)
+                    print(report(case, measured, args.verbose), flush=True)
+            finally:
+                browser.close()
+    print(f"load average after: {_load()}  ({os.cpu_count()} CPUs)")
+    print(
+        "run: until the script finished (the server's share; the rest is the browser drawing)\n"
+        "fit/hit: changes that fitted a model / changes served from Streamlit's caches"
+    )
+    return 0
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
