@@ -3,15 +3,18 @@
 import numpy as np
 import streamlit as st
 
-from core import ui
+from core import criteria, ui
+from core.builder import grow_trees
 from core.figures import (
     boundary_figure,
     build_tree_diagram,
     compute_boundary,
     compute_regression_lines,
+    compute_split_scan,
     dot_available,
     regression_figure,
     render_svg,
+    split_scan_figure,
     to_dot,
 )
 from core.state import SingleTreeSettings
@@ -182,7 +185,23 @@ with ui.guard("the tree diagram"):
             "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."
         )
 
+why = st.expander("Why does the root ask this question?", icon=":material/search:")
+with why, ui.guard("the split scan"):
+    if model.get_depth() == 0:
+        st.info("This tree has no split: its root is a leaf.")
+    else:
+        scan = compute_split_scan(model, X_train, rows.y_train, 0, feature_names=names)
+        ui.chart(split_scan_figure(scan, title=""), key="split-scan")
+        st.caption(
+            "For every feature and every threshold between two training values: the "
+            "impurity the two children would have, weighted by their sizes. The tree takes "
+            "the lowest point of all (the star); the dotted line is the root's own impurity, "
+            "so the gap below it is what the split gains."
+        )
+
 ui.how_computed(
-    "The tree is grown by the engine's `fit`; the path above is read from its flat arrays.",
-    [type(model).fit, ui.path_in_words],
+    "`fit` checks its input and grows the tree level by level with `grow_trees`, which "
+    "scores every candidate split of a level at once. `scan_feature` does the same for one "
+    "feature at one node, plainly. The path above is read from the fitted tree's flat arrays.",
+    [type(model).fit, grow_trees, criteria.scan_feature, ui.path_in_words],
 )

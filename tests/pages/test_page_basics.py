@@ -35,7 +35,7 @@ CASES = [
 # The charts each page must show, by container key; the regression view of a page has no
 # second boundary, the Gini page has no regression view.
 CHARTS = {
-    "Single_tree": {"boundary-chart"},
+    "Single_tree": {"boundary-chart", "split-scan"},
     "Random_forest": {"forest-curve", "importances", "boundary-chart", "votes"},
     "Gini_vs_entropy": {"boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"},
 }
