@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from conftest import (
@@ -334,3 +335,24 @@ def test_score_is_accuracy(name: str) -> None:
     model, _, _ = fit(name, max_depth=2)
     _, X_test, _, y_test = train_test("wine")
     assert model.score(X_test, y_test) == np.mean(model.predict(X_test) == y_test)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_fitted_attributes_from_a_dataframe(name: str) -> None:
+    factory, dataset = MODELS[name]
+    X, y = load_dataset(dataset)
+    columns = [f"feature {i}" for i in range(X.shape[1])]
+    frame = pd.DataFrame(X, columns=columns)
+    model = factory(random_state=0, max_depth=3).fit(frame, y)
+    assert model.n_features_in_ == X.shape[1]
+    assert_array_equal(model.feature_names_in_, columns)
+    from_array = factory(random_state=0, max_depth=3).fit(X, y)
+    assert_array_equal(model.predict(frame), from_array.predict(X))
+    if name in CLASSIFIERS:
+        assert_array_equal(model.classes_, np.unique(y))
+        assert model.n_classes_ == len(np.unique(y))
+        for tree in trees_of(model):
+            assert tree.tree_.value.shape == (tree.tree_.node_count, 1, model.n_classes_)
+    else:
+        for tree in trees_of(model):
+            assert tree.tree_.value.shape == (tree.tree_.node_count, 1, 1)
