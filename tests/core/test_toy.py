@@ -135,6 +135,7 @@ def test_tied_thresholds_go_to_lowest() -> None:
 X_REG = np.arange(1.0, 6.0)[:, None]
 Y_REG = np.array([1.0, 2.0, 3.0, 10.0, 12.0])
 
+
 # Squared error. Root mean 28/5 = 5.6, MSE = (4.6^2 + 3.6^2 + 2.6^2 + 4.4^2 + 6.4^2) / 5
 # = 101.2 / 5 = 20.24. Weighted child MSE of each cut:
 #   1.5: 4/5 * var(2, 3, 10, 12) = 4/5 * 18.6875          = 14.95
