@@ -304,6 +304,7 @@ class PageCase:
     document_title: str
     diagrams: tuple[str, ...]  # keys of containers holding a Graphviz SVG
     charts: tuple[str, ...]  # keys of containers holding a Plotly chart
+    last: str  # key of the page's last element: once it is drawn, so is all before it
     screenshot: str
 
     @property
@@ -311,12 +312,13 @@ class PageCase:
         """Selectors that exist once the page is drawn, the slowest parts included."""
         return (
             "h1",
+            f".st-key-{self.last}",
             *(f".st-key-{key} svg g.node" for key in self.diagrams),
             *(f".st-key-{key} .js-plotly-plot .main-svg" for key in self.charts),
         )
 
 
-HOME = PageCase("home", "/", "Arboretum", "Arboretum", (), (), "page-home.png")
+HOME = PageCase("home", "/", "Arboretum", "Arboretum", (), (), "dataset-sine", "page-home.png")
 SINGLE_TREE = PageCase(
     "single-tree",
     "/Single_tree",
@@ -324,6 +326,7 @@ SINGLE_TREE = PageCase(
     "Single tree · Arboretum",
     ("tree-diagram",),
     ("boundary-chart",),
+    "how-computed",
     "page-single-tree.png",
 )
 RANDOM_FOREST = PageCase(
@@ -333,6 +336,7 @@ RANDOM_FOREST = PageCase(
     "Random forest · Arboretum",
     ("tree-diagram",),
     ("forest-curve", "importances", "lone-boundary-chart", "boundary-chart", "votes"),
+    "how-computed",
     "page-random-forest.png",
 )
 GINI_VS_ENTROPY = PageCase(
@@ -342,6 +346,7 @@ GINI_VS_ENTROPY = PageCase(
     "Gini vs entropy · Arboretum",
     ("tree-gini", "tree-entropy"),
     ("boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"),
+    "how-computed",
     "page-gini-vs-entropy.png",
 )
 PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
