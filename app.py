@@ -8,6 +8,7 @@ from core import ui
 from core.state import CLASSROOM_LINKS, to_query
 
 st.set_page_config(page_title="Arboretum", page_icon="🌳", layout="wide")
+ui.navigation()
 
 PAGES = {
     "Single_tree": ("pages/1_Single_tree.py", ":material/park:"),

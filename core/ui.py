@@ -30,6 +30,7 @@ from urllib.parse import urlencode
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 from core import (
     DecisionTreeClassifier,
@@ -261,12 +262,40 @@ def _url_query(settings_type: type[state._Settings]) -> dict[str, str]:
     return {name: st.query_params[name] for name in st.query_params if name in names}
 
 
+#: The app's pages as the sidebar lists them: (script path, label, icon).
+NAVIGATION = (
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Single_tree.py", "Single tree", ":material/park:"),
+    ("pages/2_Random_forest.py", "Random forest", ":material/forest:"),
+    ("pages/3_Gini_vs_entropy.py", "Gini vs entropy", ":material/balance:"),
+)
+
+
+def navigation() -> None:
+    """List the pages in the sidebar under friendly names.
+
+    Streamlit's own page list names the home page after its file ("app"), so
+    ``.streamlit/config.toml`` hides it and every page draws this one instead. Pages are still
+    discovered from ``pages/``, so each one keeps its own URL.
+    """
+    with st.sidebar, st.container(key="app-navigation"):
+        try:
+            for path, label, icon in NAVIGATION:
+                st.page_link(path, label=label, icon=icon)
+        except StreamlitPageNotFoundError:
+            # A page run as its own entry point (as AppTest does) knows no other pages; the
+            # app itself always starts from app.py, where every page is known.
+            return
+        st.divider()
+
+
 def start(settings_type: type[S]) -> S:
     """Settings this run starts from; call before the page's controls.
 
     On arrival (or when the URL changed under us) the URL wins, then the settings carried
     over from another page, then the defaults; otherwise the widgets hold the truth.
     """
+    navigation()
     session = st.session_state
     query = _url_query(settings_type)
     arrived = session.get(_PAGE) != settings_type.page
