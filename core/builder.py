@@ -35,7 +35,6 @@ from core.criteria import (
     FEATURE_THRESHOLD,
     Criterion,
     absolute_error,
-    class_impurity,
     midpoint,
     prefix_absolute_deviation,
     weighted_median,
@@ -170,20 +169,22 @@ class _Grower:
         self.rank = rank.ravel()
         self.values = np.ascontiguousarray(X.T).ravel()
 
-        self.batches: list[tuple[Int, Int, Float]] = []  # (parent id, side, node stats)
+        self.batches: list[tuple[Int, Float]] = []  # (parent ids, node stats), batch by batch
         self.splits: list[tuple[Int, Int, Float, Int, Int]] = []  # (id, feat, thr, left, right)
         self.node_count = 0
 
     # -- node statistics -------------------------------------------------------------------------
 
     def _class_stats(self, tree: Float, n: Float, counts: Float) -> Float:
-        crit = "gini" if self.params.criterion == "gini" else "entropy"
-        stats = np.empty((n.size, VAL_COL + self.k))
-        stats[:, N_COL], stats[:, TREE_COL], stats[:, SS_COL] = n, tree, 0.0
-        stats[:, W_COL] = counts.sum(axis=1)
-        stats[:, IMP_COL] = class_impurity(counts, crit)  # type: ignore[arg-type]
-        stats[:, VAL_COL:] = counts
-        return stats
+        """Node statistics from class counts (every node here holds at least one sample)."""
+        weight = counts.sum(axis=1)
+        p = counts / weight[:, None]
+        if self.params.criterion == "gini":
+            impurity = 1.0 - np.sum(p * p, axis=1)  # as core.criteria.gini
+        else:
+            impurity = -np.sum(_xlog2x(p), axis=1) + 0.0  # as core.criteria.entropy
+        zeros = np.zeros(n.size)
+        return np.column_stack([n, weight, impurity, zeros, tree, counts])
 
     @staticmethod
     def _squared_stats(tree: Float, n: Float, weight: Float, mean: Float, node_ss: Float) -> Float:
@@ -232,17 +233,18 @@ class _Grower:
             & (stats[:, IMP_COL] > EPSILON)
         )
 
-    def _record(self, parent: Int, side: int, stats: Float) -> Int:
+    def _record(self, parent: Int, stats: Float) -> Int:
+        """Give the nodes in ``stats`` their ids; ``parent`` is -1 for roots."""
         ids = np.arange(self.node_count, self.node_count + stats.shape[0], dtype=np.int64)
         self.node_count += stats.shape[0]
-        self.batches.append((parent, np.full(stats.shape[0], side, dtype=np.int64), stats))
+        self.batches.append((parent, stats))
         return ids
 
     # -- main loop -------------------------------------------------------------------------------
 
     def grow(self) -> list[Tree]:
         stats = self._root_stats()
-        gid = self._record(np.full(self.n_trees, -1, dtype=np.int64), 0, stats)
+        gid = self._record(np.full(self.n_trees, -1, dtype=np.int64), stats)
         size = stats[:, N_COL].astype(np.int64)
         start = np.cumsum(size) - size
         live = self._can_split(stats, 0)
@@ -439,84 +441,74 @@ class _Grower:
         winner = np.minimum.reduceat(index, first_entry)
         s = np.flatnonzero(np.isfinite(best_score))
         e = winner[s]
-        pair = ev.entry_pair[e]
-        block_start = ev.pair_start[pair]
-        n_left = e - block_start
-        n_right = size[s] - n_left
+        block_start = ev.pair_start[ev.entry_pair[e]]
 
-        left, right = self._children(ev, stats[s], e, block_start, size[s])
-        keep = (
-            self._improvement(stats[s], left, right) + EPSILON >= self.params.min_impurity_decrease
-        )
-        s, e, block_start, n_left, n_right = (
-            s[keep],
-            e[keep],
-            block_start[keep],
-            n_left[keep],
-            n_right[keep],
-        )
-        left, right = left[keep], right[keep]
+        # Both children of every candidate split, interleaved: left of the first node, right
+        # of the first node, left of the second... Keep the splits that decrease the impurity
+        # enough (min_impurity_decrease).
+        children = self._children(ev, stats[s], e, block_start, size[s])
+        keep = self._improvement(stats[s], children) + EPSILON >= self.params.min_impurity_decrease
+        if not keep.all():
+            s, e, block_start = s[keep], e[keep], block_start[keep]
+            children = children[np.repeat(keep, 2)]
 
         feature = ev.pair_feat[ev.entry_pair[e]]
         threshold = midpoint(ev.x[e - 1], ev.x[e])
-        left_ids = self._record(gid[s], 0, left)
-        right_ids = self._record(gid[s], 1, right)
-        self.splits.append((gid[s], feature, threshold, left_ids, right_ids))
+        child_gid = self._record(np.repeat(gid[s], 2), children)
+        self.splits.append((gid[s], feature, threshold, child_gid[0::2], child_gid[1::2]))
 
         # Next depth: children that can still split; their samples are slices of the winning
         # block (sorted by the winning feature: left child first).
-        child_stats = np.empty((2 * s.size, stats.shape[1]))
-        child_stats[0::2], child_stats[1::2] = left, right
-        child_gid = np.column_stack([left_ids, right_ids]).ravel()
-        child_start = np.column_stack([block_start, e]).ravel()
-        child_size = np.column_stack([n_left, n_right]).ravel()
-        live = self._can_split(child_stats, depth + 1)
+        child_start = np.stack([block_start, e], axis=1).ravel()
+        child_size = children[:, N_COL].astype(np.int64)
+        live = self._can_split(children, depth + 1)
         members = ev.inst[_ranges(child_start[live], child_size[live])]
-        return members, child_stats[live], child_gid[live], child_size[live]
+        return members, children[live], child_gid[live], child_size[live]
 
-    def _children(
-        self, ev: _Evaluation, node: Float, e: Int, block_start: Int, size: Int
-    ) -> tuple[Float, Float]:
-        """Statistics of both children of every node under its winning split at entry ``e``."""
-        tree, n_left = node[:, TREE_COL], (e - block_start).astype(np.float64)
-        n_right = size - n_left
+    def _children(self, ev: _Evaluation, node: Float, e: Int, block_start: Int, size: Int) -> Float:
+        """Statistics of both children of every node under its winning split at entry ``e``.
+
+        Returns one row per child, interleaved: left and right child of the first node, then
+        of the second...
+        """
+        n_left = (e - block_start).astype(np.float64)
+        n = np.stack([n_left, size - n_left], axis=1).ravel()
+        tree = np.repeat(node[:, TREE_COL], 2)
         crit = self.params.criterion
         if self.classification:
-            c_left = np.column_stack([c[e] for c in ev.left])
-            c_right = node[:, VAL_COL:] - c_left
-            return self._class_stats(tree, n_left, c_left), self._class_stats(
-                tree, n_right, c_right
-            )
+            counts = np.empty((2 * e.size, self.k))
+            counts[0::2] = np.column_stack([c[e] for c in ev.left])
+            counts[1::2] = node[:, VAL_COL:] - counts[0::2]
+            return self._class_stats(tree, n, counts)
         if crit == "squared_error":
             # Two passes over each child's entries (mean, then squared deviations): exact enough
             # that a child whose targets are all equal gets impurity 0.
-            starts = np.column_stack([block_start, e]).ravel()
-            lengths = np.column_stack([e - block_start, block_start + size - e]).ravel()
-            rows = _ranges(starts, lengths)
-            y = self.inst_y[ev.inst[rows]]
-            w = self.inst_w[ev.inst[rows]]
+            starts = np.stack([block_start, e], axis=1).ravel()
+            lengths = n.astype(np.int64)
+            rows = ev.inst[_ranges(starts, lengths)]
+            y, w = self.inst_y[rows], self.inst_w[rows]
             first = np.cumsum(lengths) - lengths
             weight = np.add.reduceat(w, first)
             mean = np.add.reduceat(w * y, first) / weight
             ss = np.add.reduceat(w * (y - np.repeat(mean, lengths)) ** 2, first)
-            n = lengths.astype(np.float64)
-            return (
-                self._squared_stats(tree, n[0::2], weight[0::2], mean[0::2], ss[0::2]),
-                self._squared_stats(tree, n[1::2], weight[1::2], mean[1::2], ss[1::2]),
-            )
+            return self._squared_stats(tree, n, weight, mean, ss)
         y = self.inst_y[ev.inst].astype(np.float64)
         w = self.inst_w[ev.inst]
-        bounds = zip(block_start.tolist(), e.tolist(), (block_start + size).tolist(), strict=True)
-        lefts, rights = [], []
-        for a, r, b in bounds:
-            lefts.append((y[a:r], w[a:r]))
-            rights.append((y[r:b], w[r:b]))
-        return self._absolute_stats(tree, lefts), self._absolute_stats(tree, rights)
+        groups = []
+        for a, r, b in zip(
+            block_start.tolist(), e.tolist(), (block_start + size).tolist(), strict=True
+        ):
+            groups += [(y[a:r], w[a:r]), (y[r:b], w[r:b])]
+        return self._absolute_stats(tree, groups)
 
-    def _improvement(self, node: Float, left: Float, right: Float) -> Float:
-        """Weighted impurity decrease of each split, as ``min_impurity_decrease`` sees it."""
+    def _improvement(self, node: Float, children: Float) -> Float:
+        """Weighted impurity decrease of each split, as ``min_impurity_decrease`` sees it.
+
+        ``children`` holds the two children of each node, interleaved (see ``_children``).
+        """
         w = node[:, W_COL]
-        children = (left[:, W_COL] * left[:, IMP_COL] + right[:, W_COL] * right[:, IMP_COL]) / w
+        weighted = children[:, W_COL] * children[:, IMP_COL]
+        children = (weighted[0::2] + weighted[1::2]) / w
         root_weight = self.tree_weight[node[:, TREE_COL].astype(np.int64)]
         return w / root_weight * (node[:, IMP_COL] - children)
 
@@ -526,7 +518,7 @@ class _Grower:
         """Turn the recorded nodes into one flat-array Tree per tree, in depth-first preorder."""
         total = self.node_count
         parent = np.concatenate([b[0] for b in self.batches])
-        stats = np.concatenate([b[2] for b in self.batches])
+        stats = np.concatenate([b[1] for b in self.batches])
         tree = stats[:, TREE_COL].astype(np.int64)
         value = stats[:, VAL_COL:]
         if self.classification:
@@ -541,13 +533,16 @@ class _Grower:
 
         # Subtree sizes bottom-up (a batch's parents were recorded in earlier batches), then
         # preorder positions top-down: left child = parent + 1, right = parent + 1 + size(left).
+        # Batch k holds the nodes at depth k, children in (left, right) pairs.
         size = np.ones(total, dtype=np.int64)
+        depth = np.zeros(total, dtype=np.int64)
         batch_ids, first = [], 0
-        for b in self.batches:
-            batch_ids.append(np.arange(first, first + b[2].shape[0]))
-            first += b[2].shape[0]
+        for k, b in enumerate(self.batches):
+            batch_ids.append(np.arange(first, first + b[1].shape[0]))
+            depth[first : first + b[1].shape[0]] = k
+            first += b[1].shape[0]
         for ids in reversed(batch_ids[1:]):
-            np.add.at(size, parent[ids], size[ids])
+            size[parent[ids[0::2]]] = 1 + size[ids[0::2]] + size[ids[1::2]]
         pre = np.zeros(total, dtype=np.int64)
         for ids in batch_ids[1:]:
             p = parent[ids]
@@ -559,7 +554,7 @@ class _Grower:
         inv[tree_start[tree] + pre] = np.arange(total)
         c_left = np.where(left >= 0, pre[np.maximum(left, 0)], TREE_LEAF)[inv]
         c_right = np.where(right >= 0, pre[np.maximum(right, 0)], TREE_LEAF)[inv]
-        feature, threshold, value = feature[inv], threshold[inv], value[inv]
+        feature, threshold, value, depth = feature[inv], threshold[inv], value[inv], depth[inv]
         impurity, n_node, weight = stats[inv, IMP_COL], stats[inv, N_COL], stats[inv, W_COL]
         n_node = n_node.astype(np.int64)
         trees = []
@@ -576,6 +571,7 @@ class _Grower:
                     weighted_n_node_samples=weight[sl],
                     value=value[sl].reshape(-1, 1, value.shape[1]),
                     n_features=self.n_features,
+                    node_depth=depth[sl],
                 )
             )
         return trees

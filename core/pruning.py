@@ -131,4 +131,5 @@ def prune(tree: Tree, ccp_alpha: float) -> Tree:
         weighted_n_node_samples=tree.weighted_n_node_samples[keep].copy(),
         value=tree.value[keep].copy(),
         n_features=tree.n_features,
+        node_depth=tree.depth[keep].copy(),  # pruning keeps every kept node at its depth
     )

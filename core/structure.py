@@ -21,6 +21,7 @@ parent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +47,9 @@ class Tree:
         ``n_values`` is the number of classes for a classifier and 1 for a regressor.
     n_features : int
         Number of features the tree was grown on.
+    node_depth : ndarray of shape (node_count,), int64, optional
+        Depth of every node (the root is 0), when the caller already knows it; computed from
+        the children arrays otherwise.
 
     Notes
     -----
@@ -62,7 +66,7 @@ class Tree:
     weighted_n_node_samples: Float
     value: Float
     n_features: int
-    depth: Int = field(init=False, repr=False)
+    node_depth: Int | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for name in (
@@ -76,14 +80,22 @@ class Tree:
             "value",
         ):
             getattr(self, name).setflags(write=False)
-        depth = np.zeros(self.node_count, dtype=np.int64)
-        # Preorder numbering puts every parent before its children, so one forward pass works.
-        for node in range(self.node_count):
-            left = self.children_left[node]
-            if left != TREE_LEAF:
-                depth[left] = depth[self.children_right[node]] = depth[node] + 1
-        depth.setflags(write=False)
-        object.__setattr__(self, "depth", depth)
+        if self.node_depth is None:
+            depth = np.zeros(self.node_count, dtype=np.int64)
+            level = np.zeros(1, dtype=np.int64)  # the nodes of one depth, root first
+            d = 0
+            while level.size:
+                depth[level] = d
+                inner = level[self.children_left[level] != TREE_LEAF]
+                level = np.concatenate([self.children_left[inner], self.children_right[inner]])
+                d += 1
+            object.__setattr__(self, "node_depth", depth)
+        self.depth.setflags(write=False)
+
+    @property
+    def depth(self) -> Int:
+        """Depth of every node (the root is 0), shape (node_count,)."""
+        return cast(Int, self.node_depth)  # always set by __post_init__
 
     # -- sizes ----------------------------------------------------------------------------------
 
