@@ -1,27 +1,43 @@
-"""The dataset catalogue: built-in tables, the sine generator, and the checks every table passes.
+"""Datasets: the table types, the sine generator, the train/test split and the checks every
+table passes.
 
-The catalogue is the ``datasets/`` folder next to ``core/``: CSV files plus ``manifest.json``,
-which lists them in display order. A new table is one CSV and one manifest entry, no code.
 Every table, built-in or uploaded, goes through :func:`dataset_from_frame`, so a teacher's file
-and a student's upload meet the same friendly checks.
+and a student's upload meet the same friendly checks. The catalogue that lists and loads the
+built-in tables (``datasets/manifest.json``) lives in :mod:`core.catalogue`; its
+:func:`~core.catalogue.list_datasets`, :func:`~core.catalogue.load_dataset` and
+``CATALOGUE_DIR`` are re-exported here, so ``from core.datasets import load_dataset`` works.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Literal, get_args
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
 
+if TYPE_CHECKING:
+    from core.catalogue import CATALOGUE_DIR, list_datasets, load_dataset
+
+__all__ = [
+    "CATALOGUE_DIR",
+    "MAX_INFERRED_CLASSES",
+    "SINE_NOISE",
+    "Dataset",
+    "DatasetInfo",
+    "Split",
+    "Task",
+    "dataset_from_frame",
+    "list_datasets",
+    "load_dataset",
+    "make_sine",
+    "train_test_split",
+]
+
 Task = Literal["classification", "regression"]
 
-CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "datasets"
 SINE_NOISE = 2.5  # the classic picture adds 0.5 * Normal(0, 5), a standard deviation of 2.5
 MAX_INFERRED_CLASSES = 10  # an integer target with at most this many values reads as classes
 
@@ -373,133 +389,20 @@ def dataset_from_frame(
     )
 
 
-# Manifest entries: "name", "title", "target" required; "file" xor "generator" (+ "parameters").
-_GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}
-_REQUIRED = {"name", "title", "target"}
-_KEYS = _REQUIRED | {"file", "task", "feature_names", "class_names", "description"}
-_KEYS |= {"provenance", "n_samples", "generator", "parameters"}
+# core.catalogue builds on this module (it needs Dataset, dataset_from_frame and make_sine), so
+# this module cannot import it at the top. An import at the bottom would still break whenever
+# core.catalogue is the first to be imported: its own import of core.datasets would run this
+# file to the end and ask for names the half-initialized catalogue has not defined yet. A lazy
+# module attribute (PEP 562) has no such order: the catalogue is imported on first use, when
+# both modules are complete. Type checkers read the TYPE_CHECKING import at the top instead, so
+# they still see the real signatures and still flag a misspelt name.
+_FROM_CATALOGUE = frozenset({"CATALOGUE_DIR", "list_datasets", "load_dataset"})
 
+if not TYPE_CHECKING:
 
-def _stamp(path: Path) -> tuple[int, int]:
-    # Part of the cache keys below, so that a file edited on disk is read again.
-    status = path.stat()
-    return status.st_mtime_ns, status.st_size
+    def __getattr__(name: str) -> Any:
+        if name in _FROM_CATALOGUE:
+            from core import catalogue
 
-
-@lru_cache(maxsize=16)
-def _read_manifest(path: Path, stamp: tuple[int, int]) -> tuple[dict[str, Any], ...]:
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path} is not valid JSON: {error}") from None
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise ValueError(f"{path}: the manifest must be a JSON list of objects")
-    names = [entry.get("name") for entry in entries]
-    for index, entry in enumerate(entries):
-        missing, unknown = sorted(_REQUIRED - entry.keys()), sorted(entry.keys() - _KEYS)
-        if missing or unknown:
-            raise ValueError(f"{path}, entry {index}: missing keys {missing}, unknown {unknown}")
-        if (entry.get("file") is None) == (entry.get("generator") is None):
-            raise ValueError(f"{path}, entry {index}: give exactly one of 'file' and 'generator'")
-        if entry.get("generator") not in (None, *_GENERATORS):
-            raise ValueError(f"{path}, entry {index}: generator must be one of {list(_GENERATORS)}")
-        if names.count(entry["name"]) > 1:
-            raise ValueError(f"{path}: the name {entry['name']!r} is used more than once")
-    return tuple(entries)
-
-
-def _manifest(catalogue_dir: str | Path | None) -> tuple[Path, tuple[dict[str, Any], ...]]:
-    directory = CATALOGUE_DIR if catalogue_dir is None else Path(catalogue_dir).resolve()
-    path = directory / "manifest.json"
-    if not path.is_file():
-        raise ValueError(f"catalogue_dir must hold a manifest.json; not found: {path}")
-    return directory, _read_manifest(path, _stamp(path))
-
-
-@lru_cache(maxsize=32)
-def _read_csv(path: Path, stamp: tuple[int, int]) -> pd.DataFrame:
-    # Shared between calls: dataset_from_frame never modifies the frame it is given.
-    return pd.read_csv(path)
-
-
-def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetInfo, ...]:
-    """Summarise the catalogue in manifest order, for the home page cards and pickers.
-
-    The counts come from the manifest (``n_samples`` or ``parameters.n_samples``,
-    ``feature_names``, ``class_names``); an entry that leaves one out is loaded to count it.
-    ``catalogue_dir`` (default: the bundled ``datasets/``) holds ``manifest.json`` and the CSVs.
-    """
-    directory, entries = _manifest(catalogue_dir)
-    infos = []
-    for entry in entries:
-        n_samples = entry.get("n_samples", entry.get("parameters", {}).get("n_samples"))
-        if n_samples is None or not {"task", "feature_names", "class_names"} <= entry.keys():
-            full = load_dataset(entry["name"], catalogue_dir=directory)
-            counts = (full.task, full.n_samples, full.n_features, full.n_classes)
-        else:
-            features, classes = entry["feature_names"], entry["class_names"]
-            counts = (entry["task"], int(n_samples), len(features), len(classes))
-        infos.append(
-            DatasetInfo(entry["name"], entry["title"], *counts, entry.get("description", ""))
-        )
-    return tuple(infos)
-
-
-def load_dataset(
-    name: str,
-    *,
-    noise: float | None = None,
-    random_state: int = 0,
-    catalogue_dir: str | Path | None = None,
-) -> Dataset:
-    """Load a catalogue entry by its manifest name, e.g. ``"iris"`` or ``"sine"``.
-
-    Parameters
-    ----------
-    name : str
-    noise : float or None, default None
-        Generated sets only: replaces the manifest's noise. Ignored for CSV tables.
-    random_state : int, default 0
-        Generated sets only: the seed. Ignored for CSV tables.
-    catalogue_dir : str or Path or None, default None
-        Folder holding ``manifest.json`` and the CSVs; None means the bundled ``datasets/``.
-
-    Returns
-    -------
-    Dataset
-        CSV files are parsed once per version on disk and cached.
-    """
-    directory, entries = _manifest(catalogue_dir)
-    entry = next((entry for entry in entries if entry["name"] == name), None)
-    if entry is None:
-        raise ValueError(f"name must be one of {[e['name'] for e in entries]}, got {name!r}")
-    words = {key: entry.get(key, "") for key in ("name", "title", "description", "provenance")}
-    if entry.get("generator") is not None:
-        parameters = dict(entry.get("parameters", {}))
-        if noise is not None:
-            parameters["noise"] = noise
-        generated = _GENERATORS[entry["generator"]](**parameters, random_state=random_state)
-        return replace(generated, **words)
-    path = directory / entry["file"]
-    if not path.is_file():
-        raise ValueError(f"dataset {name!r}: its file {entry['file']!r} is not in {directory}")
-    table = _read_csv(path, _stamp(path))
-    if "feature_names" in entry:  # lets a CSV carry extra columns, such as a row id
-        wanted = [*entry["feature_names"], entry["target"]]
-        lost = [column for column in wanted if column not in table.columns]
-        if lost:
-            raise ValueError(f"dataset {name!r}: manifest columns {lost} are not in {path.name}")
-        table = table[wanted]
-    dataset = dataset_from_frame(
-        table,
-        target=entry["target"],
-        task=entry.get("task"),
-        class_names=entry.get("class_names") or None,
-        **words,
-    )
-    if entry.get("n_samples", dataset.n_samples) != dataset.n_samples:
-        raise ValueError(
-            f"dataset {name!r}: the manifest says n_samples={entry['n_samples']}, "
-            f"but {path.name} has {dataset.n_samples} rows"
-        )
-    return dataset
+            return getattr(catalogue, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
