@@ -57,7 +57,8 @@ def test_page_opened_by_its_url_shows_its_content(
 
 
 def test_home_links_into_every_page_and_lists_the_datasets(app: AppPage) -> None:
-    app.open(HOME.path, (".st-key-dataset-cards",))
+    app.open(HOME.path, HOME.ready)
+    app.assert_healthy()
     links = app.page.locator(".st-key-page-links a")
     hrefs = [urlsplit(link.get_attribute("href") or "").path for link in links.all()]
     assert [href.rsplit("/", 1)[-1] for href in hrefs] == [
