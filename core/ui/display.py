@@ -1,0 +1,137 @@
+"""Showing things: callouts, the real source of the code at work, inline SVG diagrams,
+Plotly charts (click-to-trace ones too) in keyed containers, and a guard that turns a failure
+into a friendly message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+import inspect
+import logging
+import re
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core.explain import clicked_sample
+
+_LOG = logging.getLogger(__name__)
+
+# --- showing things ------------------------------------------------------------------------
+
+
+def what_to_notice(text: str) -> None:
+    with st.container(key="what-to-notice"):
+        st.info(f"**What to notice.** {text}", icon=":material/visibility:")
+
+
+def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
+    """The real source of the functions doing the work, read at run time."""
+    with (
+        st.expander("How this is computed", icon=":material/code:"),
+        st.container(key="how-computed"),
+    ):
+        st.markdown(intro)
+        for function in functions:
+            module = getattr(function, "__module__", "")
+            st.caption(f"`{module}.{function.__qualname__}`")
+            try:
+                source = textwrap.dedent(inspect.getsource(function))
+            except (OSError, TypeError):
+                source = "# source not available"
+            st.code(source, language="python", line_numbers=True)
+
+
+def show_svg(svg: str, *, key: str, min_scale: float = 0.0) -> None:
+    """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
+
+    The SVG fills the width but never grows past its natural size. It shrinks down to
+    ``min_scale`` of that size; a wider tree then scrolls sideways. The default 0 always
+    shows a big tree whole, which is the lesson when it is that big.
+    """
+    start = svg.find("<svg")  # the XML prolog and doctype are not HTML
+    tag_end = svg.find(">", start)
+    tag = re.sub(r'\s(width|height|preserveAspectRatio)="[^"]*"', "", svg[start:tag_end])
+    view_box = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+) [\d.]+"', tag)
+    width = float(view_box.group(1)) if view_box else 600.0
+    style = f"width:100%;height:auto;max-width:{width:.0f}pt"
+    if min_scale > 0:
+        style += f";min-width:{min_scale * width:.0f}pt"
+    body = f'{tag} style="{style}"{svg[tag_end:]}'
+    with st.container(key=key, border=False):
+        # Markdown, not st.html: st.html's sanitizer drops <svg>. The SVG is ours: dot's
+        # output of labels the figure builders escape.
+        st.markdown(
+            f'<div class="arboretum-svg" style="overflow-x:auto">{body}</div>',
+            unsafe_allow_html=True,
+        )
+
+
+class Guard(contextlib.AbstractContextManager["Guard"]):
+    """Turn any failure inside into a friendly in-page message, so the rest of the page lives.
+
+    ``failed`` tells the page whether to go on: ``with ui.guard("the tree") as g: ...``.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.failed = False
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> bool:
+        if error is None or not isinstance(error, Exception):
+            return False  # success, or Streamlit's own stop/rerun signals
+        _LOG.exception("could not show %s", self.what, exc_info=error)
+        st.warning(
+            f"Arboretum could not show {self.what} for these settings "
+            f"({html.escape(type(error).__name__)}). Try other settings; nothing else was lost.",
+            icon=":material/error:",
+        )
+        self.failed = True
+        return True
+
+
+def guard(what: str) -> Guard:
+    """``with ui.guard("the tree") as g:`` shows a friendly message if anything inside fails."""
+    return Guard(what)
+
+
+def _on_click(
+    key: str, curves: tuple[int, ...], test_index: np.ndarray, test_xy: np.ndarray
+) -> None:
+    event = st.session_state.get(key)
+    points = list(event["selection"]["points"]) if event else []
+    position = clicked_sample(points, curves, test_index, test_xy)
+    if position is not None:
+        st.session_state["sample"] = position
+    elif points:
+        st.toast("That is a training sample: click a ring (a test sample) to trace it.")
+
+
+def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: np.ndarray) -> None:
+    """A Plotly chart where clicking a test sample makes it the traced ``sample``.
+
+    Points carry their dataset row id as ``customdata``; only scatter traces count, so a
+    click on the shaded regions (whose ``customdata`` is a probability) is ignored.
+    ``test_xy`` holds the test samples' plot coordinates, shape ``(n_test, 2)``.
+    """
+    curves = tuple(i for i, trace in enumerate(figure.data) if trace.type == "scatter")
+    with st.container(key=f"{key}-chart"):
+        st.plotly_chart(
+            figure,
+            key=key,
+            on_select=functools.partial(_on_click, key, curves, test_index, test_xy),
+            selection_mode="points",
+            width="stretch",
+            theme=None,  # the figures carry their own projector-friendly look
+        )
+
+
+def chart(figure: Any, *, key: str) -> None:
+    """A Plotly chart in a keyed container (``st-key-<key>`` for browser tests)."""
+    with st.container(key=key):
+        st.plotly_chart(figure, width="stretch", theme=None, key=f"{key}-plot")

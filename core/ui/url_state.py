@@ -1,0 +1,168 @@
+"""URL state and navigation: the sidebar's page list, the settings a run starts from and
+ends with, the notices about a link that could not be used, and the share link.
+
+Widget keys are the settings' field names, and the URL holds ``to_query(settings)``.
+``start`` runs before a page's controls: when the visitor has just arrived on the page (or
+the URL changed under us, as with the browser's back button) it parses the URL (or, when the
+URL says nothing about this page, the settings carried over from the last page) and writes
+the values into the widgets' session state. ``finish`` runs after the controls and writes the
+settings back into the URL, so a copied link reproduces the view.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import fields, replace
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from core import state
+from core.ui.cached import catalogue
+
+_LOG = logging.getLogger(__name__)
+S = TypeVar("S", bound=state._Settings)
+
+# --- URL state -----------------------------------------------------------------------------
+
+_PAGE = "_arboretum_page"  # the page the last run drew
+_WRITTEN = "_arboretum_written"  # the query we last put in the URL
+_SHARED = "_arboretum_shared"  # settings carried from page to page, as query text
+_LAST = "_arboretum_last"  # the settings of the last run on this page
+_NOTICES = "_arboretum_notices"  # (settings as adopted, notices) from the last URL read
+
+
+# A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
+# so a setting that may be None shows it under a name.
+_NONE_SHOWN_AS = {"max_depth": "no limit"}
+
+
+def _to_widget(name: str, value: Any) -> Any:
+    return _NONE_SHOWN_AS[name] if value is None and name in _NONE_SHOWN_AS else value
+
+
+def _from_widget(name: str, value: Any) -> Any:
+    return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
+
+
+def _url_query(settings_type: type[state._Settings]) -> dict[str, str]:
+    """The URL's values for this page's settings; other names (``embed``...) are not ours."""
+    names = {f.name for f in fields(settings_type)}
+    return {name: st.query_params[name] for name in st.query_params if name in names}
+
+
+#: The app's pages as the sidebar lists them: (script path, label, icon).
+NAVIGATION = (
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Single_tree.py", "Single tree", ":material/park:"),
+    ("pages/2_Random_forest.py", "Random forest", ":material/forest:"),
+    ("pages/3_Gini_vs_entropy.py", "Gini vs entropy", ":material/balance:"),
+)
+
+
+def navigation() -> None:
+    """List the pages in the sidebar under friendly names.
+
+    Streamlit's own page list names the home page after its file ("app"), so
+    ``.streamlit/config.toml`` hides it and every page draws this one instead. Pages are still
+    discovered from ``pages/``, so each one keeps its own URL.
+    """
+    with st.sidebar, st.container(key="app-navigation"):
+        try:
+            for path, label, icon in NAVIGATION:
+                st.page_link(path, label=label, icon=icon)
+        except StreamlitPageNotFoundError:
+            # A page run as its own entry point (as AppTest does) knows no other pages; the
+            # app itself always starts from app.py, where every page is known.
+            return
+        st.divider()
+
+
+def start(settings_type: type[S]) -> S:
+    """Settings this run starts from; call before the page's controls.
+
+    On arrival (or when the URL changed under us) the URL wins, then the settings carried
+    over from another page, then the defaults; otherwise the widgets hold the truth.
+    """
+    navigation()
+    session = st.session_state
+    query = _url_query(settings_type)
+    arrived = session.get(_PAGE) != settings_type.page
+    if (
+        arrived
+        or session.get(_WRITTEN) != query
+        or not isinstance(session.get(_LAST), settings_type)
+    ):
+        names = {f.name for f in fields(settings_type)}
+        source = query if query else session.get(_SHARED, {})
+        settings, notices = state.parse(settings_type, source, catalogue())
+        for name in names:
+            session[name] = _to_widget(name, getattr(settings, name))
+        session[_NOTICES] = (settings, notices)
+        session[_LAST] = settings
+    session[_PAGE] = settings_type.page
+    last: S = session[_LAST]
+    return last
+
+
+def current(key: str) -> Any:
+    """The value a control should show: its widget state, else the last run's setting."""
+    session = st.session_state
+    if key not in session:
+        session[key] = _to_widget(key, getattr(session[_LAST], key))
+    return session[key]
+
+
+def collect(settings_type: type[S], **overrides: Any) -> S:
+    """The settings the controls now show (``overrides`` for fields without a control)."""
+    last = st.session_state[_LAST]
+    values = {
+        f.name: _from_widget(f.name, st.session_state.get(f.name, getattr(last, f.name)))
+        for f in fields(last)
+    }
+    values.update(overrides)
+    try:
+        settings = settings_type(**values)
+    except (TypeError, ValueError):
+        _LOG.warning("controls gave invalid settings %r; keeping the last ones", values)
+        return last
+    resets, _ = settings.check(catalogue()[settings.dataset])
+    return replace(settings, **resets)
+
+
+def finish(settings: state._Settings) -> None:
+    """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
+    session = st.session_state
+    query = state.to_query(settings)
+    if session.get(_WRITTEN) != query or _url_query(type(settings)) != query:
+        # from_dict keeps Streamlit's own embed options in the URL.
+        st.query_params.from_dict(query)
+    session[_WRITTEN] = query
+    session[_SHARED] = {**session.get(_SHARED, {}), **query}
+    session[_LAST] = settings
+
+
+def show_notices(settings: state._Settings) -> None:
+    """What the URL asked for that could not be used, until the visitor changes something."""
+    adopted, notices = st.session_state.get(_NOTICES, (None, []))
+    if notices and adopted == settings:
+        lines = "\n".join(f"- {notice}" for notice in notices)
+        st.warning(
+            f"Some settings in this link could not be used:\n{lines}", icon=":material/warning:"
+        )
+
+
+def share_link(settings: state._Settings) -> str:
+    """The URL of this exact view."""
+    base = st.context.url or ""
+    return f"{base}?{urlencode(state.to_query(settings))}"
+
+
+def share_box(settings: state._Settings) -> None:
+    """A visible "copy link" box: the link, with Streamlit's copy button."""
+    with st.container(key="share-link"):
+        st.markdown(":material/link: **Copy link to this view**")
+        st.code(share_link(settings), language=None, wrap_lines=True)
+        st.caption("Use the copy button on the right of the box; the link opens this exact view.")
