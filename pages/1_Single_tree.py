@@ -13,7 +13,6 @@ from core.figures import (
     compute_split_scan,
     dot_available,
     regression_figure,
-    render_svg,
     split_scan_figure,
     to_dot,
 )
@@ -175,7 +174,7 @@ with ui.guard("the tree diagram"):
     # Full node details while they stay readable; a big tree shows rules and class bars only.
     dot = to_dot(diagram, detail="detailed" if model.get_n_leaves() <= 16 else "beginner")
     if dot_available():
-        ui.show_svg(render_svg(dot), key="tree-diagram")
+        ui.show_svg(ui.svg(dot), key="tree-diagram")
     else:
         st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
         with st.container(key="tree-diagram"):
@@ -185,9 +184,16 @@ with ui.guard("the tree diagram"):
             "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."
         )
 
-why = st.expander("Why does the root ask this question?", icon=":material/search:")
+why = st.expander(
+    "Why does the root ask this question?",
+    icon=":material/search:",
+    key="why-root",
+    on_change="rerun",
+)
 with why, ui.guard("the split scan"):
-    if model.get_depth() == 0:
+    if not why.open:
+        pass  # computed only when opened: the scan and its chart cost more than the page
+    elif model.get_depth() == 0:
         st.info("This tree has no split: its root is a leaf.")
     else:
         scan = compute_split_scan(model, X_train, rows.y_train, 0, feature_names=names)

@@ -18,7 +18,6 @@ from core.figures import (
     forest_curve_figure,
     importance_figure,
     regression_figure,
-    render_svg,
     to_dot,
 )
 from core.state import MAX_FEATURES, N_ESTIMATORS_LIMIT, RandomForestSettings
@@ -279,7 +278,7 @@ with tree_area, ui.guard("that tree"):
     )
     dot = to_dot(diagram, detail="beginner")
     if dot_available():
-        ui.show_svg(render_svg(dot), key="tree-diagram")
+        ui.show_svg(ui.svg(dot), key="tree-diagram")
     else:
         with st.container(key="tree-diagram"):
             st.graphviz_chart(dot)

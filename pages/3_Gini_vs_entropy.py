@@ -13,7 +13,6 @@ from core.figures import (
     dot_available,
     impurity_figure,
     node_proportion,
-    render_svg,
     to_dot,
 )
 from core.state import CRITERIA, GiniEntropySettings
@@ -126,7 +125,7 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
         )
         dot = to_dot(diagram, detail="detailed" if tree.get_n_leaves() <= 6 else "beginner")
         if dot_available():
-            drawings[criterion] = render_svg(dot)
+            drawings[criterion] = ui.svg(dot)
             ui.show_svg(drawings[criterion], key=f"tree-{criterion}")
         else:
             with st.container(key=f"tree-{criterion}"):
@@ -137,8 +136,14 @@ with details:
         "Outlined nodes have no identical counterpart in the other tree: a different "
         "question, or a question the other tree never asks. Levels below 6 are folded."
     )
-    if drawings:
-        with st.expander("Read the trees at full size", icon=":material/zoom_in:"):
+    full_size = st.expander(
+        "Read the trees at full size",
+        icon=":material/zoom_in:",
+        key="full-size-trees",
+        on_change="rerun",
+    )
+    if drawings and full_size.open:
+        with full_size:
             for name, drawing in drawings.items():
                 st.markdown(f"**{name.capitalize()} tree**")
                 ui.show_svg(drawing, key=f"tree-{name}-full", min_scale=0.8)

@@ -52,6 +52,7 @@ from core.ui.cached import (
     fit_tree,
     forest_curve,
     split,
+    svg,
 )
 from core.ui.controls import (
     ccp_alpha_control,
@@ -135,5 +136,6 @@ __all__ = [
     "show_svg",
     "split",
     "start",
+    "svg",
     "what_to_notice",
 ]

@@ -22,7 +22,13 @@ from core import (
 )
 from core.datasets import Dataset, DatasetInfo, Split, list_datasets, load_dataset
 from core.datasets import train_test_split as split_dataset
-from core.figures import DepthCurve, ForestCurve, compute_depth_curve, compute_forest_curve
+from core.figures import (
+    DepthCurve,
+    ForestCurve,
+    compute_depth_curve,
+    compute_forest_curve,
+    render_svg,
+)
 from core.state import DatasetShape
 
 TEST_SIZE = 0.25
@@ -148,3 +154,13 @@ def depth_curve(spec: TreeSpec) -> DepthCurve:
     return compute_depth_curve(
         make, rows.X_train[:, cols], rows.y_train, rows.X_test[:, cols], rows.y_test
     )
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def svg(dot: str) -> str:
+    """The diagram ``dot`` rendered to SVG by Graphviz, remembered by its DOT text.
+
+    Most reruns (a new test sample elsewhere on the page, a chart click) leave the tree as it
+    was; rendering it again would cost 10-20 ms each time.
+    """
+    return render_svg(dot)

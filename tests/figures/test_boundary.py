@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -113,23 +112,20 @@ def test_four_classes_and_two_classes() -> None:
         assert len(heatmap.colorscale) == 2 * n_classes
 
 
-def test_forest_grid_is_fast(iris_split: dict[str, Any], impl: str) -> None:
+def test_grid_resolution_shrinks_with_the_forest(iris_split: dict[str, Any], impl: str) -> None:
+    # How fast the grid is computed is measured by bench/, never asserted here: a timed test
+    # would fail on a slow machine. This checks the resolution rule itself.
     s = iris_split
     X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
     forest_class = estimator_class(impl, "RandomForestClassifier")
     forest = forest_class(n_estimators=100, random_state=0).fit(X_train, y_train)
     side = grid_resolution(forest)
-    assert side == 158
-    assert grid_resolution(DecisionTreeClassifier().fit(X_train, y_train)) == 300
-    rows = compute_boundary(forest, X_train, y_train, resolution=side).grid.points()
-    best = min(_timed(lambda: forest.predict_proba(rows)) for _ in range(3))
-    assert best < 0.1, f"{side}x{side} grid of 100 trees took {best * 1000:.0f} ms"
-
-
-def _timed(call: Any) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
+    assert side == 150  # sqrt(2.5e6 / 100) = 158, capped at 150 for the browser's sake
+    assert grid_resolution(DecisionTreeClassifier().fit(X_train, y_train)) == 150
+    big = forest_class(n_estimators=500, random_state=0)
+    assert grid_resolution(big.fit(X_train, y_train)) == 70  # sqrt(2.5e6 / 500)
+    grid = compute_boundary(forest, X_train, y_train, resolution=side).grid
+    assert grid.points().shape == (side * side, 2)
 
 
 def test_boundary_validation(iris_split: dict[str, Any]) -> None:

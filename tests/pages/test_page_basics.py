@@ -35,7 +35,7 @@ CASES = [
 # The charts each page must show, by container key; the regression view of a page has no
 # second boundary, the Gini page has no regression view.
 CHARTS = {
-    "Single_tree": {"boundary-chart", "split-scan"},
+    "Single_tree": {"boundary-chart"},
     "Random_forest": {"forest-curve", "importances", "boundary-chart", "votes"},
     "Gini_vs_entropy": {"boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"},
 }
@@ -62,6 +62,17 @@ def test_page_runs_with_every_dataset(settings_type, dataset):
     # The URL now spells out every setting, so a copied link reproduces this view.
     expected, _ = parse(settings_type, {"dataset": dataset}, default_catalogue())
     assert query_of(app) == to_query(expected)
+
+
+@pytest.mark.parametrize("dataset", ["iris", "sine"])
+def test_split_scan_is_computed_only_once_its_expander_is_open(dataset):
+    app = open_page(SINGLE_TREE, dataset=dataset)
+    assert not [b for b in app.container if b.proto.id.endswith("-split-scan")]
+    app.session_state["why-root"] = True  # what clicking the expander open does
+    app.run()
+    assert_healthy(app)
+    scan = chart_spec(app, "split-scan")
+    assert scan["data"], "the split scan has no curves"
 
 
 def test_single_tree_draws_the_regression_fit_for_the_sine():
