@@ -190,7 +190,7 @@ def forest_curve_figure(
     current : int, optional
         Mark this forest size (the one on screen) with a vertical line and a dot per curve.
     title : str, optional
-        Default ``"<metric> as trees are added"``.
+        None gives ``"<metric> as trees are added"``; ``""`` gives no title.
     height : int, default 440
 
     Returns
@@ -228,7 +228,7 @@ def forest_curve_figure(
         fig.add_vline(x=current, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
     style_figure(
         fig,
-        title=title or f"{curve.metric.capitalize()} as trees are added",
+        title=f"{curve.metric.capitalize()} as trees are added" if title is None else title,
         x_title="number of trees",
         y_title=curve.metric,
         height=height,
@@ -320,6 +320,7 @@ def depth_curve_figure(
     current : int, optional
         Mark this depth with a vertical line.
     title : str, optional
+        None gives ``"Train and test <metric> by tree depth"``; ``""`` gives no title.
     height : int, default 440
 
     Returns
@@ -349,7 +350,7 @@ def depth_curve_figure(
         fig.add_vline(x=current, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
     style_figure(
         fig,
-        title=title or f"Train and test {curve.metric} by tree depth",
+        title=f"Train and test {curve.metric} by tree depth" if title is None else title,
         x_title="max_depth",
         y_title=curve.metric,
         height=height,

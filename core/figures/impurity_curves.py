@@ -149,7 +149,7 @@ def impurity_figure(
         fig.add_vline(x=curves.marker_p, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
     return style_figure(
         fig,
-        title=title or "Impurity of a node with two classes",
+        title="Impurity of a node with two classes" if title is None else title,
         x_title=f"share of {curves.class_name} in the node (p)",
         y_title="impurity",
         height=height,
@@ -310,6 +310,7 @@ def split_scan_figure(
     max_panels : int, default 6
     columns : int, default 3
     title : str, optional
+        None gives ``"Why node <id> splits here (<n> samples)"``; ``""`` gives no title.
 
     Returns
     -------
@@ -389,7 +390,9 @@ def split_scan_figure(
             )
     style_figure(
         fig,
-        title=title or f"Why node {data.node_id} splits here ({data.n_samples} samples)",
+        title=f"Why node {data.node_id} splits here ({data.n_samples} samples)"
+        if title is None
+        else title,
         x_title="",
         y_title="",
         height=170 + 260 * rows,

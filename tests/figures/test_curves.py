@@ -199,3 +199,31 @@ def test_importances_sorted(iris: Any) -> None:
     assert list(fig.data[0].y) == [full.names[1], full.names[0]]  # largest drawn on top
     tree = compute_importances(DecisionTreeClassifier(random_state=0).fit(iris.data, iris.target))
     assert tree.spread is None and tree.names[0].startswith("x[")
+
+
+def test_empty_title_means_no_title_and_none_means_the_default(iris: Any, halves: Any) -> None:
+    X, y, Xt, yt = halves
+    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    depth = compute_depth_curve(
+        functools.partial(SkTree, random_state=0), X, y, Xt, yt, depths=[1, 2]
+    )
+    tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(iris.data, iris.target)
+    builders = {
+        "Accuracy as trees are added": functools.partial(
+            forest_curve_figure, compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
+        ),
+        "Train and test accuracy by tree depth": functools.partial(depth_curve_figure, depth),
+        "Impurity of a node with two classes": functools.partial(
+            impurity_figure, compute_impurity_curves(n_points=5)
+        ),
+        "Why node 0 splits here (150 samples)": functools.partial(
+            split_scan_figure, compute_split_scan(tree, iris.data, iris.target, 0)
+        ),
+        "Feature importance (mean decrease in impurity)": functools.partial(
+            importance_figure, compute_importances(forest)
+        ),
+    }
+    for default, build in builders.items():
+        assert build().layout.title.text == default
+        assert build(title="").layout.title.text in (None, "")
+        assert build(title="Mine").layout.title.text == "Mine"
