@@ -70,15 +70,18 @@ if ui.current("tree") >= n_trees:
     st.session_state["tree"] = 0
 
 curve_area, boundary_area = st.container(), st.container()
-vote_area, tree_area = st.columns(2, gap="large")
-with vote_area:
-    st.subheader("How each tree voted")
+st.subheader("How each tree voted")
+vote_text, vote_area = st.columns([2, 3], gap="large")
+with vote_text:
     sample = ui.sample_control(rows, data, label="Sample to vote on")
-with tree_area:
-    st.subheader("Open any tree of the forest")
+# The tree gets the full width: squeezed into half of it, its text was too small to read.
+st.subheader("Open any tree of the forest")
+tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
+with tree_pick:
     tree_index = st.number_input(
         "Tree number", min_value=0, max_value=n_trees - 1, step=1, key="tree"
     )
+tree_area = st.container()
 
 settings = ui.collect(RandomForestSettings)
 ui.finish(settings)
@@ -246,6 +249,7 @@ def vote_figure(per_tree: np.ndarray) -> go.Figure:
 with vote_area, ui.guard("the votes"):
     per_tree = forest.predict_per_tree(X_test[sample : sample + 1])[:, 0]
     ui.chart(vote_figure(per_tree), key="votes")
+with vote_text:
     if classify:
         mean = per_tree.mean(axis=0)
         k = int(mean.argmax())
@@ -262,11 +266,6 @@ with vote_area, ui.guard("the votes"):
 
 with tree_area, ui.guard("that tree"):
     one = forest.estimators_[int(tree_index)]
-    st.caption(
-        f"Tree {tree_index} alone scores {ui.accuracy(one, X_test, rows.y_test):.3f} on the "
-        f"test set; the forest scores {ui.accuracy(forest, X_test, rows.y_test):.3f}. "
-        "Deeper levels are folded after depth 4."
-    )
     diagram = build_tree_diagram(
         forest,
         tree_index=int(tree_index),
@@ -275,6 +274,11 @@ with tree_area, ui.guard("that tree"):
         max_depth=4,
         sample=X_test[sample],
         sample_label=f"sample #{sample}",
+    )
+    folded = " Dashed boxes stand for levels deeper than 4, folded." if diagram.collapsed else ""
+    tree_note.caption(
+        f"Tree {tree_index} alone scores {ui.accuracy(one, X_test, rows.y_test):.3f} on the "
+        f"test set; the forest scores {ui.accuracy(forest, X_test, rows.y_test):.3f}.{folded}"
     )
     dot = to_dot(diagram, detail="beginner")
     if dot_available():

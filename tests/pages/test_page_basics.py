@@ -143,3 +143,17 @@ def test_gini_page_only_offers_classification_datasets():
     assert app.selectbox(key="dataset").options == [
         info.title for info in list_datasets() if info.task == "classification"
     ]
+
+
+def test_random_forest_says_levels_are_folded_only_when_they_are():
+    def note(app):
+        return next(c.value for c in app.caption if c.value.startswith("Tree 0 alone scores"))
+
+    iris = open_page(RANDOM_FOREST, dataset="iris")  # tree 0 is exactly 4 levels deep
+    assert_healthy(iris)
+    assert "more node" not in svg(iris)
+    assert "folded" not in note(iris)
+    cancer = open_page(RANDOM_FOREST, dataset="breast_cancer", fit="all")
+    assert_healthy(cancer)
+    assert "more node" in svg(cancer)  # a collapsed marker: "+ 5 more nodes"
+    assert "folded" in note(cancer)
