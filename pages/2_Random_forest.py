@@ -216,9 +216,14 @@ def vote_figure(per_tree: np.ndarray) -> go.Figure:
             marker_color=[class_color(k) for k in range(len(data.class_names))],
             text=winners,
             textposition="outside",
+            cliponaxis=False,
             hovertemplate="%{x}: %{y} trees<extra></extra>",
         )
-        figure.update_layout(yaxis_title="trees voting for it", showlegend=False)
+        # Headroom above a full bar, so its count label is not cut off.
+        figure.update_layout(
+            yaxis={"title": "trees voting for it", "range": [0, 1.15 * len(per_tree)]},
+            showlegend=False,
+        )
     else:
         figure.add_histogram(x=per_tree, nbinsx=30, name="one tree's prediction")
         mean, truth = float(per_tree.mean()), float(rows.y_test[sample])

@@ -262,3 +262,10 @@ def test_a_page_works_without_the_home_page_having_run(path):
     app = open_page(path)
     assert_healthy(app)
     assert query_of(app)["dataset"] == "iris"
+
+
+def test_forest_vote_chart_has_room_for_the_label_of_a_full_bar():
+    app = open_page(RANDOM_FOREST, dataset="iris", n_estimators="40")
+    spec = chart_spec(app, "votes")
+    assert spec["layout"]["yaxis"]["range"][1] > 40  # above a bar of all 40 trees
+    assert spec["data"][0]["cliponaxis"] is False
