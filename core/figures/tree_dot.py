@@ -128,9 +128,11 @@ def _node_rows(
         cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
     if node.node_id == diagram.path_leaf and diagram.sample_label is not None:
         label = escape_html(diagram.sample_label)
+        # A framed badge, padded inside and set off from the leaf's own border.
         cells.append(
-            f'<TR><TD BGCOLOR="{BACKGROUND}" BORDER="1" COLOR="{FONT_COLOR}">'
-            f"<B>{label} lands here</B></TD></TR>"
+            '<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="4"><TR>'
+            f'<TD BGCOLOR="{BACKGROUND}" BORDER="1" COLOR="{FONT_COLOR}" CELLPADDING="5">'
+            f"<B>{label} lands here</B></TD></TR></TABLE></TD></TR>"
         )
     return cells
 

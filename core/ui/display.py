@@ -47,19 +47,22 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
             st.code(source, language="python", line_numbers=True)
 
 
-def show_svg(svg: str, *, key: str, min_scale: float = 0.0) -> None:
+def show_svg(svg: str, *, key: str, min_scale: float = 0.0, max_scale: float = 1.5) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
 
-    The SVG fills the width but never grows past its natural size. It shrinks down to
-    ``min_scale`` of that size; a wider tree then scrolls sideways. The default 0 always
-    shows a big tree whole, which is the lesson when it is that big.
+    The SVG is centred and fills the width, growing up to ``max_scale`` times its natural
+    size (a small tree then reads better on a projector instead of leaving the page empty).
+    It shrinks down to ``min_scale`` of that size; a wider tree then scrolls sideways. The
+    default 0 always shows a big tree whole, which is the lesson when it is that big.
     """
     start = svg.find("<svg")  # the XML prolog and doctype are not HTML
     tag_end = svg.find(">", start)
     tag = re.sub(r'\s(width|height|preserveAspectRatio)="[^"]*"', "", svg[start:tag_end])
     view_box = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+) [\d.]+"', tag)
     width = float(view_box.group(1)) if view_box else 600.0
-    style = f"width:100%;height:auto;max-width:{width:.0f}pt"
+    style = (
+        f"display:block;margin:0 auto;width:100%;height:auto;max-width:{max_scale * width:.0f}pt"
+    )
     if min_scale > 0:
         style += f";min-width:{min_scale * width:.0f}pt"
     body = f'{tag} style="{style}"{svg[tag_end:]}'

@@ -44,19 +44,22 @@ def test_guard_turns_an_error_into_a_friendly_message():
     assert app.markdown[0].value == "after"
 
 
-def test_show_svg_keeps_the_drawing_no_larger_than_its_natural_size():
+def test_show_svg_centres_the_drawing_and_caps_its_growth():
     def page():
         from core import ui
 
-        ui.show_svg(
+        svg = (
             '<?xml version="1.0"?>\n<svg width="100%" preserveAspectRatio="xMidYMin meet" '
-            'viewBox="0.00 0.00 300.00 120.00"><g/></svg>',
-            key="tree-diagram",
+            'viewBox="0.00 0.00 300.00 120.00"><g/></svg>'
         )
+        ui.show_svg(svg, key="tree-diagram")
+        ui.show_svg(svg, key="natural", max_scale=1.0)
 
     app = AppTest.from_function(page, default_timeout=30).run()
     assert_healthy(app)
-    shown = app.markdown[0].value
+    shown, natural = app.markdown[0].value, app.markdown[1].value
     assert "<?xml" not in shown
-    assert 'style="width:100%;height:auto;max-width:300pt"' in shown
+    centred = "display:block;margin:0 auto;width:100%;height:auto"
+    assert f'style="{centred};max-width:450pt"' in shown  # 1.5 times its natural size
+    assert f'style="{centred};max-width:300pt"' in natural
     assert "preserveAspectRatio" not in shown
