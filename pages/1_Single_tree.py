@@ -128,7 +128,8 @@ with plot_column, ui.guard("the decision boundary"):
             train_ids=rows.train_index,
             test_ids=rows.test_index,
         )
-        figure = boundary_figure(boundary, height=520)
+        # Legend below, as on the other pages: the plot keeps the full width.
+        figure = ui.legend_below(boundary_figure(boundary, height=560))
         axes = boundary.grid.features
         ui.mark_sample(figure, X_test[sample], axes, f"test sample #{sample}")
         test_xy = X_test[:, list(axes)]

@@ -269,3 +269,16 @@ def test_forest_vote_chart_has_room_for_the_label_of_a_full_bar():
     spec = chart_spec(app, "votes")
     assert spec["layout"]["yaxis"]["range"][1] > 40  # above a bar of all 40 trees
     assert spec["data"][0]["cliponaxis"] is False
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        (SINGLE_TREE, "boundary-chart"),
+        (RANDOM_FOREST, "boundary-chart"),
+        (GINI_VS_ENTROPY, "boundary-gini"),
+    ],
+)
+def test_every_decision_boundary_puts_its_legend_below(path, key):
+    app = open_page(path, dataset="iris")
+    assert chart_spec(app, key)["layout"]["legend"]["orientation"] == "h"
