@@ -282,3 +282,9 @@ def test_forest_vote_chart_has_room_for_the_label_of_a_full_bar():
 def test_every_decision_boundary_puts_its_legend_below(path, key):
     app = open_page(path, dataset="iris")
     assert chart_spec(app, key)["layout"]["legend"]["orientation"] == "h"
+
+
+def test_gini_page_charts_put_their_legends_below():
+    app = open_page(GINI_VS_ENTROPY, dataset="iris")
+    for key in ("impurity-curves", "depth-curves"):
+        assert chart_spec(app, key)["layout"]["legend"]["orientation"] == "h", key
