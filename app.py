@@ -42,7 +42,7 @@ with st.container(key="classroom-links"):
         row = st.columns(3)
         for column, link in zip(row, CLASSROOM_LINKS[start : start + 3], strict=False):
             path, icon = PAGES[link.settings.page]
-            with column, st.container(border=True):
+            with column, st.container(border=True, height="stretch"):  # equal heights
                 st.page_link(
                     path, label=link.title, icon=icon, query_params=to_query(link.settings)
                 )

@@ -77,7 +77,6 @@ def navigation() -> None:
             # A page run as its own entry point (as AppTest does) knows no other pages; the
             # app itself always starts from app.py, where every page is known.
             return
-        st.divider()
 
 
 def start(settings_type: type[S]) -> S:
@@ -87,6 +86,8 @@ def start(settings_type: type[S]) -> S:
     over from another page, then the defaults; otherwise the widgets hold the truth.
     """
     navigation()
+    with st.sidebar:
+        st.divider()  # between the page list and this page's controls, which follow
     session = st.session_state
     query = _url_query(settings_type)
     arrived = session.get(_PAGE) != settings_type.page

@@ -157,3 +157,9 @@ def test_random_forest_says_levels_are_folded_only_when_they_are():
     assert_healthy(cancer)
     assert "more node" in svg(cancer)  # a collapsed marker: "+ 5 more nodes"
     assert "folded" in note(cancer)
+
+
+def test_sidebar_divider_only_where_page_controls_follow():
+    assert not open_page(HOME).sidebar.get("divider")  # nothing follows the page list there
+    for path in PAGE_FILES.values():
+        assert open_page(path).sidebar.get("divider"), path.name
