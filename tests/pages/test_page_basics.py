@@ -163,3 +163,10 @@ def test_sidebar_divider_only_where_page_controls_follow():
     assert not open_page(HOME).sidebar.get("divider")  # nothing follows the page list there
     for path in PAGE_FILES.values():
         assert open_page(path).sidebar.get("divider"), path.name
+
+
+def test_gini_page_keys_each_sides_metrics():
+    app = open_page(GINI_VS_ENTROPY, dataset="iris")
+    for criterion in ("gini", "entropy"):
+        shown = {m.label: m.value for m in block(app, f"side-{criterion}").metric}
+        assert set(shown) == {"Train accuracy", "Test accuracy", "Leaves"}
