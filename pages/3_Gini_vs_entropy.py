@@ -79,6 +79,9 @@ with ui.guard("the two trees") as growing:
             class_names=data.class_names,
             train_ids=rows.train_index,
             test_ids=rows.test_index,
+            # One grid for both, cut at the split points of either tree: every cell is then
+            # a constant region of both trees, and they can be compared cell by cell.
+            edges_from=tuple(trees.values()),
         )
         for criterion, tree in trees.items()
     }
@@ -87,18 +90,18 @@ if growing.failed:
 
 gini, entropy = trees["gini"], trees["entropy"]
 agree_test = float(np.mean(gini.predict(X_test) == entropy.predict(X_test)))
-agree_grid = float(
-    np.mean(boundaries["gini"].grid.predicted == boundaries["entropy"].grid.predicted)
-)
+# Share of the plotted area where both trees predict the same class (cells differ in size).
+same = boundaries["gini"].grid.predicted == boundaries["entropy"].grid.predicted
+agree_grid = float(np.sum(boundaries["gini"].grid.cell_areas() * same))
 only_gini, only_entropy = ui.differing_nodes(gini, entropy)
 
 with st.container(key="agreement"):
     metrics = st.columns(4)
     metrics[0].metric("They agree on test samples", f"{agree_test:.1%}")
     metrics[1].metric(
-        "They agree on boundary points",
+        "They agree on the plotted area",
         f"{agree_grid:.1%}",
-        help="Share of the grid points of the plot that both trees put in the same class.",
+        help="Share of the plotted area that both trees put in the same class.",
     )
     metrics[2].metric("Nodes only the Gini tree has", len(only_gini))
     metrics[3].metric("Nodes only the entropy tree has", len(only_entropy))
@@ -106,6 +109,7 @@ with st.container(key="agreement"):
 sides = st.columns(2, gap="large")
 details = st.container()
 drawings: dict[str, str] = {}
+folded = False
 for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy), strict=True):
     tree = trees[criterion]
     with side, ui.guard(f"the {criterion} tree"):
@@ -124,6 +128,7 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
             max_depth=6,
             highlight=differing,
         )
+        folded = folded or bool(diagram.collapsed)
         dot = to_dot(diagram, detail="detailed" if tree.get_n_leaves() <= 6 else "beginner")
         if dot_available():
             drawings[criterion] = ui.svg(dot)
@@ -135,7 +140,8 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
 with details:
     st.caption(
         "Outlined nodes have no identical counterpart in the other tree: a different "
-        "question, or a question the other tree never asks. Levels below 6 are folded."
+        "question, or a question the other tree never asks."
+        + (" Dashed boxes stand for levels below 6, folded to keep it legible." if folded else "")
     )
     full_size = st.expander(
         "Read the trees at full size",

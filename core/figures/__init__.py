@@ -11,6 +11,7 @@ from core.figures.boundary import (
     boundary_figure,
     compute_boundary,
     grid_resolution,
+    split_points,
 )
 from core.figures.curves import (
     DepthCurve,
@@ -112,6 +113,7 @@ __all__ = [
     "render_png",
     "render_svg",
     "sequential_color",
+    "split_points",
     "split_scan_figure",
     "to_dot",
 ]

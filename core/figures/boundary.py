@@ -28,6 +28,7 @@ __all__ = [
     "boundary_figure",
     "compute_boundary",
     "grid_resolution",
+    "split_points",
 ]
 
 Split = Literal["train", "test"]
@@ -35,7 +36,7 @@ Split = Literal["train", "test"]
 
 @dataclass(frozen=True)
 class BoundaryGrid:
-    """Predictions on a regular grid over two features.
+    """Predictions on a grid of cells over two features.
 
     Attributes
     ----------
@@ -47,6 +48,10 @@ class BoundaryGrid:
         Names of ``classes_`` in order.
     x, y : ndarray of shape (nx,), (ny,)
         Cell centres along each axis.
+    x_edges, y_edges : ndarray of shape (nx + 1,), (ny + 1,)
+        Cell edges along each axis. For a tree or forest whose split points on the two
+        features are few, the edges are those split points: every cell is then one constant
+        region of the model, and the picture is exact rather than sampled.
     base : ndarray of shape (n_features,)
         The input row every grid point starts from (medians for a slice); the two plotted
         columns are then set to the grid values.
@@ -65,6 +70,8 @@ class BoundaryGrid:
     class_names: tuple[str, ...]
     x: FloatArray
     y: FloatArray
+    x_edges: FloatArray
+    y_edges: FloatArray
     base: FloatArray
     proba: FloatArray
     predicted: IntArray
@@ -74,6 +81,15 @@ class BoundaryGrid:
     def points(self) -> FloatArray:
         """The model inputs of all grid points, shape ``(ny * nx, n_features)``, row-major."""
         return _grid_rows(self.x, self.y, self.base, self.features)
+
+    def cell_areas(self) -> FloatArray:
+        """Each cell's share of the plotted area, shape ``(ny, nx)``, summing to 1.
+
+        Cells of an exact grid differ in size, so a share of the picture (how much of it two
+        models agree on, say) is an area-weighted average over cells, not a plain mean.
+        """
+        area = np.outer(np.diff(self.y_edges), np.diff(self.x_edges))
+        return area / area.sum()
 
 
 def _grid_rows(
@@ -122,10 +138,42 @@ def grid_resolution(
     return int(np.clip(side, minimum, maximum))
 
 
-def _axis(values: FloatArray, n: int, margin: float) -> FloatArray:
+def _limits(values: FloatArray, margin: float) -> tuple[float, float]:
     low, high = float(values.min()), float(values.max())
     pad = margin * (high - low) if high > low else 0.5
-    return np.linspace(low - pad, high + pad, n)
+    return low - pad, high + pad
+
+
+def _uniform_edges(values: FloatArray, n: int, margin: float) -> FloatArray:
+    """``n`` equal cells over the data's range plus the margin."""
+    low, high = _limits(values, margin)
+    return np.linspace(low, high, n + 1)
+
+
+def split_points(models: Sequence[object], feature: int) -> FloatArray:
+    """Sorted distinct thresholds that the trees of ``models`` use on ``feature``.
+
+    Works for a tree or a forest, ours or scikit-learn's (anything with ``tree_`` or
+    ``estimators_``).
+    """
+    cuts = [np.zeros(0)]
+    for model in models:
+        for tree in getattr(model, "estimators_", [model]):
+            t = tree.tree_
+            cuts.append(t.threshold[(t.children_left != -1) & (t.feature == feature)])
+    return np.unique(np.concatenate(cuts))
+
+
+def _exact_edges(
+    models: Sequence[object], feature: int, values: FloatArray, margin: float, maximum: int
+) -> FloatArray | None:
+    """Cell edges at the models' split points on ``feature``, or None if there are too many."""
+    low, high = _limits(values, margin)
+    cuts = split_points(models, feature)
+    cuts = cuts[(cuts > low) & (cuts < high)]
+    if cuts.size + 1 > maximum:
+        return None
+    return np.concatenate([[low], cuts, [high]])
 
 
 def _points(
@@ -164,6 +212,7 @@ def compute_boundary(
     test_ids: ArrayLike | None = None,
     resolution: int | None = None,
     margin: float = 0.05,
+    edges_from: Sequence[object] | None = None,
 ) -> BoundaryData:
     """Predict class probabilities on a grid over two features, and collect the points.
 
@@ -183,9 +232,15 @@ def compute_boundary(
     train_ids, test_ids : array-like of int, optional
         Row ids carried by the points (default ``0..n-1``).
     resolution : int, optional
-        Grid points per axis; default :func:`grid_resolution`.
+        Grid cells per axis, equally spaced. By default the cells run between the split
+        points the trees use on the two features (exact regions, usually a few hundred
+        cells), or, when a forest has more than :func:`grid_resolution` of them on an axis,
+        :func:`grid_resolution` equal cells.
     margin : float, default 0.05
         Padding around the data, as a share of each axis's range.
+    edges_from : sequence of models, optional
+        Whose split points make the exact grid (default: ``model`` alone). Give two models the
+        same ``edges_from`` to draw them on one common grid and compare them cell by cell.
 
     Returns
     -------
@@ -221,8 +276,18 @@ def compute_boundary(
 
     X_all = X if X_test is None else np.vstack([X, as_2d(X_test, "X_test")])
     pair = (int(features[0]), int(features[1]))
-    x = _axis(X_all[:, pair[0]], side, margin)
-    y = _axis(X_all[:, pair[1]], side, margin)
+    sources = [model] if edges_from is None else list(edges_from)
+    exact = [
+        None if resolution is not None else _exact_edges(sources, f, X_all[:, f], margin, side)
+        for f in pair
+    ]
+    if exact[0] is not None and exact[1] is not None:
+        x_edges, y_edges = exact[0], exact[1]
+    else:
+        x_edges = _uniform_edges(X_all[:, pair[0]], side, margin)
+        y_edges = _uniform_edges(X_all[:, pair[1]], side, margin)
+    x = (x_edges[:-1] + x_edges[1:]) / 2.0
+    y = (y_edges[:-1] + y_edges[1:]) / 2.0
     base = np.median(X, axis=0)
     rows = _grid_rows(x, y, base, pair)
     proba = np.asarray(model.predict_proba(rows), dtype=np.float64)  # type: ignore[attr-defined]
@@ -234,6 +299,8 @@ def compute_boundary(
         class_names=labels,
         x=x,
         y=y,
+        x_edges=x_edges,
+        y_edges=y_edges,
         base=base,
         proba=proba,
         predicted=np.argmax(proba, axis=2).astype(np.intp),
@@ -295,8 +362,8 @@ def boundary_figure(
     winner = np.asarray(grid.class_names, dtype=object)[grid.predicted]
     fig = go.Figure(
         go.Heatmap(
-            x=grid.x,
-            y=grid.y,
+            x=grid.x_edges,  # one more edge than cells: Plotly draws each cell between them
+            y=grid.y_edges,
             z=z,
             zmin=0,
             zmax=n_classes,
@@ -369,8 +436,8 @@ def boundary_figure(
         y_title=grid.feature_names[1],
         height=height,
     )
-    step_x = grid.x[1] - grid.x[0]
-    step_y = grid.y[1] - grid.y[0]
-    fig.update_xaxes(range=[grid.x[0] - step_x / 2, grid.x[-1] + step_x / 2], showgrid=False)
-    fig.update_yaxes(range=[grid.y[0] - step_y / 2, grid.y[-1] + step_y / 2], showgrid=False)
+    # The axes end where the outer cells end (a tree that never splits on a feature has one
+    # cell across that axis).
+    fig.update_xaxes(range=[grid.x_edges[0], grid.x_edges[-1]], showgrid=False)
+    fig.update_yaxes(range=[grid.y_edges[0], grid.y_edges[-1]], showgrid=False)
     return fig

@@ -15,6 +15,7 @@ from core.figures import (
     compute_regression_lines,
     grid_resolution,
     regression_figure,
+    split_points,
 )
 
 from .conftest import estimator_class
@@ -168,3 +169,57 @@ def test_regression_steps_match_predict(impl: str) -> None:
     assert list(fig.data[1].customdata) == list(range(90, 120))
     assert all(t.line.shape == "hv" for t in fig.data[2:])
     assert fig.layout.xaxis.title.text == "x"
+
+
+def test_exact_grid_cells_are_constant_regions_of_the_tree(iris_split: dict[str, Any]) -> None:
+    s = iris_split
+    X, y = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    model = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+    grid = compute_boundary(model, X, y).grid
+    # The edges are the tree's own split points (inside the plotted range) plus the limits.
+    for axis, edges in ((0, grid.x_edges), (1, grid.y_edges)):
+        cuts = split_points([model], axis)
+        inside = cuts[(cuts > edges[0]) & (cuts < edges[-1])]
+        np.testing.assert_array_equal(edges[1:-1], inside)
+    # Any point anywhere in a cell is predicted as the cell says: the picture is exact.
+    rng = np.random.default_rng(0)
+    iy, ix = np.meshgrid(np.arange(grid.y.size), np.arange(grid.x.size), indexing="ij")
+    fx, fy = rng.uniform(0.01, 0.99, (2, *iy.shape))
+    px = grid.x_edges[ix] + fx * np.diff(grid.x_edges)[ix]
+    py = grid.y_edges[iy] + fy * np.diff(grid.y_edges)[iy]
+    predicted = model.predict(np.column_stack([px.ravel(), py.ravel()])).reshape(iy.shape)
+    np.testing.assert_array_equal(predicted, model.classes_[grid.predicted])
+    assert grid.cell_areas().sum() == pytest.approx(1.0)
+    assert grid.cell_areas().min() > 0
+
+
+def test_two_models_share_one_grid_when_asked(iris_split: dict[str, Any]) -> None:
+    s = iris_split
+    X, y = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    gini = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    entropy = DecisionTreeClassifier(criterion="entropy", max_depth=3, random_state=0).fit(X, y)
+    both = (gini, entropy)
+    a = compute_boundary(gini, X, y, edges_from=both).grid
+    b = compute_boundary(entropy, X, y, edges_from=both).grid
+    np.testing.assert_array_equal(a.x_edges, b.x_edges)
+    np.testing.assert_array_equal(a.y_edges, b.y_edges)
+    # An explicit resolution asks for equal cells instead.
+    uniform = compute_boundary(gini, X, y, resolution=40).grid
+    assert uniform.proba.shape[:2] == (40, 40)
+    np.testing.assert_allclose(np.diff(uniform.x_edges), np.diff(uniform.x_edges)[0])
+
+
+def test_a_stump_draws_one_cell_across_the_feature_it_never_uses(
+    iris_split: dict[str, Any],
+) -> None:
+    s = iris_split
+    X, y = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
+    stump = DecisionTreeClassifier(max_depth=1).fit(X, y)
+    data = compute_boundary(stump, X, y)
+    used = int(stump.tree_.feature[0])
+    # proba is (y cells, x cells): splitting on x (feature 0) leaves one row of cells, and
+    # splitting on y leaves one column.
+    assert data.grid.proba.shape[used] == 1
+    fig = boundary_figure(data)
+    assert list(fig.layout.xaxis.range) == [data.grid.x_edges[0], data.grid.x_edges[-1]]
+    assert len(fig.data[0].x) == data.grid.proba.shape[1] + 1  # edges, one more than cells
