@@ -39,6 +39,7 @@ from core.explain import (
     path_in_words,
     regression_criterion,
 )
+from core.runtime import tune_allocator
 from core.ui.cached import (
     CURVE_TREES,
     TEST_SIZE,
@@ -85,6 +86,10 @@ from core.ui.url_state import (
     show_notices,
     start,
 )
+
+# Every page imports this package, so the app's server process gets the faster allocator
+# settings here, whichever page a visitor opens first (see core.runtime).
+tune_allocator()
 
 __all__ = [
     "CURVE_TREES",
