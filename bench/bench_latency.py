@@ -52,34 +52,28 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
 import threading
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from bench.live_app import (
+    ROOT,
+    SETTLED_FN,
+    VIEWPORT,
+    LiveServer,
+    chromium_path,
+    free_port,
+    launch_chromium,
+    streamlit_flags,
+)
+
 OPEN_TIMEOUT_MS = 120_000
 CHANGE_TIMEOUT_MS = 60_000
 PAUSE_S = 0.3  # between changes, so the last one's stragglers do not land in the next
@@ -93,14 +87,11 @@ with st.container(key="echo"):
 """
 
 # A page is settled when its run is over and every element of it is drawn.
-SETTLED_JS = """
-(selectors) => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.dataset.testScriptState !== "notRunning") return false;
-  if (app.dataset.testConnectionState !== "CONNECTED") return false;
-  if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return false;
-  return selectors.every((selector) => document.querySelector(selector) !== null);
-}
+SETTLED_JS = f"""
+(selectors) => {{
+  {SETTLED_FN}
+  return settled(selectors);
+}}
 """
 
 # Armed before each key press; fills window.__latency with page-clock times (ms):
@@ -263,81 +254,34 @@ def serve(script: str, port: int, fit_log: Path) -> None:
     count_fits(fit_log)
     from streamlit.web import cli
 
-    cli.main(
-        args=[
-            "run",
-            script,
-            "--server.headless=true",
-            "--server.address=127.0.0.1",
-            f"--server.port={port}",
-            "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        prog_name="streamlit",
-    )
+    cli.main(args=["run", script, *streamlit_flags(port)], prog_name="streamlit")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass
+@dataclass(frozen=True)
 class Server:
-    process: subprocess.Popen[bytes]
-    url: str
+    """A live benchmark server, and the file its :func:`count_fits` writes to."""
+
+    live: LiveServer
     fit_log: Path
-    log: Path
+
+    @classmethod
+    def start(cls, script: Path, workdir: Path) -> Server:
+        """Serve ``script`` through ``--serve`` (so fits are counted), logging into ``workdir``."""
+        port = free_port()
+        log, fit_log = workdir / f"server-{port}.log", workdir / f"fits-{port}.log"
+        command = [sys.executable, "-m", "bench.bench_latency", "--serve", str(script)]
+        command += ["--port", str(port), "--fit-log", str(fit_log)]
+        return cls(LiveServer.start(command, port, log), fit_log)
+
+    @property
+    def url(self) -> str:
+        return self.live.url
 
     def fits(self) -> int:
+        """Outermost ``fit`` calls the server has made so far."""
         if not self.fit_log.exists():
             return 0
         return len(self.fit_log.read_text().splitlines())
-
-    def tail(self, lines: int = 30) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
-
-@contextmanager
-def running_server(script: Path, workdir: Path, timeout: float = 60.0) -> Iterator[Server]:
-    """A benchmark server for ``script`` (cwd: the project, so its config applies)."""
-    port = _free_port()
-    log, fit_log = workdir / f"server-{port}.log", workdir / f"fits-{port}.log"
-    command = [sys.executable, "-m", "bench.bench_latency", "--serve", str(script)]
-    command += ["--port", str(port), "--fit-log", str(fit_log)]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    server = Server(process, f"http://127.0.0.1:{port}", fit_log, log)
-    try:
-        _wait_healthy(server, timeout)
-        yield server
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
-
-
-def _wait_healthy(server: Server, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the server exited:\n{server.tail()}")
-        try:
-            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as answer:
-                if answer.read().strip() == b"ok":
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.25)
-    raise RuntimeError(f"the server was not healthy after {timeout:.0f} s:\n{server.tail()}")
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -351,7 +295,7 @@ def walk(steps: int) -> list[str]:
 def measure(browser: Any, server: Server, case: Case, steps: int) -> list[Change]:
     from playwright.sync_api import Page
 
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport=VIEWPORT)
     try:
         page: Page = context.new_page()
         page.goto(server.url + case.path)
@@ -478,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve, args.port, args.fit_log)
         return 0
 
-    chromium = os.environ.get("ARBORETUM_CHROMIUM", DEFAULT_CHROMIUM)
+    chromium = chromium_path()
     if not os.access(chromium, os.X_OK):
         print(
             f"Chromium was not found at {chromium}: install it with "
@@ -498,11 +442,12 @@ def main(argv: list[str] | None = None) -> int:
         floor = workdir / "floor.py"
         floor.write_text(textwrap.dedent(FLOOR_SCRIPT))
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+            browser = launch_chromium(playwright, chromium)
             try:
                 for case in (c for c in CASES if c.name in args.cases):
                     script = floor if case.floor else ROOT / "app.py"
-                    with running_server(script, workdir) as server:
+                    server = Server.start(script, workdir)
+                    with server.live:
                         measured = measure(browser, server, case, args.steps)
                     print(report(case, measured, args.verbose), flush=True)
             finally:

@@ -1,60 +1,35 @@
-"""Driving the real app: a Streamlit server in a subprocess, and a page that knows when a run ends.
+"""Driving the real app: a page that knows when a run ends, and what each page must show.
 
-When is a rerun over? Streamlit's frontend sets ``data-test-script-state`` on the
-``stApp`` element (``running`` while the script runs, ``notRunning`` after), but the last
-elements can reach the DOM a moment after the state flips, and elements the new run has not
-sent again stay marked ``data-stale="true"``. So a page counts as settled when the script is
-not running, no element is stale, the status widget is gone, and the elements we expect are
-there; after a control changes, the element we watch must also differ from before.
+The server and the browser's launch are ``bench.live_app``'s, shared with the latency
+benchmark; so is the meaning of "settled" (``SETTLED_FN``). Here a page also stops waiting
+when it shows an exception or a friendly failure, and after a control changes, the element we
+watch must also differ from before.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
-    from playwright.sync_api import Page, ViewportSize
+from bench.live_app import SETTLED_FN, VIEWPORT, LiveServer
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-VIEWPORT: ViewportSize = {"width": 1400, "height": 900}
+if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
+    from playwright.sync_api import Page
 
 # Generous: two cores shared with other test suites, and a first visit fits a 500-tree forest.
 OPEN_TIMEOUT_MS = 90_000
 RERUN_TIMEOUT_MS = 60_000
 
-_STATE = """
-const settled = (selectors) => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.dataset.testScriptState !== "notRunning") return false;
-  if (app.dataset.testConnectionState !== "CONNECTED") return false;
-  if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return false;
-  return selectors.every((selector) => document.querySelector(selector) !== null);
-};
+_STATE = (
+    SETTLED_FN
+    + """
 // An exception or a friendly failure will not go away by waiting: stop and report it.
 const broken = () => document.querySelector('[data-testid="stException"]') !== null
   || [...document.querySelectorAll('[data-testid="stAlert"]')]
     .some((alert) => alert.innerText.includes("could not show"));
 """
+)
 
 _SETTLED = f"""
 (selectors) => {{
@@ -72,80 +47,6 @@ _CHANGED = f"""
 """
 
 
-# --- the server ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass
-class StreamlitServer:
-    """``streamlit run app.py`` on a free port, in its own process group, logging to a file."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-    log: Path
-
-    @classmethod
-    def start(cls, script: Path, log: Path, *, timeout: float = 60.0) -> StreamlitServer:
-        port = free_port()
-        command = [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(script),
-            "--server.headless=true",
-            "--server.address=127.0.0.1",
-            f"--server.port={port}",
-            "--browser.gatherUsageStats=false",
-            # Other people edit the tree while we test: never rerun or prompt on their saves.
-            "--server.fileWatcherType=none",
-        ]
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        server = cls(process, f"http://127.0.0.1:{port}", log)
-        server._wait_healthy(timeout)
-        return server
-
-    def _wait_healthy(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"Streamlit exited with code {self.process.returncode}:\n{self.log_tail()}"
-                )
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
-                    if answer.read().strip() == b"ok":
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.25)
-        self.stop()
-        raise RuntimeError(f"Streamlit was not healthy after {timeout:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self, lines: int = 40) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-
 # --- the page ------------------------------------------------------------------------------
 
 
@@ -154,7 +55,7 @@ class AppPage:
     """A browser tab on the app, with what went wrong in it recorded as it happens."""
 
     page: Page
-    server: StreamlitServer
+    server: LiveServer
     page_errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
 

@@ -16,13 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import (
-    DEFAULT_CHROMIUM,
-    LAUNCH_ARGS,
+from browser_helpers import AppPage
+
+from bench.live_app import (
     ROOT,
     VIEWPORT,
-    AppPage,
-    StreamlitServer,
+    LiveServer,
+    chromium_path,
+    free_port,
+    launch_chromium,
+    streamlit_command,
 )
 
 MISSING_CHROMIUM = """\
@@ -43,7 +46,7 @@ def chromium() -> str:
     """The Chromium binary to drive; skips only when asked to, fails when missing."""
     if os.environ.get("ARBORETUM_SKIP_BROWSER") == "1":
         pytest.skip("ARBORETUM_SKIP_BROWSER=1")
-    path = os.environ.get("ARBORETUM_CHROMIUM", DEFAULT_CHROMIUM)
+    path = chromium_path()
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         pytest.fail(MISSING_CHROMIUM.format(path=path), pytrace=False)
     try:
@@ -54,10 +57,11 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="session")
-def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StreamlitServer]:
+def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    port = free_port()
     try:
-        running = StreamlitServer.start(ROOT / "app.py", log)
+        running = LiveServer.start(streamlit_command(ROOT / "app.py", port), port, log)
     except RuntimeError as error:
         pytest.fail(str(error), pytrace=False)
     yield running
@@ -69,13 +73,13 @@ def browser(chromium: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, args=LAUNCH_ARGS)
+        launched = launch_chromium(playwright, chromium)
         yield launched
         launched.close()
 
 
 @pytest.fixture
-def app(browser: Any, server: StreamlitServer) -> Iterator[AppPage]:
+def app(browser: Any, server: LiveServer) -> Iterator[AppPage]:
     """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests."""
     context = browser.new_context(viewport=VIEWPORT)
     try:

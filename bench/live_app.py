@@ -1,0 +1,248 @@
+"""The live app for tools that drive it: a Streamlit server in a subprocess, and headless Chromium.
+
+Shared by the latency benchmark (``bench/bench_latency.py``) and the browser tests
+(``tests/browser/``), so both serve the app with the same flags, wait for it the same way,
+stop it the same way and open it in the same browser.
+
+When is a run over? Streamlit's frontend sets ``data-test-script-state`` on the ``stApp``
+element (``running`` while the script runs, ``notRunning`` after), but the last elements can
+reach the DOM a moment after the state flips, and elements the new run has not sent again stay
+marked ``data-stale="true"``. Streamlit shows the status widget only after a run has lasted
+500 ms, so it alone says nothing about short runs. So a page counts as settled when the script
+is not running, the connection is up, no element is stale, the status widget is gone, and the
+elements we expect are there: :data:`SETTLED_FN`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Playwright is imported only by whoever drives a browser.
+    from playwright.sync_api import Browser, Playwright, ViewportSize
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT: ViewportSize = {"width": 1400, "height": 900}
+
+# A JavaScript statement defining ``settled(selectors)``: the run is over, everything it sent
+# is drawn, and every CSS selector in ``selectors`` matches. Meant to be pasted into a predicate.
+SETTLED_FN = """
+const settled = (selectors) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testScriptState !== "notRunning") return false;
+  if (app.dataset.testConnectionState !== "CONNECTED") return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')) return false;
+  return selectors.every((selector) => document.querySelector(selector) !== null);
+};
+"""
+
+
+# --- the browser -------------------------------------------------------------------------------
+
+
+def chromium_path() -> str:
+    """The Chromium binary to drive: ``ARBORETUM_CHROMIUM``, else Debian's.
+
+    Returns
+    -------
+    str
+        The path, not checked here: callers say in their own words what is missing.
+    """
+    return os.environ.get("ARBORETUM_CHROMIUM", DEFAULT_CHROMIUM)
+
+
+def launch_chromium(playwright: Playwright, executable: str) -> Browser:
+    """Launch headless Chromium with :data:`LAUNCH_ARGS` (Playwright never downloads one).
+
+    Parameters
+    ----------
+    playwright : Playwright
+        A started ``sync_playwright()``.
+    executable : str
+        The Chromium binary, usually :func:`chromium_path`.
+
+    Returns
+    -------
+    Browser
+        The browser; the caller closes it.
+    """
+    return playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+
+
+# --- the server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago.
+
+    Returns
+    -------
+    int
+        The port number.
+    """
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def streamlit_flags(port: int) -> list[str]:
+    """The options every live server is started with, after ``streamlit run SCRIPT``.
+
+    Parameters
+    ----------
+    port : int
+        Where to listen, on 127.0.0.1 only.
+
+    Returns
+    -------
+    list of str
+        Headless, local, no usage statistics, and no file watcher.
+    """
+    return [
+        "--server.headless=true",
+        "--server.address=127.0.0.1",
+        f"--server.port={port}",
+        "--browser.gatherUsageStats=false",
+        # Other people edit the tree while we test: never rerun or prompt on their saves.
+        "--server.fileWatcherType=none",
+    ]
+
+
+def streamlit_command(script: Path, port: int) -> list[str]:
+    """``python -m streamlit run script`` with :func:`streamlit_flags`.
+
+    Parameters
+    ----------
+    script : Path
+        The Streamlit script to serve.
+    port : int
+        Where to listen.
+
+    Returns
+    -------
+    list of str
+        The command, for :meth:`LiveServer.start`.
+    """
+    return [sys.executable, "-m", "streamlit", "run", str(script), *streamlit_flags(port)]
+
+
+@dataclass
+class LiveServer:
+    """A Streamlit server in its own process group, logging to a file.
+
+    Start it with :meth:`start`; use it as a context manager, or call :meth:`stop`.
+
+    Attributes
+    ----------
+    process : subprocess.Popen
+        The server process, leader of its own process group.
+    url : str
+        ``http://127.0.0.1:PORT``, without a trailing slash.
+    log : Path
+        The server's standard output and error.
+    """
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    @classmethod
+    def start(
+        cls, command: list[str], port: int, log: Path, *, timeout: float = 60.0
+    ) -> LiveServer:
+        """Run ``command`` (cwd: the project, so its config applies) and wait until healthy.
+
+        Parameters
+        ----------
+        command : list of str
+            A command that serves Streamlit on ``port``, such as :func:`streamlit_command`.
+        port : int
+            The port ``command`` listens on, usually from :func:`free_port`.
+        log : Path
+            Where the server's output goes.
+        timeout : float, default 60.0
+            Seconds to wait for ``/_stcore/health`` to answer ``ok``.
+
+        Returns
+        -------
+        LiveServer
+            The healthy server.
+
+        Raises
+        ------
+        RuntimeError
+            If the server exits or is not healthy in time; the message ends with the tail of
+            its log, and the server is stopped.
+        """
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        server = cls(process, f"http://127.0.0.1:{port}", log)
+        server._wait_healthy(timeout)
+        return server
+
+    def _wait_healthy(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"Streamlit exited with code {self.process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
+                    if answer.read().strip() == b"ok":
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.25)
+        self.stop()
+        raise RuntimeError(f"Streamlit was not healthy after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The last ``lines`` lines of the server's log (empty if it has none yet)."""
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """Stop the whole process group: SIGTERM, then SIGKILL after 10 s. Safe to repeat."""
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
