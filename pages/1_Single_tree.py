@@ -180,6 +180,7 @@ with ui.guard("the tree diagram"):
         st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
         with st.container(key="tree-diagram"):
             st.graphviz_chart(dot)
+    ui.diagram_downloads(dot, name=f"arboretum-tree-{settings.dataset}", key="tree-diagram")
     if diagram.collapsed:
         st.caption(
             "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."

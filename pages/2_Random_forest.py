@@ -289,8 +289,11 @@ with tree_area, ui.guard("that tree"):
     if dot_available():
         ui.show_svg(ui.svg(dot), key="tree-diagram")
     else:
+        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
         with st.container(key="tree-diagram"):
             st.graphviz_chart(dot)
+    name = f"arboretum-forest-{settings.dataset}-tree-{int(tree_index)}"
+    ui.diagram_downloads(dot, name=name, key="tree-diagram")
 
 ui.how_computed(
     "Each tree is grown on its own bootstrap sample with its own random feature draws; the "

@@ -134,8 +134,11 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
             drawings[criterion] = ui.svg(dot)
             ui.show_svg(drawings[criterion], key=f"tree-{criterion}")
         else:
+            st.caption("Graphviz is not installed on the server, so your browser lays it out.")
             with st.container(key=f"tree-{criterion}"):
                 st.graphviz_chart(dot)
+        name = f"arboretum-{criterion}-tree-{settings.dataset}"
+        ui.diagram_downloads(dot, name=name, key=f"tree-{criterion}")
 
 with details:
     st.caption(

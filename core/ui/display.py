@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from core.explain import clicked_sample
+from core.figures import dot_available, render_png, render_svg
 
 _LOG = logging.getLogger(__name__)
 
@@ -72,6 +73,44 @@ def show_svg(svg: str, *, key: str, min_scale: float = 0.0, max_scale: float = 1
         st.markdown(
             f'<div class="arboretum-svg" style="overflow-x:auto">{body}</div>',
             unsafe_allow_html=True,
+        )
+
+
+def diagram_downloads(dot: str, *, name: str, key: str) -> None:
+    """Download buttons for a tree diagram: SVG, PNG and the DOT source.
+
+    SVG and PNG are drawn by Graphviz only when a button is clicked (Streamlit calls the
+    function then, on another thread), so the page pays nothing for them; without Graphviz
+    only the DOT text is offered, which any Graphviz tool can draw.
+    """
+    with st.container(key=f"{key}-downloads", horizontal=True):
+        if dot_available():
+            st.download_button(
+                "SVG",
+                data=functools.partial(render_svg, dot, fit_width=False),
+                file_name=f"{name}.svg",
+                mime="image/svg+xml",
+                key=f"{key}-svg",
+                icon=":material/download:",
+                on_click="ignore",
+            )
+            st.download_button(
+                "PNG",
+                data=functools.partial(render_png, dot),
+                file_name=f"{name}.png",
+                mime="image/png",
+                key=f"{key}-png",
+                icon=":material/download:",
+                on_click="ignore",
+            )
+        st.download_button(
+            "DOT",
+            data=dot,
+            file_name=f"{name}.dot",
+            mime="text/vnd.graphviz",
+            key=f"{key}-dot",
+            icon=":material/download:",
+            on_click="ignore",
         )
 
 
