@@ -1,5 +1,7 @@
 """Single tree: grow one decision tree, see its boundary, and trace a test sample through it."""
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
@@ -159,6 +161,33 @@ with plot_column, ui.guard("the decision boundary"):
             "The tree predicts one number per leaf, so its fit is a staircase. Filled dots are "
             "training samples, rings are test samples: click a ring to trace it."
         )
+        depths = st.expander(
+            "The classic picture: depths 1, 2, 4 and 8 on the same data",
+            icon=":material/stacked_line_chart:",
+            key="depth-overlay",
+            on_change="rerun",
+        )
+        if depths.open:  # four fits and a chart: only once asked for
+            with depths:
+                trees = {
+                    f"depth {d}": ui.fit_tree(replace(spec, max_depth=d)) for d in (1, 2, 4, 8)
+                }
+                overlay = compute_regression_lines(
+                    trees,
+                    X_train,
+                    rows.y_train,
+                    X_test=X_test,
+                    y_test=rows.y_test,
+                    feature_name=names[0],
+                    train_ids=rows.train_index,
+                    test_ids=rows.test_index,
+                )
+                figure = regression_figure(overlay, target_name=data.target_name, height=520)
+                ui.chart(ui.legend_below(figure), key="depth-overlay-chart")
+                st.caption(
+                    "Depth 1 is one step; every extra level can double the steps. By depth 8 the "
+                    "staircase chases single noisy points instead of the wave."
+                )
 
 st.subheader("The tree")
 with ui.guard("the tree diagram"):

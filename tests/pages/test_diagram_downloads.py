@@ -51,3 +51,17 @@ def test_the_deferred_downloads_produce_real_files():
     dot = "digraph { a -> b }"
     assert "<svg" in render_svg(dot, fit_width=False)
     assert render_png(dot).startswith(b"\x89PNG")
+
+
+def test_sine_shows_the_classic_depth_overlay_once_asked():
+    app = open_page(SINGLE_TREE, dataset="sine")
+    assert_healthy(app)
+    assert not [b for b in app.container if b.proto.id.endswith("-depth-overlay-chart")]
+    app.session_state["depth-overlay"] = True  # what opening the expander does
+    app.run()
+    assert_healthy(app)
+    from page_helpers import chart_spec
+
+    names = [t.get("name") for t in chart_spec(app, "depth-overlay-chart")["data"]]
+    for depth in (1, 2, 4, 8):
+        assert f"depth {depth}" in names, names
