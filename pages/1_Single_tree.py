@@ -13,7 +13,6 @@ from core.figures import (
     compute_boundary,
     compute_regression_lines,
     compute_split_scan,
-    dot_available,
     regression_figure,
     split_scan_figure,
     to_dot,
@@ -203,13 +202,7 @@ with ui.guard("the tree diagram"):
     )
     # Full node details while they stay readable; a big tree shows rules and class bars only.
     dot = to_dot(diagram, detail="detailed" if model.get_n_leaves() <= 16 else "beginner")
-    if dot_available():
-        ui.show_svg(ui.svg(dot), key="tree-diagram")
-    else:
-        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
-        with st.container(key="tree-diagram"):
-            st.graphviz_chart(dot)
-    ui.diagram_downloads(dot, name=f"arboretum-tree-{settings.dataset}", key="tree-diagram")
+    ui.tree_diagram(dot, key="tree-diagram", name=f"arboretum-tree-{settings.dataset}")
     if diagram.collapsed:
         st.caption(
             "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."

@@ -14,7 +14,6 @@ from core.figures import (
     compute_boundary,
     compute_importances,
     compute_regression_lines,
-    dot_available,
     forest_curve_figure,
     importance_figure,
     regression_figure,
@@ -286,14 +285,8 @@ with tree_area, ui.guard("that tree"):
         f"test set; the forest scores {ui.accuracy(forest, X_test, rows.y_test):.3f}.{folded}"
     )
     dot = to_dot(diagram, detail="beginner")
-    if dot_available():
-        ui.show_svg(ui.svg(dot), key="tree-diagram")
-    else:
-        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
-        with st.container(key="tree-diagram"):
-            st.graphviz_chart(dot)
     name = f"arboretum-forest-{settings.dataset}-tree-{int(tree_index)}"
-    ui.diagram_downloads(dot, name=name, key="tree-diagram")
+    ui.tree_diagram(dot, key="tree-diagram", name=name)
 
 ui.how_computed(
     "Each tree is grown on its own bootstrap sample with its own random feature draws; the "

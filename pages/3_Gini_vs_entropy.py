@@ -10,7 +10,6 @@ from core.figures import (
     compute_boundary,
     compute_impurity_curves,
     depth_curve_figure,
-    dot_available,
     impurity_figure,
     node_proportion,
     to_dot,
@@ -130,15 +129,10 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
         )
         folded = folded or bool(diagram.collapsed)
         dot = to_dot(diagram, detail="detailed" if tree.get_n_leaves() <= 6 else "beginner")
-        if dot_available():
-            drawings[criterion] = ui.svg(dot)
-            ui.show_svg(drawings[criterion], key=f"tree-{criterion}")
-        else:
-            st.caption("Graphviz is not installed on the server, so your browser lays it out.")
-            with st.container(key=f"tree-{criterion}"):
-                st.graphviz_chart(dot)
         name = f"arboretum-{criterion}-tree-{settings.dataset}"
-        ui.diagram_downloads(dot, name=name, key=f"tree-{criterion}")
+        drawing = ui.tree_diagram(dot, key=f"tree-{criterion}", name=name)
+        if drawing is not None:
+            drawings[criterion] = drawing
 
 with details:
     st.caption(

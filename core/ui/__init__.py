@@ -74,6 +74,7 @@ from core.ui.display import (
     guard,
     how_computed,
     show_svg,
+    tree_diagram,
     what_to_notice,
 )
 from core.ui.url_state import (
@@ -144,5 +145,6 @@ __all__ = [
     "split",
     "start",
     "svg",
+    "tree_diagram",
     "what_to_notice",
 ]

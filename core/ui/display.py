@@ -20,6 +20,7 @@ import streamlit as st
 
 from core.explain import clicked_sample
 from core.figures import dot_available, render_png, render_svg
+from core.ui.cached import svg
 
 _LOG = logging.getLogger(__name__)
 
@@ -74,6 +75,29 @@ def show_svg(svg: str, *, key: str, min_scale: float = 0.0, max_scale: float = 1
             f'<div class="arboretum-svg" style="overflow-x:auto">{body}</div>',
             unsafe_allow_html=True,
         )
+
+
+def tree_diagram(dot: str, *, key: str, name: str) -> str | None:
+    """Show a tree diagram with its download buttons, in a container keyed ``key``.
+
+    Rendered to SVG on the server by Graphviz when ``dot`` is installed (cached by DOT text);
+    otherwise laid out in the browser by ``st.graphviz_chart``, with a one-line notice.
+
+    Returns
+    -------
+    str or None
+        The SVG shown, or None when the browser laid the tree out.
+    """
+    drawing: str | None = None
+    if dot_available():
+        drawing = svg(dot)
+        show_svg(drawing, key=key)
+    else:
+        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
+        with st.container(key=key):
+            st.graphviz_chart(dot)
+    diagram_downloads(dot, name=name, key=key)
+    return drawing
 
 
 def diagram_downloads(dot: str, *, name: str, key: str) -> None:
