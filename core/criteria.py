@@ -194,11 +194,6 @@ def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> floa
     return float(np.dot(w, np.abs(yy - weighted_median(yy, w))) / total)
 
 
-def class_impurity(counts: ArrayLike, criterion: ClassificationCriterion) -> Float:
-    """Impurity of class counts for a classification ``criterion`` (see module docstring)."""
-    return gini(counts) if criterion == "gini" else entropy(counts)
-
-
 # --------------------------------------------------------------------------------------------
 # Absolute error: the one criterion without a cumulative-sum shortcut
 # --------------------------------------------------------------------------------------------
