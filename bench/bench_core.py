@@ -29,8 +29,8 @@ from core import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from core.datasets import load_dataset
-from core.runtime import tune_allocator
+from core.data.catalogue import load_dataset
+from core.engine.runtime import tune_allocator
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="skip the slowest cases")
     parser.add_argument("--only", default="", help="run the cases whose name contains this")
     args = parser.parse_args(argv)
-    print(f"allocator tuned (core.runtime): {tuned}")
+    print(f"allocator tuned (core.engine.runtime): {tuned}")
     print(f"{'case':62s} {'ours ms':>9s} {'sklearn ms':>10s} {'ratio':>6s} {'target':>7s}")
     worst_miss = 0
     for case in cases(args.quick):

@@ -7,12 +7,16 @@ Estimators follow scikit-learn's contract (``fit``/``predict``/``get_params``...
 - :class:`DecisionTreeClassifier`, :class:`DecisionTreeRegressor`
 - :class:`RandomForestClassifier`, :class:`RandomForestRegressor`
 
-Where to read how a split is chosen: :mod:`core.criteria` (one feature, one node, plainly),
-then :mod:`core.builder` (every node of a depth at once).
+Where to read how a split is chosen: :mod:`core.engine.criteria` (one feature, one node, plainly),
+then :mod:`core.engine.builder` (every node of a depth at once).
 """
 
-from core.forest import RandomForestClassifier, RandomForestRegressor
-from core.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from core.engine import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 
 __all__ = [
     "DecisionTreeClassifier",

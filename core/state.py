@@ -64,8 +64,8 @@ SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
 
 
 def default_catalogue() -> dict[str, DatasetShape]:
-    """The built-in datasets, as ``core.datasets`` lists them."""
-    from core.datasets import list_datasets
+    """The built-in datasets, as ``core.data.datasets`` lists them."""
+    from core.data.catalogue import list_datasets
 
     catalogue = {}
     for info in list_datasets():

@@ -5,8 +5,9 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from core import criteria, ui
-from core.builder import grow_trees
+from core import ui
+from core.engine import criteria
+from core.engine.builder import grow_trees
 from core.figures import (
     boundary_figure,
     build_tree_diagram,

@@ -3,7 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from core import criteria, ui
+from core import ui
+from core.engine import criteria
 from core.figures import (
     boundary_figure,
     build_tree_diagram,

@@ -4,7 +4,7 @@
   two-class node as the share ``p`` of one class goes from 0 to 1, with a node marked on them.
 - :func:`compute_split_scan`: at one node of a fitted tree, the weighted child impurity
   ``(n_L I(L) + n_R I(R)) / n`` of every valid threshold of every feature
-  (:func:`core.criteria.scan_feature`); the tree's own split is the lowest point of all.
+  (:func:`core.engine.criteria.scan_feature`); the tree's own split is the lowest point of all.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
-from core import criteria
+from core.engine import criteria
 from core.figures._layout import style_figure
 from core.figures._model import FloatArray, as_2d, encode_labels, select_tree, task_of
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, SERIES_COLORS
@@ -63,7 +63,7 @@ class ImpurityCurves:
 def compute_impurity_curves(
     *, n_points: int = 201, marker_p: float | None = None, class_name: str = "class 1"
 ) -> ImpurityCurves:
-    """Sample the three impurity functions on ``p = 0..1`` (through :mod:`core.criteria`).
+    """Sample the three impurity functions on ``p = 0..1`` (through :mod:`core.engine.criteria`).
 
     Parameters
     ----------

@@ -28,6 +28,7 @@ from core import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
+from core.engine.runtime import tune_allocator
 from core.explain import (
     accuracy,
     clicked_sample,
@@ -39,7 +40,6 @@ from core.explain import (
     path_in_words,
     regression_criterion,
 )
-from core.runtime import tune_allocator
 from core.ui.cached import (
     CURVE_TREES,
     TEST_SIZE,
@@ -90,7 +90,7 @@ from core.ui.url_state import (
 )
 
 # Every page imports this package, so the app's server process gets the faster allocator
-# settings here, whichever page a visitor opens first (see core.runtime).
+# settings here, whichever page a visitor opens first (see core.engine.runtime).
 tune_allocator()
 
 __all__ = [

@@ -20,8 +20,9 @@ from core import (
     RandomForestRegressor,
     state,
 )
-from core.datasets import Dataset, DatasetInfo, Split, list_datasets, load_dataset
-from core.datasets import train_test_split as split_dataset
+from core.data.catalogue import list_datasets, load_dataset
+from core.data.datasets import Dataset, DatasetInfo, Split
+from core.data.datasets import train_test_split as split_dataset
 from core.figures import (
     DepthCurve,
     ForestCurve,

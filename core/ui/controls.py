@@ -11,7 +11,7 @@ from dataclasses import fields
 import streamlit as st
 
 from core import state
-from core.datasets import Dataset, Split
+from core.data.datasets import Dataset, Split
 from core.state import DatasetShape
 from core.ui.cached import catalogue, dataset_infos
 from core.ui.url_state import _LAST, _NONE_SHOWN_AS, _NOTICES, _to_widget, current

@@ -21,7 +21,7 @@ from browser_helpers import (
     PageCase,
 )
 
-from core.datasets import list_datasets
+from core.data.catalogue import list_datasets
 from core.state import CLASSROOM_LINKS
 
 pytestmark = pytest.mark.browser

@@ -21,7 +21,7 @@ from page_helpers import (
     svg,
 )
 
-from core.datasets import list_datasets
+from core.data.catalogue import list_datasets
 from core.state import CLASSROOM_LINKS, PAGES, default_catalogue, parse, to_query
 
 DATASETS = [info.name for info in list_datasets()]

@@ -18,7 +18,8 @@ from page_helpers import (
     warnings,
 )
 
-from core.datasets import load_dataset, train_test_split
+from core.data.catalogue import load_dataset
+from core.data.datasets import train_test_split
 
 
 def test_single_tree_redraws_when_max_depth_changes():

@@ -230,7 +230,7 @@ def test_fit_sample_checks_the_test_set_size():
 
 
 def test_the_real_catalogue_suggests_the_intended_features():
-    from core.datasets import load_dataset
+    from core.data.catalogue import load_dataset
 
     catalogue = default_catalogue()
     assert set(catalogue) >= {"iris", "wine", "breast_cancer", "sine"}

@@ -3,7 +3,7 @@
 Each tree is grown on a bootstrap sample of the rows (``n`` draws with replacement, kept as
 integer weights: how often each row was drawn) and considers only ``max_features`` randomly
 chosen features at every split. All trees grow together in one level-wise pass of
-:func:`core.builder.grow_trees`. A classifier's probabilities are the average of its trees'
+:func:`core.engine.builder.grow_trees`. A classifier's probabilities are the average of its trees'
 leaf class fractions; a regressor's prediction is the average of its trees' predictions.
 
 Rows a tree never saw (its *out-of-bag* rows) give a free test set: the out-of-bag prediction of
@@ -26,17 +26,17 @@ from scipy.sparse import hstack as sparse_hstack
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from core.builder import grow_trees
-from core.params import (
+from core.engine.builder import grow_trees
+from core.engine.params import (
     check_bool,
     check_n_estimators,
     check_non_negative,
     check_random_state,
     resolve_max_samples,
 )
-from core.predict import StackedTrees
-from core.pruning import prune
-from core.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
+from core.engine.predict import StackedTrees
+from core.engine.pruning import prune
+from core.engine.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
 
 Float = NDArray[np.float64]
 
@@ -50,7 +50,7 @@ class BaseForest(BaseEstimator):
         Number of trees.
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
 max_features, ccp_alpha
-        As for one tree (:class:`core.tree.BaseDecisionTree`), applied to every tree.
+        As for one tree (:class:`core.engine.tree.BaseDecisionTree`), applied to every tree.
     bootstrap : bool, default=True
         Grow each tree on a bootstrap sample; False grows every tree on all rows (the trees
         then differ only through ``max_features``).

@@ -3,9 +3,8 @@ table passes.
 
 Every table, built-in or uploaded, goes through :func:`dataset_from_frame`, so a teacher's file
 and a student's upload meet the same friendly checks. The catalogue that lists and loads the
-built-in tables (``datasets/manifest.json``) lives in :mod:`core.catalogue`; its
-:func:`~core.catalogue.list_datasets`, :func:`~core.catalogue.load_dataset` and
-``CATALOGUE_DIR`` are re-exported here, so ``from core.datasets import load_dataset`` works.
+built-in tables (``datasets/manifest.json``) lives in :mod:`core.data.catalogue`, which builds
+on this module.
 """
 
 from __future__ import annotations
@@ -13,16 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from core.catalogue import CATALOGUE_DIR, list_datasets, load_dataset
-
 __all__ = [
-    "CATALOGUE_DIR",
     "MAX_INFERRED_CLASSES",
     "SINE_NOISE",
     "Dataset",
@@ -30,8 +25,6 @@ __all__ = [
     "Split",
     "Task",
     "dataset_from_frame",
-    "list_datasets",
-    "load_dataset",
     "make_sine",
     "train_test_split",
 ]
@@ -387,22 +380,3 @@ def dataset_from_frame(
         description=description,
         provenance=provenance,
     )
-
-
-# core.catalogue builds on this module (it needs Dataset, dataset_from_frame and make_sine), so
-# this module cannot import it at the top. An import at the bottom would still break whenever
-# core.catalogue is the first to be imported: its own import of core.datasets would run this
-# file to the end and ask for names the half-initialized catalogue has not defined yet. A lazy
-# module attribute (PEP 562) has no such order: the catalogue is imported on first use, when
-# both modules are complete. Type checkers read the TYPE_CHECKING import at the top instead, so
-# they still see the real signatures and still flag a misspelt name.
-_FROM_CATALOGUE = frozenset({"CATALOGUE_DIR", "list_datasets", "load_dataset"})
-
-if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        if name in _FROM_CATALOGUE:
-            from core import catalogue
-
-            return getattr(catalogue, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

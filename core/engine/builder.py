@@ -14,7 +14,7 @@ per depth:
    pair's number, then the sample's precomputed rank for that feature.
 3. **Score every threshold at once.** Down each block, cumulative sums of the class counts (or of
    the targets) give the left side of every candidate split; the right side is the node's total
-   minus the left. One vectorized expression scores them all (see :mod:`core.criteria`).
+   minus the left. One vectorized expression scores them all (see :mod:`core.engine.criteria`).
 4. **Keep each node's best** with a segmented minimum over the node's blocks.
 5. **Split.** The winning block is sorted by the winning feature, so the left child's samples
    are the block's first rows and the right child's the rest: the next depth's nodes are just
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from core.criteria import (
+from core.engine.criteria import (
     FEATURE_THRESHOLD,
     Criterion,
     absolute_error,
@@ -39,7 +39,7 @@ from core.criteria import (
     prefix_absolute_deviation,
     weighted_median,
 )
-from core.structure import TREE_LEAF, TREE_UNDEFINED, Tree
+from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
@@ -180,9 +180,9 @@ class _Grower:
         weight = counts.sum(axis=1)
         p = counts / weight[:, None]
         if self.params.criterion == "gini":
-            impurity = 1.0 - np.sum(p * p, axis=1)  # as core.criteria.gini
+            impurity = 1.0 - np.sum(p * p, axis=1)  # as core.engine.criteria.gini
         else:
-            impurity = -np.sum(_xlog2x(p), axis=1) + 0.0  # as core.criteria.entropy
+            impurity = -np.sum(_xlog2x(p), axis=1) + 0.0  # as core.engine.criteria.entropy
         zeros = np.zeros(n.size)
         return np.column_stack([n, weight, impurity, zeros, tree, counts])
 

@@ -13,14 +13,8 @@ import pandas as pd
 import pytest
 from sklearn import datasets as sk_datasets
 
-from core.datasets import (
-    Dataset,
-    dataset_from_frame,
-    list_datasets,
-    load_dataset,
-    make_sine,
-    train_test_split,
-)
+from core.data.catalogue import list_datasets, load_dataset
+from core.data.datasets import Dataset, dataset_from_frame, make_sine, train_test_split
 
 BUILT_IN = {"iris": (150, 4, 3), "wine": (178, 13, 3), "breast_cancer": (569, 30, 2)}
 
@@ -49,7 +43,7 @@ def test_built_in_table_matches_scikit_learn(name: str) -> None:
 
 
 def test_class_codes_follow_class_names_in_the_csv() -> None:
-    raw = pd.read_csv(Path(__file__).resolve().parent.parent / "datasets" / "iris.csv")
+    raw = pd.read_csv(Path(__file__).resolve().parents[2] / "datasets" / "iris.csv")
     dataset = load_dataset("iris")
     assert list(raw["species"][[0, 50, 100]]) == ["setosa", "versicolor", "virginica"]
     named = np.asarray(dataset.class_names)[dataset.y]
@@ -96,7 +90,7 @@ def test_list_datasets_follows_the_manifest_and_agrees_with_load_dataset() -> No
 
 
 def test_manifest_entries_have_every_documented_key() -> None:
-    path = Path(__file__).resolve().parent.parent / "datasets" / "manifest.json"
+    path = Path(__file__).resolve().parents[2] / "datasets" / "manifest.json"
     entries = json.loads(path.read_text(encoding="utf-8"))
     keys = {"name", "title", "file", "target", "task", "feature_names", "class_names"}
     keys |= {"description", "provenance"}

@@ -11,7 +11,7 @@ import math
 import numbers
 from typing import Any
 
-from core.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from core.engine.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 
 
 def _is_int(value: Any) -> bool:

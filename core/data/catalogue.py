@@ -2,8 +2,8 @@
 
 The catalogue is the ``datasets/`` folder next to ``core/``: CSV files plus ``manifest.json``,
 which lists them in display order. A new table is one CSV and one manifest entry, no code.
-Every table goes through :func:`core.datasets.dataset_from_frame`, so a teacher's file and a
-student's upload meet the same friendly checks. ``core.datasets`` re-exports
+Every table goes through :func:`core.data.datasets.dataset_from_frame`, so a teacher's file and a
+student's upload meet the same friendly checks. ``core.data.datasets`` re-exports
 :func:`list_datasets` and :func:`load_dataset`.
 """
 
@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from core.datasets import Dataset, DatasetInfo, dataset_from_frame, make_sine
+from core.data.datasets import Dataset, DatasetInfo, dataset_from_frame, make_sine
 
-CATALOGUE_DIR = Path(__file__).resolve().parent.parent / "datasets"
+CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 
 # Manifest entries: "name", "title", "target" required; "file" xor "generator" (+ "parameters").
 _GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}

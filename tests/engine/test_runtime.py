@@ -1,4 +1,4 @@
-"""core.runtime: the allocator settings apply on glibc and are harmless to repeat."""
+"""core.engine.runtime: the allocator settings apply on glibc and are harmless to repeat."""
 
 import platform
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core import RandomForestClassifier
-from core.runtime import tune_allocator
+from core.engine.runtime import tune_allocator
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")

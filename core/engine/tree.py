@@ -1,8 +1,8 @@
 """Decision trees with scikit-learn's interface, grown by Arboretum's own NumPy builder.
 
 The estimator classes are a thin shell: they check the hyperparameters and the data (with
-scikit-learn's own validation helpers), hand the work to :func:`core.builder.grow_trees`, and
-keep the result as a flat-array :class:`core.structure.Tree` in ``tree_``.
+scikit-learn's own validation helpers), hand the work to :func:`core.engine.builder.grow_trees`, and
+keep the result as a flat-array :class:`core.engine.structure.Tree` in ``tree_``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from sklearn.utils import Bunch
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from core.builder import GrowthParams, grow_trees
-from core.params import (
+from core.engine.builder import GrowthParams, grow_trees
+from core.engine.params import (
     check_criterion,
     check_max_depth,
     check_non_negative,
@@ -26,8 +26,8 @@ from core.params import (
     resolve_max_features,
     resolve_min_samples,
 )
-from core.pruning import prune, pruning_path
-from core.structure import Tree
+from core.engine.pruning import prune, pruning_path
+from core.engine.structure import Tree
 
 Float = NDArray[np.float64]
 
@@ -41,7 +41,7 @@ class BaseDecisionTree(BaseEstimator):
     Parameters
     ----------
     criterion : str
-        How a node's impurity is measured (see :mod:`core.criteria`).
+        How a node's impurity is measured (see :mod:`core.engine.criteria`).
     max_depth : int or None, default=None
         Nodes at this depth become leaves; None grows until leaves are pure or too small.
     min_samples_split : int or float, default=2
@@ -55,7 +55,7 @@ class BaseDecisionTree(BaseEstimator):
     random_state : int or None, default=None
         Seed of the feature draws (which only matter with ``max_features``); 0 is a seed.
     ccp_alpha : float, default=0.0
-        Cost-complexity pruning strength (see :mod:`core.pruning`); 0 does not prune.
+        Cost-complexity pruning strength (see :mod:`core.engine.pruning`); 0 does not prune.
     """
 
     _classification: ClassVar[bool]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from core.structure import TREE_LEAF, TREE_UNDEFINED, Tree
+from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
 Float = NDArray[np.float64]
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from core.structure import TREE_LEAF, Tree
+from core.engine.structure import TREE_LEAF, Tree
 
 Float = NDArray[np.float64]
 Int = NDArray[np.int64]

@@ -1,0 +1,25 @@
+"""The engine: decision trees and random forests, from scratch in NumPy.
+
+Read in this order:
+
+1. :mod:`core.engine.criteria`: impurity functions and ``scan_feature``, how one feature's best
+   threshold is found at one node, plainly.
+2. :mod:`core.engine.builder`: the same search for every node of a depth (and every tree of a
+   forest) at once.
+3. :mod:`core.engine.structure`: a fitted tree as flat arrays, walked by all rows at once.
+4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
+   contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`
+   is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters.
+
+Nothing here imports Streamlit or Plotly.
+"""
+
+from core.engine.forest import RandomForestClassifier, RandomForestRegressor
+from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+__all__ = [
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+]
