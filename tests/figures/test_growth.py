@@ -193,3 +193,20 @@ def test_split_comparison_figure() -> None:
     assert fig.layout.title.text == comparison.sentence
     nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
     assert len(split_comparison_figure(nothing, NAMES).data[0].x) == 1
+
+
+def test_step_diagram_highlights_the_newest_split(petals: Any) -> None:
+    from core.figures.tree_diagram import build_tree_diagram
+
+    model, _, _, names = petals
+    steps = growth_steps(model.tree_)
+    for k in (1, len(steps)):
+        prefix = prefix_after(model.tree_, k, steps)
+        assert prefix.newest is not None
+        diagram = build_tree_diagram(
+            estimator_after(model, k, steps), feature_names=names, highlight={prefix.newest}
+        )
+        assert len(diagram.nodes) == 2 * k + 1
+        assert [n.node_id for n in diagram.nodes if n.highlighted] == [prefix.newest]
+        newest = diagram.node(prefix.newest)
+        assert (newest.feature, newest.threshold) == (steps.feature[k - 1], steps.threshold[k - 1])
