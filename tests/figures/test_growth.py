@@ -28,6 +28,7 @@ from core.figures.growth import (
     split_comparison_figure,
     split_segment,
 )
+from core.figures.tree_diagram import build_tree_diagram
 
 # Five samples, two features (tests/figures/conftest.py's hand tree): our engine grows
 # x0 <= 2.5 at the root (tied with x1 <= 0.5; the lower feature wins), then x0 <= 4.5 at node 2.
@@ -196,8 +197,6 @@ def test_split_comparison_figure() -> None:
 
 
 def test_step_diagram_highlights_the_newest_split(petals: Any) -> None:
-    from core.figures.tree_diagram import build_tree_diagram
-
     model, _, _, names = petals
     steps = growth_steps(model.tree_)
     for k in (1, len(steps)):
