@@ -20,7 +20,8 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 
-from core.engine.growth import GrowthSteps, SplitCandidates, SplitComparison, SplitEvaluation
+from core.engine.growth import GrowthSteps
+from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
 from core.figures._layout import style_figure
 from core.figures.boundary import BoundaryData

@@ -15,16 +15,13 @@ from conftest import TREE_ARRAYS, make_sine, train_test
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 
-from core.engine.growth import (
+from core.engine.growth import estimator_after, growth_steps, prefix_after, tree_after
+from core.engine.node_splits import (
     best_split,
     compare_with_best,
-    estimator_after,
     evaluate_split,
-    growth_steps,
     node_rows,
-    prefix_after,
     split_candidates,
-    tree_after,
     why_leaf,
 )
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
