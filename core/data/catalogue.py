@@ -26,7 +26,7 @@ CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 _GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}
 _REQUIRED = {"name", "title", "target"}
 _KEYS = _REQUIRED | {"file", "task", "feature_names", "class_names", "description"}
-_KEYS |= {"provenance", "n_samples", "generator", "parameters"}
+_KEYS |= {"provenance", "n_samples", "generator", "parameters", "suggested_pair"}
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -88,10 +88,32 @@ def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetIn
         else:
             features, classes = entry["feature_names"], entry["class_names"]
             counts = (entry["task"], int(n_samples), len(features), len(classes))
+        names = (
+            entry.get("feature_names")
+            or load_dataset(entry["name"], catalogue_dir=directory).feature_names
+        )
+        pair = _suggested_pair(entry, list(names))
         infos.append(
-            DatasetInfo(entry["name"], entry["title"], *counts, entry.get("description", ""))
+            DatasetInfo(entry["name"], entry["title"], *counts, entry.get("description", ""), pair)
         )
     return tuple(infos)
+
+
+def _suggested_pair(entry: dict[str, Any], feature_names: list[str]) -> tuple[int, int]:
+    """The two features the boundary starts with: the manifest's ``suggested_pair``, by name.
+
+    Without one, the first two features (the only one, twice, for a one-feature table).
+    """
+    suggested = entry.get("suggested_pair")
+    if suggested is None:
+        return (0, 1 if len(feature_names) > 1 else 0)
+    unknown = [name for name in suggested if name not in feature_names]
+    if len(suggested) != 2 or suggested[0] == suggested[1] or unknown:
+        raise ValueError(
+            f"dataset {entry['name']!r}: suggested_pair must name two different features of "
+            f"the table; got {suggested!r}"
+        )
+    return (feature_names.index(suggested[0]), feature_names.index(suggested[1]))
 
 
 def load_dataset(

@@ -149,6 +149,7 @@ class DatasetInfo:
     n_features: int
     n_classes: int
     description: str
+    pair: tuple[int, int] = (0, 1)  # the two features the boundary plot starts with
 
 
 @dataclass(frozen=True, eq=False)

@@ -221,3 +221,30 @@ class Tree:
         if normalize and total > 0:
             importances /= total
         return importances
+
+    # -- subtrees (read-only helpers for the figures and the app's words) -------------------
+
+    @property
+    def subtree_sizes(self) -> Int:
+        """Nodes in every node's subtree, itself included, shape (node_count,).
+
+        In preorder the subtree of ``i`` is exactly the nodes ``i .. i + size[i] - 1``.
+        """
+        size = np.ones(self.node_count, dtype=np.int64)
+        for node in range(self.node_count - 1, -1, -1):  # children come after their parent
+            if self.children_left[node] != TREE_LEAF:
+                size[node] += size[self.children_left[node]] + size[self.children_right[node]]
+        return size
+
+    @property
+    def subtree_leaves(self) -> Int:
+        """Leaves in every node's subtree (1 for a leaf), shape (node_count,)."""
+        leaves = self.is_leaf.astype(np.int64)
+        for node in range(self.node_count - 1, -1, -1):
+            if self.children_left[node] != TREE_LEAF:
+                leaves[node] = leaves[self.children_left[node]] + leaves[self.children_right[node]]
+        return leaves
+
+    def subtree(self, node: int) -> Int:
+        """Ids of ``node`` and every node below it, in preorder."""
+        return np.arange(node, node + int(self.subtree_sizes[node]), dtype=np.int64)

@@ -5,12 +5,13 @@ Our engine and scikit-learn share these names, so every builder accepts either.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-Task = Literal["classification", "regression"]
+from core.data.datasets import Task
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -51,6 +52,16 @@ class FittedTree(Protocol):
     def criterion(self) -> str: ...
     def decision_path(self, X: Any) -> Any: ...
     def apply(self, X: Any) -> np.ndarray: ...
+
+
+@runtime_checkable
+class FittedForest(Protocol):
+    """A fitted forest of ours: its trees, and the per-tree and staged queries."""
+
+    @property
+    def estimators_(self) -> Sequence[FittedTree]: ...
+    def predict_per_tree(self, X: Any) -> np.ndarray: ...
+    def staged_scores(self, X: Any, y: Any) -> np.ndarray: ...
 
 
 def is_forest(model: object) -> bool:

@@ -1,150 +1,66 @@
-"""Streamlit glue shared by every page: cached data and models, URL state, shared controls.
+"""The app's Streamlit side, the one package in ``core`` that imports Streamlit.
 
-The only package in ``core`` that imports Streamlit. Pages stay thin: read the controls
-(``start``, the widget helpers, ``finish``), get cached models, build figures, show them.
-Pages import the package (``from core import ui``) and call every helper as ``ui.<name>``;
-the modules below hold them by responsibility:
+A page reads top to bottom: ``controls = ui.start(PAGE)`` and its controls (each returns its
+value), ``ui.view(settings)`` and the cached models, the panels, ``ui.how_computed``. Pages
+import the package (``from core import ui``) and call everything as ``ui.<name>``:
 
-- :mod:`core.ui.cached`: the catalogue, datasets and splits, fitted trees and forests, curves.
-- :mod:`core.ui.url_state`: the sidebar's page list, URL state (``start``, ``current``,
-  ``collect``, ``finish``), notices about a link, the share link.
-- :mod:`core.ui.controls`: the shared widgets, keyed by the settings' field names.
-- :mod:`core.ui.display`: callouts, source listings, SVG diagrams, charts, the failure guard.
+- :mod:`core.ui.controls`: ``start``, the :class:`Controls` of a page, ``tree_controls``.
+- :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
+  curves, rendered diagrams.
+- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes).
+- :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
+- :mod:`core.ui.url_state`: the sidebar's page list, URL state, notices, the share link.
+- :mod:`core.ui.home`: the home page's own start.
 
-The Streamlit-free helpers the pages call through ``ui`` (``ui.path_in_words``...) live in
-:mod:`core.explain`, where they are unit-tested.
-
-A name re-exported here is bound in two places: to replace one in a test, patch the module
-that uses it (``core.ui.display.clicked_sample``), not ``core.ui``.
+To replace a name in a test, patch the module that uses it (``core.ui.display.clicked_sample``),
+not ``core.ui``.
 """
 
 from __future__ import annotations
 
-# The estimators were reachable as ``ui.DecisionTreeClassifier``... and named in __all__;
-# kept so that nothing written against the single ui module breaks.
-from core import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    RandomForestClassifier,
-    RandomForestRegressor,
-)
-from core.engine.runtime import tune_allocator
-from core.explain import (
-    accuracy,
-    clicked_sample,
-    columns,
-    differing_nodes,
-    legend_below,
-    mark_sample,
-    md,
-    path_in_words,
-    regression_criterion,
-)
 from core.ui.cached import (
-    CURVE_TREES,
-    TEST_SIZE,
-    ForestSpec,
-    TreeSpec,
-    catalogue,
-    dataset,
     dataset_infos,
     depth_curve,
     fit_forest,
     fit_tree,
     forest_curve,
-    split,
-    svg,
+    lessons,
+    view,
 )
-from core.ui.controls import (
-    ccp_alpha_control,
-    criterion_control,
-    dataset_select,
-    fit_control,
-    max_depth_control,
-    min_samples_leaf_control,
-    pair_controls,
-    sample_control,
-    seed_control,
-)
+from core.ui.controls import Controls, start, tree_controls
 from core.ui.display import (
-    Guard,
     chart,
-    clickable_chart,
-    diagram_downloads,
     guard,
     how_computed,
     show_svg,
-    tree_diagram,
     what_to_notice,
 )
-from core.ui.url_state import (
-    NAVIGATION,
-    collect,
-    current,
-    finish,
-    navigation,
-    share_box,
-    share_link,
-    show_notices,
-    start,
-)
-
-# Every page imports this package, so the app's server process gets the faster allocator
-# settings here, whichever page a visitor opens first (see core.engine.runtime).
-tune_allocator()
+from core.ui.home import start_home
+from core.ui.panels import boundary, diagram, metrics, model_fit, scores, votes
+from core.ui.url_state import show_notices
 
 __all__ = [
-    "CURVE_TREES",
-    "NAVIGATION",
-    "TEST_SIZE",
-    "DecisionTreeClassifier",
-    "DecisionTreeRegressor",
-    "ForestSpec",
-    "Guard",
-    "RandomForestClassifier",
-    "RandomForestRegressor",
-    "TreeSpec",
-    "accuracy",
-    "catalogue",
-    "ccp_alpha_control",
+    "Controls",
+    "boundary",
     "chart",
-    "clickable_chart",
-    "clicked_sample",
-    "collect",
-    "columns",
-    "criterion_control",
-    "current",
-    "dataset",
     "dataset_infos",
-    "dataset_select",
     "depth_curve",
-    "diagram_downloads",
-    "differing_nodes",
-    "finish",
-    "fit_control",
+    "diagram",
     "fit_forest",
     "fit_tree",
     "forest_curve",
     "guard",
     "how_computed",
-    "legend_below",
-    "mark_sample",
-    "max_depth_control",
-    "md",
-    "min_samples_leaf_control",
-    "navigation",
-    "pair_controls",
-    "path_in_words",
-    "regression_criterion",
-    "sample_control",
-    "seed_control",
-    "share_box",
-    "share_link",
+    "lessons",
+    "metrics",
+    "model_fit",
+    "scores",
     "show_notices",
     "show_svg",
-    "split",
     "start",
-    "svg",
-    "tree_diagram",
+    "start_home",
+    "tree_controls",
+    "view",
+    "votes",
     "what_to_notice",
 ]

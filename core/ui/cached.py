@@ -1,14 +1,14 @@
 """Cached data and models: the catalogue, datasets and their splits, fitted trees and forests.
 
 Data goes in ``st.cache_data``; fitted models in ``st.cache_resource`` with ``max_entries``,
-keyed by the frozen :class:`TreeSpec` and :class:`ForestSpec`. Cached models are shared by
+keyed by the frozen specs of :mod:`core.app.models`. Cached models are shared by
 every visitor: read them, never change them.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -18,8 +18,12 @@ from core import (
     DecisionTreeRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
-    state,
 )
+from core.app import settings as app_settings
+from core.app.lessons import ClassroomLink, classroom_links
+from core.app.models import ForestSpec, ModelView, TreeSpec
+from core.app.models import columns as model_columns
+from core.app.settings import DatasetShape, Settings
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
@@ -30,7 +34,6 @@ from core.figures import (
     compute_forest_curve,
     render_svg,
 )
-from core.state import DatasetShape
 
 TEST_SIZE = 0.25
 
@@ -46,7 +49,13 @@ def dataset_infos() -> tuple[DatasetInfo, ...]:
 @st.cache_data(max_entries=1, show_spinner=False)
 def catalogue() -> dict[str, DatasetShape]:
     """What URL parsing needs to know about each dataset."""
-    return state.default_catalogue()
+    return app_settings.default_catalogue()
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def lessons() -> tuple[ClassroomLink, ...]:
+    """The ready-made classroom links, on this catalogue."""
+    return classroom_links(catalogue())
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -60,41 +69,25 @@ def split(name: str, seed: int) -> Split:
     return split_dataset(dataset(name), test_size=TEST_SIZE, random_state=seed)
 
 
+def view(settings: Settings) -> ModelView:
+    """The rows a page's models see: its dataset, split by its seed, sliced to its columns."""
+    columns = model_columns(settings, catalogue()[settings.dataset])
+    return _view(settings.dataset, settings.seed, columns)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _view(name: str, seed: int, columns: tuple[int, ...]) -> ModelView:
+    return ModelView(dataset(name), split(name, seed), columns)
+
+
 # --- models --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TreeSpec:
-    """Everything that decides a fitted tree; the cache key of :func:`fit_tree`."""
-
-    dataset: str
-    columns: tuple[int, ...]
-    criterion: str
-    max_depth: int | None
-    min_samples_leaf: int
-    ccp_alpha: float
-    seed: int
-
-
-@dataclass(frozen=True)
-class ForestSpec:
-    """Everything that decides a fitted forest; the cache key of :func:`fit_forest`."""
-
-    dataset: str
-    columns: tuple[int, ...]
-    criterion: str
-    max_depth: int | None
-    n_estimators: int
-    max_features: str
-    bootstrap: bool
-    seed: int
 
 
 # Trees are small (kilobytes); a forest of 500 deep trees is tens of megabytes, so fewer.
 @st.cache_resource(max_entries=64, show_spinner=False)
 def fit_tree(spec: TreeSpec) -> Any:
     """A fitted tree, shared by every visitor: read it, never change it."""
-    data, rows = dataset(spec.dataset), split(spec.dataset, spec.seed)
+    data, rows = dataset(spec.dataset), _view(spec.dataset, spec.seed, spec.columns)
     model_type = DecisionTreeClassifier if data.task == "classification" else DecisionTreeRegressor
     model = model_type(
         criterion=spec.criterion,
@@ -103,18 +96,18 @@ def fit_tree(spec: TreeSpec) -> Any:
         ccp_alpha=spec.ccp_alpha,
         random_state=spec.seed,
     )
-    return model.fit(rows.X_train[:, list(spec.columns)], rows.y_train)
+    return model.fit(rows.X_train, rows.y_train)
 
 
 # Forest sizes up to 500 are on the curve; the curve's forest is the biggest one, whose first
 # k trees are exactly the forest of k trees (same seed), so one fit draws the whole curve.
-CURVE_TREES = state.N_ESTIMATORS_LIMIT
+CURVE_TREES = app_settings.N_ESTIMATORS_LIMIT
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def fit_forest(spec: ForestSpec) -> Any:
     """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed."""
-    data, rows = dataset(spec.dataset), split(spec.dataset, spec.seed)
+    data, rows = dataset(spec.dataset), _view(spec.dataset, spec.seed, spec.columns)
     classify = data.task == "classification"
     model_type = RandomForestClassifier if classify else RandomForestRegressor
     model = model_type(
@@ -126,7 +119,7 @@ def fit_forest(spec: ForestSpec) -> Any:
         oob_score=spec.bootstrap,
         random_state=spec.seed,
     )
-    return model.fit(rows.X_train[:, list(spec.columns)], rows.y_train)
+    return model.fit(rows.X_train, rows.y_train)
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:
@@ -136,25 +129,20 @@ def forest_curve(spec: ForestSpec) -> ForestCurve:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _forest_curve(spec: ForestSpec) -> ForestCurve:
-    rows = split(spec.dataset, spec.seed)
-    forest = fit_forest(spec)
-    cols = list(spec.columns)
+    rows = _view(spec.dataset, spec.seed, spec.columns)
     return compute_forest_curve(
-        forest, rows.X_train[:, cols], rows.y_train, X_test=rows.X_test[:, cols], y_test=rows.y_test
+        fit_forest(spec), rows.X_train, rows.y_train, X_test=rows.X_test, y_test=rows.y_test
     )
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def depth_curve(spec: TreeSpec) -> DepthCurve:
     """Train and test accuracy at depths 1 to 10, gini and entropy, else as ``spec``."""
-    rows = split(spec.dataset, spec.seed)
-    cols = list(spec.columns)
+    rows = _view(spec.dataset, spec.seed, spec.columns)
     make = functools.partial(
         DecisionTreeClassifier, min_samples_leaf=spec.min_samples_leaf, random_state=spec.seed
     )
-    return compute_depth_curve(
-        make, rows.X_train[:, cols], rows.y_train, rows.X_test[:, cols], rows.y_test
-    )
+    return compute_depth_curve(make, rows.X_train, rows.y_train, rows.X_test, rows.y_test)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

@@ -1,158 +1,359 @@
-"""The shared controls: one helper per widget, keyed by the settings' field name.
+"""The controls of a page: each helper draws one widget, bound to the URL, and returns its value.
 
-Each helper first calls :func:`~core.ui.url_state.current`, so the widget shows the value
-``start`` put in session state, then draws the widget; ``collect`` reads them back.
+``start(page)`` opens a page (its tab title, the sidebar's page list, the settings from the
+URL) and returns its :class:`Controls`. Each control is keyed by its setting's name, shows
+the setting's current value and returns the value chosen; ``finish()`` gives the page's
+settings, puts them in the URL and shows the share link::
+
+    controls = ui.start(SINGLE_TREE)
+    with st.sidebar:
+        ui.tree_controls(controls)
+    view = ui.view(controls.settings)
+    sample = controls.sample(view)
+    settings = controls.finish()
+
+A widget can hand back a value of the wrong kind (a stale browser tab, a segmented control
+arriving empty under load). Such a value never reaches a setting: before a widget is drawn
+its state is checked and, if broken, replaced by the last good value (which also sends that
+value to the browser); after, a broken value keeps the last good one, field by field.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import fields
+from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
-from core import state
-from core.data.datasets import Dataset, Split
-from core.state import DatasetShape
-from core.ui.cached import catalogue, dataset_infos
-from core.ui.url_state import _LAST, _NONE_SHOWN_AS, _NOTICES, _to_widget, current
+from core.app import settings as state
+from core.app.models import ModelView
+from core.app.pages import Page
+from core.app.settings import DatasetShape
+from core.ui.cached import catalogue, dataset, dataset_infos
+from core.ui.home import open_page
+from core.ui.url_state import (
+    _LAST,
+    _NONE_SHOWN_AS,
+    _NOTICES,
+    _from_widget,
+    _to_widget,
+    arrive,
+    finish,
+    share_box,
+)
 
-# --- shared controls -----------------------------------------------------------------------
+_LOG = logging.getLogger(__name__)
+S = TypeVar("S", bound=state.Settings)
+
+# The (dataset, seed) whose test samples the sample picker last labelled.
+_SAMPLE_LABELS = "_arboretum_sample_labels"
+_MISSING = object()
 
 
-def _on_dataset_change(settings_type: type[state._Settings]) -> None:
+def _on_dataset_change() -> None:
+    """A new dataset: every other setting moves with it (its suggested pair, sample 0...)."""
     session = st.session_state
-    last = session[_LAST]
-    moved = state.with_dataset(last, session["dataset"], catalogue())
+    name = session.get("dataset")
+    if name not in catalogue():
+        return  # a broken value: the dataset control keeps the last one
+    moved = state.with_dataset(session[_LAST], name, catalogue())
     for f in fields(moved):
         if f.name != "dataset":
             session[f.name] = _to_widget(f.name, getattr(moved, f.name))
 
 
-def dataset_select(settings_type: type[state._Settings]) -> DatasetShape:
-    """The dataset picker; returns the chosen dataset's shape."""
-    infos = {info.name: info for info in dataset_infos()}
-    names = [
-        name
-        for name, shape in catalogue().items()
-        if shape.task == "classification" or not settings_type.classification_only
-    ]
-    current("dataset")
-    name = st.selectbox(
-        "Dataset",
-        names,
-        format_func=lambda n: infos[n].title if n in infos else n,
-        key="dataset",
-        on_change=_on_dataset_change,
-        args=(settings_type,),
-    )
-    return catalogue()[name]
+class Controls(Generic[S]):
+    """The controls of one run of a page; every helper returns the value it shows."""
+
+    def __init__(self, page: Page, settings_type: type[S], last: S) -> None:
+        self.page = page
+        self.settings_type = settings_type
+        self.last = last
+        self.values: dict[str, Any] = {}
+
+    # -- the binding every control goes through ---------------------------------------------
+
+    def _valid(self, key: str, value: Any) -> bool:
+        if key == "dataset":
+            shape = catalogue().get(value) if isinstance(value, str) else None
+            return shape is not None and (
+                shape.task == "classification" or not self.settings_type.classification_only
+            )
+        return state.field_is_valid(self.settings_type, key, value)
+
+    def _control(self, key: str, draw: Callable[[], Any]) -> Any:
+        """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
+        session = st.session_state
+        held = session.get(key, _MISSING)
+        if held is _MISSING or not self._valid(key, _from_widget(key, held)):
+            if held is not _MISSING:
+                _LOG.warning("control %s held %r; showing its last value", key, held)
+            session[key] = _to_widget(key, getattr(self.last, key))
+        value = _from_widget(key, draw())
+        if not self._valid(key, value):
+            _LOG.warning("control %s gave %r; keeping its last value", key, value)
+            value = getattr(self.last, key)
+        self.values[key] = value
+        return value
+
+    @property
+    def settings(self) -> S:
+        """The settings the controls drawn so far show; the others keep the last run's."""
+        settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
+        return settings
+
+    def finish(self) -> S:
+        """The page's settings: put them in the URL and show the share link in the sidebar."""
+        settings = self.settings
+        finish(settings)
+        with st.sidebar:
+            st.divider()
+            share_box(settings)
+        return settings
+
+    # -- the controls -------------------------------------------------------------------------
+
+    def dataset(self) -> DatasetShape:
+        """The dataset picker; returns the chosen dataset's shape."""
+        infos = {info.name: info for info in dataset_infos()}
+        names = [name for name in catalogue() if self._valid("dataset", name)]
+        name = self._control(
+            "dataset",
+            lambda: st.selectbox(
+                "Dataset",
+                names,
+                format_func=lambda n: infos[n].title if n in infos else n,
+                key="dataset",
+                on_change=_on_dataset_change,
+            ),
+        )
+        return catalogue()[name]
+
+    def criterion(self, label: str = "Split criterion") -> str:
+        return str(
+            self._control(
+                "criterion",
+                lambda: st.segmented_control(
+                    label,
+                    state.CRITERIA,
+                    key="criterion",
+                    required=True,
+                    help="How a node measures how mixed its classes are.",
+                ),
+            )
+        )
+
+    def max_depth(self, help: str = "How many questions a tree may ask in a row.") -> int | None:
+        options: list[int | str] = [
+            *range(1, state.MAX_DEPTH_LIMIT + 1),
+            _NONE_SHOWN_AS["max_depth"],
+        ]
+        value: int | None = self._control(
+            "max_depth", lambda: st.select_slider("max_depth", options, key="max_depth", help=help)
+        )
+        return value
+
+    def min_samples_leaf(self) -> int:
+        return int(
+            self._control(
+                "min_samples_leaf",
+                lambda: st.slider(
+                    "min_samples_leaf",
+                    1,
+                    state.MIN_SAMPLES_LEAF_LIMIT,
+                    key="min_samples_leaf",
+                    help="A split is only made when each side keeps at least this many "
+                    "training rows.",
+                ),
+            )
+        )
+
+    def ccp_alpha(self, task: str) -> float:
+        """Pruning strength, on a scale that suits the task's impurity (CCP_ALPHA_LIMITS)."""
+        limit = state.CCP_ALPHA_LIMITS["regression" if task == "regression" else "classification"]
+        held = st.session_state.get("ccp_alpha")
+        if isinstance(held, float) and held > limit:
+            st.session_state["ccp_alpha"] = 0.0
+        return float(
+            self._control(
+                "ccp_alpha",
+                lambda: st.slider(
+                    "ccp_alpha (pruning)",
+                    0.0,
+                    limit,
+                    step=limit / 100,
+                    format="%.3f" if limit < 1 else "%.1f",
+                    key="ccp_alpha",
+                    help="Cost-complexity pruning: cut back every branch that does not lower "
+                    "the impurity by at least this much per leaf. 0 keeps the whole tree.",
+                ),
+            )
+        )
+
+    def pair(self, name: str) -> tuple[int, int]:
+        """The two features of the boundary plot (classification only), always distinct."""
+        data = dataset(name)
+        indices = list(range(data.n_features))
+        label = data.feature_names.__getitem__
+        x = self._control(
+            "x",
+            lambda: st.selectbox("Feature on the x axis", indices, format_func=label, key="x"),
+        )
+        others = [i for i in indices if i != x]
+        if st.session_state.get("y") not in others:
+            st.session_state["y"] = others[0]
+        y = self._control(
+            "y",
+            lambda: st.selectbox("Feature on the y axis", others, format_func=label, key="y"),
+        )
+        return int(x), int(y)
+
+    def fit(self) -> str:
+        return str(
+            self._control(
+                "fit",
+                lambda: st.radio(
+                    "Grow the model on",
+                    state.FIT_ON,
+                    format_func={"pair": "the two plotted features", "all": "all features"}.get,
+                    key="fit",
+                    help="With two features the boundary is the whole model; with all of "
+                    "them, the plot is a slice through it, the other features held at their "
+                    "medians.",
+                ),
+            )
+        )
+
+    def seed(self) -> int:
+        return int(
+            self._control(
+                "seed",
+                lambda: st.number_input(
+                    "Seed",
+                    min_value=0,
+                    max_value=state.SEED_LIMIT,
+                    step=1,
+                    key="seed",
+                    help="Picks the train/test split and the model's random choices. Same "
+                    "seed, same result.",
+                ),
+            )
+        )
+
+    def n_estimators(self) -> int:
+        return int(
+            self._control(
+                "n_estimators",
+                lambda: st.slider(
+                    "n_estimators (trees)",
+                    1,
+                    state.N_ESTIMATORS_LIMIT,
+                    key="n_estimators",
+                    help="How many trees vote. More trees never overfit more; they only "
+                    "average better.",
+                ),
+            )
+        )
+
+    def max_features(self) -> str:
+        return str(
+            self._control(
+                "max_features",
+                lambda: st.segmented_control(
+                    "max_features",
+                    state.MAX_FEATURES,
+                    required=True,
+                    key="max_features",
+                    help="How many features each split may choose from, drawn at random per "
+                    "split: √d, log₂ d, or all d. Fewer makes the trees more different from "
+                    "one another.",
+                ),
+            )
+        )
+
+    def toggle(self, key: str, label: str, help: str) -> bool:
+        """An on/off setting (``bootstrap``, ``test_on_tree``...)."""
+        return bool(self._control(key, lambda: st.toggle(label, key=key, help=help)))
+
+    def tree(self, n_trees: int) -> int:
+        """Which tree of the forest to open."""
+        held = st.session_state.get("tree")
+        if isinstance(held, int) and held >= n_trees:
+            st.session_state["tree"] = 0
+        return int(
+            self._control(
+                "tree",
+                lambda: st.number_input(
+                    "Tree number", min_value=0, max_value=n_trees - 1, step=1, key="tree"
+                ),
+            )
+        )
+
+    def sample(self, view: ModelView, label: str = "Test sample") -> int:
+        """Pick one test sample by its position in the test set; keeps the choice in range.
+
+        The labels name each sample's row and class, so they change with the dataset and the
+        seed. Streamlit keeps a keyed widget across such a change, and the browser would send
+        the old label back as the value on the next rerun (issue 12's crash). So when the
+        labels change, the value is set again here, which sends the new label to the browser.
+        """
+        session = st.session_state
+        n_test = len(view.y_test)
+        held = session.get("sample")
+        labels = (view.data.name, view.rows.test_index.tobytes())
+        if session.get(_SAMPLE_LABELS) != labels or not (
+            isinstance(held, int) and 0 <= held < n_test
+        ):
+            in_range = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_test
+            session["sample"] = held if in_range else 0
+            session[_SAMPLE_LABELS] = labels
+            if isinstance(held, int) and held >= n_test:
+                adopted, notices = session.get(_NOTICES, (None, []))
+                if adopted is not None and getattr(adopted, "sample", None) is not None:
+                    # The link asked for a sample this test set does not have: say so.
+                    fitted, more = state.fit_sample(adopted, n_test)
+                    session[_NOTICES] = (fitted, notices + more)
+
+        def describe(i: int) -> str:
+            row = int(view.rows.test_index[i])
+            if view.classify:
+                return f"#{i} (row {row}, {view.class_names[int(view.y_test[i])]})"
+            return f"#{i} (row {row}, y = {float(view.y_test[i]):.2f})"
+
+        return int(
+            self._control(
+                "sample",
+                lambda: st.selectbox(label, range(n_test), format_func=describe, key="sample"),
+            )
+        )
 
 
-def criterion_control(label: str = "Split criterion") -> None:
-    current("criterion")
-    st.segmented_control(
-        label,
-        state.CRITERIA,
-        key="criterion",
-        required=True,
-        default=None,
-        help="How a node measures how mixed its classes are.",
-    )
+def start(page: Page) -> Controls[Any]:
+    """Open ``page``: its browser tab, the sidebar's page list, and its settings from the URL.
+
+    Call first in every page script; the page's controls follow.
+    """
+    if page.settings is None:
+        raise ValueError(f"page {page.title!r} has no settings; open it with ui.start_home()")
+    open_page(page)
+    with st.sidebar:
+        st.divider()  # between the page list and this page's controls, which follow
+    return Controls(page, page.settings, arrive(page, page.settings))
 
 
-def max_depth_control(help: str = "How many questions a tree may ask in a row.") -> None:
-    current("max_depth")
-    options: list[int | str] = [*range(1, state.MAX_DEPTH_LIMIT + 1), _NONE_SHOWN_AS["max_depth"]]
-    st.select_slider(
-        "max_depth",
-        options,
-        key="max_depth",
-        help=help,
-    )
-
-
-def min_samples_leaf_control() -> None:
-    current("min_samples_leaf")
-    st.slider(
-        "min_samples_leaf",
-        1,
-        state.MIN_SAMPLES_LEAF_LIMIT,
-        key="min_samples_leaf",
-        help="A split is only made when each side keeps at least this many training rows.",
-    )
-
-
-def pair_controls(data: Dataset) -> None:
-    """The two features of the boundary plot (classification only), always distinct."""
-    indices = list(range(data.n_features))
-    name = data.feature_names.__getitem__
-    x = current("x")
-    current("y")
-    st.selectbox("Feature on the x axis", indices, format_func=name, key="x")
-    others = [i for i in indices if i != st.session_state["x"]]
-    if st.session_state["y"] not in others:
-        st.session_state["y"] = others[0] if others[0] != x else others[-1]
-    st.selectbox("Feature on the y axis", others, format_func=name, key="y")
-
-
-def fit_control() -> None:
-    current("fit")
-    st.radio(
-        "Grow the model on",
-        state.FIT_ON,
-        format_func={"pair": "the two plotted features", "all": "all features"}.__getitem__,
-        key="fit",
-        help="With two features the boundary is the whole model; with all of them, the plot "
-        "is a slice through it, the other features held at their medians.",
-    )
-
-
-def seed_control() -> None:
-    current("seed")
-    st.number_input(
-        "Seed",
-        min_value=0,
-        max_value=state.SEED_LIMIT,
-        step=1,
-        key="seed",
-        help="Picks the train/test split and the model's random choices. Same seed, same result.",
-    )
-
-
-def sample_control(split_rows: Split, data: Dataset, label: str = "Test sample") -> int:
-    """Pick one test sample by its position in the test set; keeps the choice in range."""
-    session = st.session_state
-    n_test = len(split_rows.y_test)
-    if current("sample") is None or session["sample"] >= n_test:
-        session["sample"] = 0
-        adopted, notices = session.get(_NOTICES, (None, []))
-        if adopted is not None and getattr(adopted, "sample", None) is not None:
-            # The link asked for a sample this test set does not have: say so.
-            fitted, more = state.fit_sample(adopted, n_test)
-            session[_NOTICES] = (fitted, notices + more)
-
-    def describe(i: int) -> str:
-        row = int(split_rows.test_index[i])
-        if data.task == "classification":
-            return f"#{i} (row {row}, {data.class_names[int(split_rows.y_test[i])]})"
-        return f"#{i} (row {row}, y = {float(split_rows.y_test[i]):.2f})"
-
-    choice: int = st.selectbox(label, range(n_test), format_func=describe, key="sample")
-    return choice
-
-
-def ccp_alpha_control(task: str) -> None:
-    """Pruning strength, on a scale that suits the task's impurity (see CCP_ALPHA_LIMITS)."""
-    limit = state.CCP_ALPHA_LIMITS["regression" if task == "regression" else "classification"]
-    if current("ccp_alpha") > limit:
-        st.session_state["ccp_alpha"] = 0.0
-    st.slider(
-        "ccp_alpha (pruning)",
-        0.0,
-        limit,
-        step=limit / 100,
-        format="%.3f" if limit < 1 else "%.1f",
-        key="ccp_alpha",
-        help="Cost-complexity pruning: cut back every branch that does not lower the impurity "
-        "by at least this much per leaf. 0 keeps the whole tree.",
-    )
+def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
+    """The sidebar of a one-tree page: dataset, criterion, stopping rules, pair, seed."""
+    st.header(header)
+    shape = controls.dataset()
+    if shape.task == "classification":
+        controls.criterion()
+    controls.max_depth()
+    controls.min_samples_leaf()
+    controls.ccp_alpha(shape.task)
+    if shape.task == "classification":
+        controls.pair(controls.settings.dataset)
+        controls.fit()
+    controls.seed()
+    return shape

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from core.explain import clicked_sample
 from core.figures import dot_available, render_png, render_svg
+from core.figures.overlays import clicked_sample
 from core.ui.cached import svg
 
 _LOG = logging.getLogger(__name__)

@@ -2,28 +2,28 @@
 ends with, the notices about a link that could not be used, and the share link.
 
 Widget keys are the settings' field names, and the URL holds ``to_query(settings)``.
-``start`` runs before a page's controls: when the visitor has just arrived on the page (or
-the URL changed under us, as with the browser's back button) it parses the URL (or, when the
-URL says nothing about this page, the settings carried over from the last page) and writes
-the values into the widgets' session state. ``finish`` runs after the controls and writes the
-settings back into the URL, so a copied link reproduces the view.
+``arrive`` runs before a page's controls (``ui.start`` calls it): when the visitor has just
+arrived on the page (or the URL changed under us, as with the browser's back button) it parses
+the URL (or, when the URL says nothing about this page, the settings carried over from the
+last page) and writes the values into the widgets' session state. ``finish`` runs after the
+controls (``Controls.finish`` calls it) and writes the settings back into the URL, so a copied
+link reproduces the view.
 """
 
 from __future__ import annotations
 
-import logging
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from core import state
+from core.app import settings as state
+from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
 
-_LOG = logging.getLogger(__name__)
-S = TypeVar("S", bound=state._Settings)
+S = TypeVar("S", bound=state.Settings)
 
 # --- URL state -----------------------------------------------------------------------------
 
@@ -47,19 +47,10 @@ def _from_widget(name: str, value: Any) -> Any:
     return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
 
 
-def _url_query(settings_type: type[state._Settings]) -> dict[str, str]:
+def _url_query(settings_type: type[state.Settings]) -> dict[str, str]:
     """The URL's values for this page's settings; other names (``embed``...) are not ours."""
     names = {f.name for f in fields(settings_type)}
     return {name: st.query_params[name] for name in st.query_params if name in names}
-
-
-#: The app's pages as the sidebar lists them: (script path, label, icon).
-NAVIGATION = (
-    ("app.py", "Home", ":material/home:"),
-    ("pages/1_Single_tree.py", "Single tree", ":material/park:"),
-    ("pages/2_Random_forest.py", "Random forest", ":material/forest:"),
-    ("pages/3_Gini_vs_entropy.py", "Gini vs entropy", ":material/balance:"),
-)
 
 
 def navigation() -> None:
@@ -71,69 +62,39 @@ def navigation() -> None:
     """
     with st.sidebar, st.container(key="app-navigation"):
         try:
-            for path, label, icon in NAVIGATION:
-                st.page_link(path, label=label, icon=icon)
+            for page in PAGES:
+                st.page_link(page.path, label=page.title, icon=page.icon)
         except StreamlitPageNotFoundError:
             # A page run as its own entry point (as AppTest does) knows no other pages; the
             # app itself always starts from app.py, where every page is known.
             return
 
 
-def start(settings_type: type[S]) -> S:
+def arrive(page: Page, settings_type: type[S]) -> S:
     """Settings this run starts from; call before the page's controls.
 
     On arrival (or when the URL changed under us) the URL wins, then the settings carried
     over from another page, then the defaults; otherwise the widgets hold the truth.
     """
-    navigation()
-    with st.sidebar:
-        st.divider()  # between the page list and this page's controls, which follow
     session = st.session_state
     query = _url_query(settings_type)
-    arrived = session.get(_PAGE) != settings_type.page
     if (
-        arrived
+        session.get(_PAGE) != page.path
         or session.get(_WRITTEN) != query
         or not isinstance(session.get(_LAST), settings_type)
     ):
-        names = {f.name for f in fields(settings_type)}
         source = query if query else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
-        for name in names:
-            session[name] = _to_widget(name, getattr(settings, name))
+        for f in fields(settings_type):
+            session[f.name] = _to_widget(f.name, getattr(settings, f.name))
         session[_NOTICES] = (settings, notices)
         session[_LAST] = settings
-    session[_PAGE] = settings_type.page
+    session[_PAGE] = page.path
     last: S = session[_LAST]
     return last
 
 
-def current(key: str) -> Any:
-    """The value a control should show: its widget state, else the last run's setting."""
-    session = st.session_state
-    if key not in session:
-        session[key] = _to_widget(key, getattr(session[_LAST], key))
-    return session[key]
-
-
-def collect(settings_type: type[S], **overrides: Any) -> S:
-    """The settings the controls now show (``overrides`` for fields without a control)."""
-    last = st.session_state[_LAST]
-    values = {
-        f.name: _from_widget(f.name, st.session_state.get(f.name, getattr(last, f.name)))
-        for f in fields(last)
-    }
-    values.update(overrides)
-    try:
-        settings = settings_type(**values)
-    except (TypeError, ValueError):
-        _LOG.warning("controls gave invalid settings %r; keeping the last ones", values)
-        return last
-    resets, _ = settings.check(catalogue()[settings.dataset])
-    return replace(settings, **resets)
-
-
-def finish(settings: state._Settings) -> None:
+def finish(settings: state.Settings) -> None:
     """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
     session = st.session_state
     query = state.to_query(settings)
@@ -145,7 +106,7 @@ def finish(settings: state._Settings) -> None:
     session[_LAST] = settings
 
 
-def show_notices(settings: state._Settings) -> None:
+def show_notices(settings: state.Settings) -> None:
     """What the URL asked for that could not be used, until the visitor changes something."""
     adopted, notices = st.session_state.get(_NOTICES, (None, []))
     if notices and adopted == settings:
@@ -155,13 +116,13 @@ def show_notices(settings: state._Settings) -> None:
         )
 
 
-def share_link(settings: state._Settings) -> str:
+def share_link(settings: state.Settings) -> str:
     """The URL of this exact view."""
     base = st.context.url or ""
     return f"{base}?{urlencode(state.to_query(settings))}"
 
 
-def share_box(settings: state._Settings) -> None:
+def share_box(settings: state.Settings) -> None:
     """A visible "copy link" box: the link, with Streamlit's copy button."""
     with st.container(key="share-link"):
         st.markdown(":material/link: **Copy link to this view**")

@@ -80,12 +80,22 @@ def browser(chromium: str) -> Iterator[Any]:
 
 @pytest.fixture
 def app(browser: Any, server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests."""
+    """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests.
+
+    The test fails when the server logged an uncaught exception while it ran, even if the
+    page hid it from the visitor.
+    """
+    start = server.log.stat().st_size if server.log.exists() else 0
     context = browser.new_context(viewport=VIEWPORT)
     try:
         yield AppPage(context.new_page(), server)
     finally:
         context.close()
+    with server.log.open("rb") as log:
+        log.seek(start)
+        logged = log.read().decode(errors="replace")
+    if "Uncaught app execution" in logged:
+        pytest.fail(f"the app raised on the server:\n{logged[-4000:]}", pytrace=False)
 
 
 @pytest.fixture(scope="session")

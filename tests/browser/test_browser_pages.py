@@ -21,8 +21,8 @@ from browser_helpers import (
     PageCase,
 )
 
+from core.app.lessons import LESSONS
 from core.data.catalogue import list_datasets
-from core.state import CLASSROOM_LINKS
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def test_home_links_into_every_page_and_lists_the_datasets(app: AppPage) -> None
         "Random_forest",
         "Gini_vs_entropy",
     ]
-    assert app.page.locator(".st-key-classroom-links a").count() == len(CLASSROOM_LINKS)
+    assert app.page.locator(".st-key-classroom-links a").count() == len(LESSONS)
     for name, title in TITLES.items():
         card = app.page.locator(f".st-key-dataset-{name}")
         assert title in card.inner_text(), f"the {name} card does not name {title!r}"
@@ -197,3 +197,35 @@ def test_hostile_link_gives_a_notice_and_no_exception(app: AppPage, case: PageCa
         assert app.slider_value("n_estimators") == "100"
     assert app.selectbox_value("dataset") == TITLES["iris"]
     assert app.slider_value("max_depth") == DEFAULT_DEPTH[case.name]
+
+
+# --- a new seed, then another control (issue 12: a traceback 7 times out of 7) -------------
+
+
+# After the seed, a slider that changes what the watched element shows.
+AFTER_SEED = {
+    "single-tree": ("max_depth", ".st-key-tree-diagram"),
+    "random-forest": ("n_estimators", ".st-key-boundary .gtitle"),
+}
+
+
+@pytest.mark.parametrize("case", [SINGLE_TREE, RANDOM_FOREST], ids=["single-tree", "random-forest"])
+def test_new_seed_then_another_control_keeps_the_page_working(app: AppPage, case: PageCase) -> None:
+    # The test sample's labels name its row and class, which change with the seed: the
+    # browser must not send the old label back as the sample when the next control moves.
+    slider, watched = AFTER_SEED[case.name]
+    app.open(case.path, case.ready)
+    before = app.html(".st-key-tree-diagram")
+    seed = app.page.locator('.st-key-seed input[type="number"]')
+    seed.fill("42")
+    seed.press("Enter")
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    assert url_query(app)["seed"] == "42"
+
+    before = app.html(watched)
+    app.nudge_slider(slider)
+    app.wait_for_new_content(watched, before)
+
+    app.assert_healthy()
+    assert url_query(app)["seed"] == "42"
+    assert url_query(app)["sample"] == "0"

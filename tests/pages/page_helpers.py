@@ -9,13 +9,15 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from core.app import pages
+
 ROOT = Path(__file__).resolve().parents[2]
-HOME = ROOT / "app.py"
-SINGLE_TREE = ROOT / "pages" / "1_Single_tree.py"
-RANDOM_FOREST = ROOT / "pages" / "2_Random_forest.py"
-GINI_VS_ENTROPY = ROOT / "pages" / "3_Gini_vs_entropy.py"
-PAGE_FILES = {"Single_tree": SINGLE_TREE, "Random_forest": RANDOM_FOREST}
-PAGE_FILES["Gini_vs_entropy"] = GINI_VS_ENTROPY
+HOME = ROOT / pages.HOME.path
+SINGLE_TREE = ROOT / pages.SINGLE_TREE.path
+RANDOM_FOREST = ROOT / pages.RANDOM_FOREST.path
+GINI_VS_ENTROPY = ROOT / pages.GINI_VS_ENTROPY.path
+#: Every page with settings, by its URL path (from the registry).
+PAGE_FILES = {page.url_path: ROOT / page.path for page in pages.PAGES if page.settings}
 
 
 def open_page(path: Path, **query: str) -> AppTest:

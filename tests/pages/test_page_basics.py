@@ -21,15 +21,20 @@ from page_helpers import (
     svg,
 )
 
+from core.app.lessons import classroom_links
+from core.app.pages import PAGES
+from core.app.settings import default_catalogue, parse, to_query
 from core.data.catalogue import list_datasets
-from core.state import CLASSROOM_LINKS, PAGES, default_catalogue, parse, to_query
+
+CLASSROOM_LINKS = classroom_links(default_catalogue())
 
 DATASETS = [info.name for info in list_datasets()]
 CLASSIFICATION = [info.name for info in list_datasets() if info.task == "classification"]
 CASES = [
-    (settings_type, name)
-    for settings_type in PAGES
-    for name in (CLASSIFICATION if settings_type.classification_only else DATASETS)
+    (page, name)
+    for page in PAGES
+    if page.settings is not None
+    for name in (CLASSIFICATION if page.settings.classification_only else DATASETS)
 ]
 
 # The charts each page must show, by container key; the regression view of a page has no
@@ -46,21 +51,19 @@ DIAGRAMS = {
 }
 
 
-@pytest.mark.parametrize(
-    ("settings_type", "dataset"), CASES, ids=[f"{t.page}-{d}" for t, d in CASES]
-)
-def test_page_runs_with_every_dataset(settings_type, dataset):
-    app = open_page(PAGE_FILES[settings_type.page], dataset=dataset)
+@pytest.mark.parametrize(("page", "dataset"), CASES, ids=[f"{p.url_path}-{d}" for p, d in CASES])
+def test_page_runs_with_every_dataset(page, dataset):
+    app = open_page(PAGE_FILES[page.url_path], dataset=dataset)
     assert_healthy(app)
     assert not app.warning, "a clean link must not show a notice"
-    for key in CHARTS[settings_type.page]:
+    for key in CHARTS[page.url_path]:
         assert chart_spec(app, key)["data"], f"{key} is empty"
-    for key in DIAGRAMS[settings_type.page]:
+    for key in DIAGRAMS[page.url_path]:
         drawing = svg(app, key)
         assert "</svg>" in drawing
         assert "predict" in drawing, "a tree diagram names what its leaves predict"
     # The URL now spells out every setting, so a copied link reproduces this view.
-    expected, _ = parse(settings_type, {"dataset": dataset}, default_catalogue())
+    expected, _ = parse(page.settings, {"dataset": dataset}, default_catalogue())
     assert query_of(app) == to_query(expected)
 
 
@@ -125,13 +128,13 @@ def test_home_page_shows_every_dataset_and_the_classroom_links():
     links = {link.proto.label: link.proto for link in app.get("page_link")}
     for link in CLASSROOM_LINKS:
         shown = links[link.title]
-        assert shown.page == link.settings.page
+        assert shown.page == link.page.url_path
         assert shown.query_string == urlencode(to_query(link.settings))
 
 
 @pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
 def test_a_classroom_link_opens_its_page_in_exactly_its_state(link):
-    app = open_page(PAGE_FILES[link.settings.page], **to_query(link.settings))
+    app = open_page(PAGE_FILES[link.page.url_path], **to_query(link.settings))
     assert_healthy(app)
     assert not app.warning
     assert query_of(app) == to_query(link.settings)

@@ -1,30 +1,24 @@
 """The pieces of core.ui that draw: a failure turned into a message, an inline SVG.
 
-The pure helpers they use are in core/explain.py, checked by hand in tests/test_explain.py.
+The pure helpers they use are in core/app/words.py and core/figures/overlays.py, checked by
+hand in tests/app/test_words.py and tests/figures/test_overlays.py.
 """
 
 from __future__ import annotations
 
-from page_helpers import assert_healthy
+from page_helpers import SINGLE_TREE, assert_healthy, open_page, query_of
 from streamlit.testing.v1 import AppTest
 
-from core import explain, ui
 
-
-def test_ui_re_exports_the_pure_helpers_the_pages_call():
-    # They live in core/explain.py (tested in tests/test_explain.py); pages reach them as ui.*.
-    for name in (
-        "accuracy",
-        "clicked_sample",
-        "columns",
-        "differing_nodes",
-        "legend_below",
-        "mark_sample",
-        "md",
-        "path_in_words",
-        "regression_criterion",
-    ):
-        assert getattr(ui, name) is getattr(explain, name), name
+def test_a_broken_control_keeps_its_last_value_and_the_others_apply():
+    # Issue 12: a segmented control arrived empty under load, and the whole change was lost.
+    app = open_page(SINGLE_TREE)
+    app.session_state["criterion"] = None  # as a browser under load sent it
+    app.select_slider(key="max_depth").set_value(5).run()
+    assert_healthy(app)
+    query = query_of(app)
+    assert (query["criterion"], query["max_depth"]) == ("gini", "5")
+    assert app.segmented_control(key="criterion").value == "gini"
 
 
 def test_guard_turns_an_error_into_a_friendly_message():

@@ -17,13 +17,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
 
-Task: TypeAlias = Literal["classification", "regression"]
-Criterion: TypeAlias = Literal["gini", "entropy"]
+from core.data.datasets import Task
+from core.engine.criteria import ClassificationCriterion
+
 MaxFeatures: TypeAlias = Literal["sqrt", "log2", "all"]
 FitOn: TypeAlias = Literal["pair", "all"]
 Query: TypeAlias = Mapping[str, str | list[str]]
 
-CRITERIA: tuple[Criterion, ...] = get_args(Criterion)
+#: The criteria a classification page offers ("log_loss" grows the same tree as "entropy").
+CRITERIA: tuple[ClassificationCriterion, ...] = ("gini", "entropy")
 MAX_FEATURES: tuple[MaxFeatures, ...] = get_args(MaxFeatures)
 FIT_ON: tuple[FitOn, ...] = get_args(FitOn)
 
@@ -43,7 +45,8 @@ _MAX_VALUE_LENGTH = 64
 class DatasetShape:
     """What parsing needs to know about a dataset to check the settings that refer to it.
 
-    ``pair`` is the two feature indices the boundary plot starts with.
+    ``pair`` is the two feature indices the boundary plot starts with (the manifest's
+    ``suggested_pair``).
     """
 
     task: Task
@@ -54,26 +57,15 @@ class DatasetShape:
 
 Catalogue: TypeAlias = Mapping[str, DatasetShape]
 
-# The feature pairs that tell each built-in dataset's story best in two dimensions
-# (checked by name in the tests, so a reordered dataset cannot silently change them).
-SUGGESTED_PAIRS: dict[str, tuple[int, int]] = {
-    "iris": (2, 3),  # petal length, petal width
-    "wine": (6, 12),  # flavanoids, proline
-    "breast_cancer": (0, 1),  # mean radius, mean texture: overlapping, so depth overfits
-}
-
 
 def default_catalogue() -> dict[str, DatasetShape]:
-    """The built-in datasets, as ``core.data.datasets`` lists them."""
+    """The built-in datasets, as ``core.data.catalogue`` lists them."""
     from core.data.catalogue import list_datasets
 
-    catalogue = {}
-    for info in list_datasets():
-        pair = SUGGESTED_PAIRS.get(info.name, (0, 1 if info.n_features > 1 else 0))
-        catalogue[info.name] = DatasetShape(
-            task=info.task, n_samples=info.n_samples, n_features=info.n_features, pair=pair
-        )
-    return catalogue
+    return {
+        info.name: DatasetShape(info.task, info.n_samples, info.n_features, info.pair)
+        for info in list_datasets()
+    }
 
 
 # --- reading one value ---------------------------------------------------------------------
@@ -184,11 +176,10 @@ class _Settings:
     """Fields and checks every page shares. Subclasses add their own fields."""
 
     dataset: str = "iris"
-    x: int = SUGGESTED_PAIRS["iris"][0]
-    y: int = SUGGESTED_PAIRS["iris"][1]
+    x: int = 0
+    y: int = 1
     seed: int = 0
 
-    page: ClassVar[str] = ""
     classification_only: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
@@ -236,15 +227,13 @@ S = TypeVar("S", bound=_Settings)
 class SingleTreeSettings(_Settings):
     """Single tree page: one tree, its boundary and a traced test sample."""
 
-    criterion: Criterion = "gini"
+    criterion: ClassificationCriterion = "gini"
     max_depth: int | None = 3
     min_samples_leaf: int = 1
     ccp_alpha: float = 0.0
     fit: FitOn = "pair"
     sample: int | None = 0
     test_on_tree: bool = False
-
-    page: ClassVar[str] = "Single_tree"
 
     def __post_init__(self) -> None:
         # Slider arithmetic gives 0.007000000000000001; keep the key (and the URL) tidy.
@@ -280,7 +269,7 @@ class SingleTreeSettings(_Settings):
 class RandomForestSettings(_Settings):
     """Random forest page: the forest, its curves, one of its trees, one sample's votes."""
 
-    criterion: Criterion = "gini"
+    criterion: ClassificationCriterion = "gini"
     max_depth: int | None = None
     n_estimators: int = 100
     max_features: MaxFeatures = "sqrt"
@@ -288,8 +277,6 @@ class RandomForestSettings(_Settings):
     fit: FitOn = "pair"
     tree: int = 0
     sample: int | None = 0
-
-    page: ClassVar[str] = "Random_forest"
 
     @classmethod
     def rules(cls) -> dict[str, _Rule]:
@@ -323,7 +310,6 @@ class GiniEntropySettings(_Settings):
     min_samples_leaf: int = 1
     fit: FitOn = "pair"
 
-    page: ClassVar[str] = "Gini_vs_entropy"
     classification_only: ClassVar[bool] = True
 
     @classmethod
@@ -336,7 +322,12 @@ class GiniEntropySettings(_Settings):
         }
 
 
-PAGES: tuple[type[_Settings], ...] = (SingleTreeSettings, RandomForestSettings, GiniEntropySettings)
+SETTINGS: tuple[type[_Settings], ...] = (
+    SingleTreeSettings,
+    RandomForestSettings,
+    GiniEntropySettings,
+)
+Settings: TypeAlias = _Settings
 
 
 def parse(
@@ -346,7 +337,7 @@ def parse(
 
     Parameters
     ----------
-    settings_type : one of :data:`PAGES`
+    settings_type : one of :data:`SETTINGS`
     query : mapping of name to ``str`` or ``list[str]`` (the last of a repeated name wins,
         as in ``st.query_params``). Names the page does not use are ignored.
     catalogue : the datasets, by name; :func:`default_catalogue` when omitted.
@@ -367,7 +358,12 @@ def parse(
         raw = _last(query[name]) if name in query else None
         if raw is None:
             continue
-        default = names[0] if name == "dataset" else getattr(defaults, name)
+        if name == "dataset":
+            default: Any = names[0]
+        elif name in ("x", "y"):  # the dataset's own suggested pair
+            default = catalogue[values.get("dataset", names[0])].pair["xy".index(name)]
+        else:
+            default = getattr(defaults, name)
         try:
             if len(raw) > _MAX_VALUE_LENGTH:
                 raise _Invalid(rule.words)
@@ -422,82 +418,72 @@ def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
     return replace(settings, **changes), [notice]
 
 
-# --- ready-made classroom links ------------------------------------------------------------
+def field_is_valid(settings_type: type[_Settings], name: str, value: object) -> bool:
+    """True when ``value`` is one ``settings_type`` accepts for its field ``name``.
+
+    A widget can hand back a value of the wrong kind (a stale browser tab sends an old label
+    where a number belongs, a segmented control arrives empty): such a value must never reach
+    a model. The dataset field is checked against the catalogue by :func:`merge`.
+    """
+    if name == "dataset":
+        return isinstance(value, str)
+    rule = settings_type.rules().get(name)
+    if rule is None or not isinstance(value, (type(None), bool, int, float, str)):
+        return False
+    try:
+        return bool(rule.read(_format(value)) == value)
+    except _Invalid:
+        return False
 
 
-@dataclass(frozen=True)
-class ClassroomLink:
-    """A page in an exact state, with the one thing students should look at there."""
+def merge(
+    settings_type: type[S], last: S, values: Mapping[str, object], catalogue: Catalogue
+) -> tuple[S, list[str]]:
+    """Settings from the controls' ``values``, falling back to ``last`` field by field.
 
-    title: str
-    lesson: str
-    settings: _Settings
+    A field whose value breaks its rule (see :func:`field_is_valid`), or names a dataset this
+    page cannot show, keeps its value from ``last``; the other fields apply. The result is
+    then fitted to its dataset (``check``), as :func:`parse` does.
 
-
-def _preset(settings_type: type[S], **values: Any) -> S:
-    pair = SUGGESTED_PAIRS.get(values.get("dataset", "iris"), (0, 0))
-    return settings_type(**{"x": pair[0], "y": pair[1], **values})
-
-
-CLASSROOM_LINKS: tuple[ClassroomLink, ...] = (
-    ClassroomLink(
-        "One question sorts out setosa",
-        "A single split on petal size already isolates one species of iris.",
-        _preset(SingleTreeSettings, dataset="iris", max_depth=1),
-    ),
-    ClassroomLink(
-        "A deep tree overfits breast cancer",
-        "With no depth limit training accuracy hits 100%, test accuracy does not, and the "
-        "boundary breaks into islands around single patients.",
-        _preset(SingleTreeSettings, dataset="breast_cancer", max_depth=None),
-    ),
-    ClassroomLink(
-        "Pruning tames the deep tree",
-        "The same unlimited tree with cost-complexity pruning: fewer leaves, a calmer boundary, "
-        "and test accuracy at least as good.",
-        _preset(SingleTreeSettings, dataset="breast_cancer", max_depth=None, ccp_alpha=0.01),
-    ),
-    ClassroomLink(
-        "A single tree fits the sine in steps",
-        "A regression tree predicts one constant per leaf, so its fit is a staircase.",
-        _preset(SingleTreeSettings, dataset="sine", max_depth=4),
-    ),
-    ClassroomLink(
-        "Gini vs entropy on Wine",
-        "Same data, same seed: Gini asks about proline first, entropy about flavanoids, yet "
-        "the two trees agree on most wines and score alike.",
-        _preset(GiniEntropySettings, dataset="wine", max_depth=4),
-    ),
-    ClassroomLink(
-        "A forest smooths the sine",
-        "One tree of depth 3 is a coarse staircase; averaging 200 of them, each grown on its "
-        "own bootstrap sample, gives a much smoother curve and a better test score.",
-        _preset(RandomForestSettings, dataset="sine", n_estimators=200, max_depth=3),
-    ),
-    ClassroomLink(
-        "Out-of-bag tracks test accuracy",
-        "Each tree is scored on the rows its bootstrap sample left out: a free estimate of "
-        "test accuracy, without touching the test set.",
-        _preset(RandomForestSettings, dataset="breast_cancer", n_estimators=300, fit="all"),
-    ),
-)
+    Returns
+    -------
+    settings : ``settings_type``
+    rejected : names of the fields that kept their last value
+    """
+    merged: dict[str, Any] = {}
+    rejected: list[str] = []
+    for f in fields(last):
+        value = values.get(f.name, getattr(last, f.name))
+        valid = field_is_valid(settings_type, f.name, value)
+        if f.name == "dataset":
+            shape = catalogue.get(str(value))
+            valid = valid and shape is not None and _allowed(settings_type, shape)
+        if valid:
+            merged[f.name] = value
+        else:
+            merged[f.name] = getattr(last, f.name)
+            rejected.append(f.name)
+    settings = settings_type(**merged)
+    resets, _ = settings.check(catalogue[settings.dataset])
+    return replace(settings, **resets), rejected
 
 
 __all__ = [
     "CCP_ALPHA_LIMITS",
-    "CLASSROOM_LINKS",
     "CRITERIA",
     "FIT_ON",
     "MAX_FEATURES",
-    "PAGES",
+    "SETTINGS",
     "Catalogue",
-    "ClassroomLink",
     "DatasetShape",
     "GiniEntropySettings",
     "RandomForestSettings",
+    "Settings",
     "SingleTreeSettings",
     "default_catalogue",
+    "field_is_valid",
     "fit_sample",
+    "merge",
     "parse",
     "to_query",
     "with_dataset",

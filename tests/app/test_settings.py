@@ -1,4 +1,4 @@
-"""core/state.py: settings read from a URL, and written back, never raise on user input."""
+"""core/app/settings.py: settings read from a URL, and written back, never raise on user input."""
 
 from __future__ import annotations
 
@@ -6,15 +6,18 @@ import dataclasses
 
 import pytest
 
-from core.state import (
-    CLASSROOM_LINKS,
-    PAGES,
+from core.app.lessons import classroom_links
+from core.app.pages import PAGES
+from core.app.settings import (
+    SETTINGS,
     DatasetShape,
     GiniEntropySettings,
     RandomForestSettings,
     SingleTreeSettings,
     default_catalogue,
+    field_is_valid,
     fit_sample,
+    merge,
     parse,
     to_query,
     with_dataset,
@@ -29,11 +32,11 @@ CATALOGUE = {
 
 def test_empty_query_gives_the_defaults_and_no_notice():
     settings, notices = parse(SingleTreeSettings, {}, CATALOGUE)
-    assert settings == SingleTreeSettings()
+    assert settings == SingleTreeSettings(x=2, y=3)  # iris's suggested pair, from its manifest
     assert notices == []
 
 
-@pytest.mark.parametrize("settings_type", PAGES)
+@pytest.mark.parametrize("settings_type", SETTINGS)
 def test_defaults_round_trip(settings_type):
     settings = settings_type()
     assert parse(settings_type, to_query(settings), CATALOGUE) == (settings, [])
@@ -152,7 +155,7 @@ def test_a_notice_quotes_a_plain_value():
 
 def test_unknown_names_are_ignored():
     settings, notices = parse(GiniEntropySettings, {"utm_source": "x", "embed": "true"}, CATALOGUE)
-    assert settings == GiniEntropySettings()
+    assert settings == GiniEntropySettings(x=2, y=3)
     assert notices == []
 
 
@@ -245,9 +248,42 @@ def test_the_real_catalogue_suggests_the_intended_features():
     assert catalogue["sine"].pair == (0, 0)
 
 
-@pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
+@pytest.mark.parametrize("link", classroom_links(default_catalogue()), ids=lambda link: link.title)
 def test_every_classroom_link_opens_exactly_its_settings(link):
     settings_type = type(link.settings)
     query = to_query(link.settings)
     assert parse(settings_type, query, default_catalogue()) == (link.settings, [])
     assert query != to_query(settings_type()), "a classroom link should show something special"
+
+
+# --- controls that hand back a broken value (issue 12) -------------------------------------
+
+
+def test_a_stale_label_or_an_empty_choice_is_not_a_valid_value():
+    assert not field_is_valid(SingleTreeSettings, "sample", "#0 (row 73, versicolor)")
+    assert not field_is_valid(SingleTreeSettings, "criterion", None)
+    assert not field_is_valid(RandomForestSettings, "max_features", None)
+    assert not field_is_valid(SingleTreeSettings, "seed", True)
+    assert field_is_valid(SingleTreeSettings, "max_depth", None)
+    assert field_is_valid(SingleTreeSettings, "sample", 3)
+
+
+def test_merge_falls_back_field_by_field():
+    last = RandomForestSettings(dataset="iris", x=2, y=3, n_estimators=100)
+    values = {"max_features": None, "n_estimators": 120, "sample": "#1 (row 4, setosa)"}
+    merged, rejected = merge(RandomForestSettings, last, values, CATALOGUE)
+    assert merged == dataclasses.replace(last, n_estimators=120)
+    assert sorted(rejected) == ["max_features", "sample"]
+
+
+def test_merge_refuses_a_dataset_the_page_cannot_show():
+    last = GiniEntropySettings(dataset="iris", x=2, y=3)
+    merged, rejected = merge(GiniEntropySettings, last, {"dataset": "sine"}, CATALOGUE)
+    assert (merged, rejected) == (last, ["dataset"])
+
+
+def test_every_page_with_settings_is_in_the_registry_once():
+    assert sorted(p.settings.__name__ for p in PAGES if p.settings) == sorted(
+        s.__name__ for s in SETTINGS
+    )
+    assert [p.url_path for p in PAGES] == ["", "Single_tree", "Random_forest", "Gini_vs_entropy"]

@@ -1,0 +1,202 @@
+"""What a model is grown from: plain, hashable specs, the cache keys of fitted models.
+
+A spec holds everything that decides a fitted model, so two visitors asking for the same
+spec share one cached fit. The specs are built from a page's settings here, once, instead
+of in every page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from core.app.settings import DatasetShape, Settings
+from core.data.datasets import Dataset, Split
+from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
+
+
+@dataclass(frozen=True)
+class TreeSpec:
+    """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``."""
+
+    dataset: str
+    columns: tuple[int, ...]
+    criterion: str
+    max_depth: int | None
+    min_samples_leaf: int = 1
+    ccp_alpha: float = 0.0
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class ForestSpec:
+    """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``."""
+
+    dataset: str
+    columns: tuple[int, ...]
+    criterion: str
+    max_depth: int | None
+    n_estimators: int
+    max_features: str
+    bootstrap: bool
+    seed: int
+
+
+def columns(settings: Settings, shape: DatasetShape) -> tuple[int, ...]:
+    """Feature columns a model is grown on: the plotted pair, all, or the one of a regression."""
+    if shape.task == "regression" or getattr(settings, "fit", "pair") == "all":
+        return tuple(range(shape.n_features))
+    return (settings.x, settings.y)
+
+
+def criterion_for(settings: Settings, shape: DatasetShape) -> str:
+    """The criterion a tree is grown with: the chosen one to classify, squared error to regress."""
+    if shape.task == "regression":
+        return "squared_error"
+    return str(getattr(settings, "criterion", "gini"))
+
+
+def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSpec:
+    """The tree ``settings`` describe; ``changes`` override single fields (``max_depth=2``).
+
+    Settings a page does not have take the tree's defaults (no pruning, leaves of one).
+    """
+    values: dict[str, Any] = {
+        "dataset": settings.dataset,
+        "columns": columns(settings, shape),
+        "criterion": criterion_for(settings, shape),
+        "max_depth": getattr(settings, "max_depth", None),
+        "min_samples_leaf": getattr(settings, "min_samples_leaf", 1),
+        "ccp_alpha": getattr(settings, "ccp_alpha", 0.0),
+        "seed": settings.seed,
+    }
+    return TreeSpec(**{**values, **changes})
+
+
+def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> ForestSpec:
+    """The forest ``settings`` describe; ``changes`` override single fields."""
+    values: dict[str, Any] = {
+        "dataset": settings.dataset,
+        "columns": columns(settings, shape),
+        "criterion": criterion_for(settings, shape),
+        "max_depth": getattr(settings, "max_depth", None),
+        "n_estimators": getattr(settings, "n_estimators", 100),
+        "max_features": getattr(settings, "max_features", "sqrt"),
+        "bootstrap": getattr(settings, "bootstrap", True),
+        "seed": settings.seed,
+    }
+    return ForestSpec(**{**values, **changes})
+
+
+@dataclass(frozen=True, eq=False)
+class ModelView:
+    """What a page's models are grown on and scored with, sliced to the chosen columns once.
+
+    Attributes
+    ----------
+    data : Dataset
+        The whole dataset (names, task, description).
+    rows : Split
+        Its train/test split, all columns.
+    columns : tuple of int
+        The columns the models see; ``X_train`` and ``X_test`` hold only these.
+    names : tuple of str
+        Their feature names.
+    """
+
+    data: Dataset
+    rows: Split
+    columns: tuple[int, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.data.feature_names[c] for c in self.columns)
+
+    @property
+    def X_train(self) -> np.ndarray:
+        return self.rows.X_train[:, list(self.columns)]
+
+    @property
+    def X_test(self) -> np.ndarray:
+        return self.rows.X_test[:, list(self.columns)]
+
+    @property
+    def y_train(self) -> np.ndarray:
+        return self.rows.y_train
+
+    @property
+    def y_test(self) -> np.ndarray:
+        return self.rows.y_test
+
+    @property
+    def classify(self) -> bool:
+        return self.data.task == "classification"
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return tuple(self.data.class_names)
+
+    def boundary(
+        self, model: Any, pair: tuple[int, int], *, edges_from: Sequence[Any] = ()
+    ) -> BoundaryData:
+        """``model``'s decision regions over the columns ``pair`` (positions in ``columns``)."""
+        return compute_boundary(
+            model,
+            self.X_train,
+            self.y_train,
+            X_test=self.X_test,
+            y_test=self.y_test,
+            features=pair,
+            feature_names=list(self.names),
+            class_names=list(self.class_names),
+            train_ids=self.rows.train_index,
+            test_ids=self.rows.test_index,
+            edges_from=tuple(edges_from) or None,
+        )
+
+    def regression_lines(self, models: Mapping[str, Any]) -> RegressionLines:
+        """The fitted curves of ``models`` (by legend name) over the one feature."""
+        return compute_regression_lines(
+            dict(models),
+            self.X_train,
+            self.y_train,
+            X_test=self.X_test,
+            y_test=self.y_test,
+            feature_name=self.names[0],
+            train_ids=self.rows.train_index,
+            test_ids=self.rows.test_index,
+        )
+
+    def sample_xy(self, sample: int, pair: tuple[int, int]) -> tuple[float, float]:
+        """Plot coordinates of test sample ``sample``: two features, or x and y for a fit."""
+        if not self.classify:
+            return float(self.X_test[sample, 0]), float(self.y_test[sample])
+        return float(self.X_test[sample, pair[0]]), float(self.X_test[sample, pair[1]])
+
+    def test_xy(self, pair: tuple[int, int]) -> np.ndarray:
+        """Plot coordinates of every test sample, shape ``(n_test, 2)``."""
+        if not self.classify:
+            return np.column_stack([self.X_test[:, 0], self.y_test])
+        return self.X_test[:, list(pair)]
+
+
+def plotted_pair(settings: Settings) -> tuple[int, int]:
+    """Positions, in a model's columns, of the two features the boundary plots."""
+    if getattr(settings, "fit", "pair") == "all":
+        return (settings.x, settings.y)
+    return (0, 1)
+
+
+__all__ = [
+    "ForestSpec",
+    "ModelView",
+    "TreeSpec",
+    "columns",
+    "criterion_for",
+    "forest_spec",
+    "plotted_pair",
+    "tree_spec",
+]

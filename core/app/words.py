@@ -1,0 +1,106 @@
+"""Words: the plain-text helpers behind the pages' explanations, unit-tested without Streamlit.
+
+- Markdown that shows as typed: :func:`md`; a description's opening: :func:`summary`.
+- A tree in words: :func:`path_in_words`, :func:`differing_nodes`, :func:`score`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+# --- a tree in words -----------------------------------------------------------------------
+
+
+def score(model: Any, X: np.ndarray, y: np.ndarray) -> float:
+    """Accuracy for classifiers, R² for regressors: the model's own ``score``."""
+    return float(model.score(X, y))
+
+
+def score_name(task: str) -> str:
+    """What :func:`score` measures for a task: ``"accuracy"`` or ``"R²"``."""
+    return "accuracy" if task == "classification" else "R²"
+
+
+def summary(description: str, sentences: int = 2) -> str:
+    """The first ``sentences`` sentences of a description."""
+    parts = re.split(r"(?<=[.!?])\s+", description.strip())
+    return " ".join(parts[:sentences])
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|$~:"})
+
+
+def md(text: str) -> str:
+    """``text`` with Markdown's special characters escaped, so it shows as typed."""
+    return text.translate(_MARKDOWN_SPECIAL)
+
+
+def path_in_words(
+    model: Any, row: np.ndarray, feature_names: Sequence[str], class_names: Sequence[str]
+) -> tuple[list[str], str]:
+    """The questions ``row`` answers on its way down ``model``, and the leaf's answer.
+
+    Returns Markdown: one line per split (``petal width is 1.8, more than 1.75: right``) and
+    the prediction, with the share of training samples of that class at the leaf.
+    """
+    tree = model.tree_
+    node, steps = 0, []
+    while tree.children_left[node] != tree.children_right[node]:
+        name = md(feature_names[int(tree.feature[node])])
+        value, threshold = float(row[int(tree.feature[node])]), float(tree.threshold[node])
+        if value <= threshold:
+            steps.append(f"**{name}** is {value:.4g}, at most {threshold:.4g}: go left (True)")
+            node = int(tree.children_left[node])
+        else:
+            steps.append(f"**{name}** is {value:.4g}, more than {threshold:.4g}: go right (False)")
+            node = int(tree.children_right[node])
+    leaf = np.asarray(tree.value[node][0], dtype=float)
+    samples = int(tree.n_node_samples[node])
+    if class_names:
+        k = int(np.argmax(leaf))
+        share = leaf[k] / leaf.sum() if leaf.sum() > 0 else 0.0
+        answer = (
+            f"so the tree predicts **{md(class_names[k])}**: {share:.0%} of the {samples} "
+            f"training samples in this leaf are {md(class_names[k])}."
+        )
+    else:
+        answer = (
+            f"so the tree predicts **{leaf[0]:.4g}**, the mean of the {samples} training "
+            "samples in this leaf."
+        )
+    return steps, answer
+
+
+def differing_nodes(a: Any, b: Any, *, atol: float = 1e-9) -> tuple[set[int], set[int]]:
+    """Nodes of fitted trees ``a`` and ``b`` with no identical counterpart in the other.
+
+    Both trees are walked together from the root. Two nodes match when their parents matched
+    and they ask the same question (same feature, same threshold), or are both leaves; once
+    a node differs, its whole subtree differs, since it receives different samples.
+    """
+    ta, tb = a.tree_, b.tree_
+    only_a: set[int] = set()
+    only_b: set[int] = set()
+    pairs = [(0, 0)]
+    while pairs:
+        na, nb = pairs.pop()
+        leaf_a, leaf_b = ta.children_left[na] == -1, tb.children_left[nb] == -1
+        if leaf_a and leaf_b:
+            continue
+        same = (
+            not leaf_a
+            and not leaf_b
+            and ta.feature[na] == tb.feature[nb]
+            and abs(float(ta.threshold[na]) - float(tb.threshold[nb])) <= atol
+        )
+        if not same:
+            only_a.update(int(n) for n in ta.subtree(na))
+            only_b.update(int(n) for n in tb.subtree(nb))
+            continue
+        pairs.append((int(ta.children_left[na]), int(tb.children_left[nb])))
+        pairs.append((int(ta.children_right[na]), int(tb.children_right[nb])))
+    return only_a, only_b

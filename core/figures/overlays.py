@@ -1,0 +1,77 @@
+"""What a page adds to a finished figure: the traced sample's star, a legend below, and which
+test sample a click on the figure picked. Pure Plotly and NumPy, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.figures.palette import BACKGROUND, FONT_COLOR
+
+
+def mark_sample(figure: go.Figure, xy: Sequence[float], label: str) -> go.Figure:
+    """A star on the traced sample at plot coordinates ``xy``, above every other point."""
+    figure.add_trace(
+        go.Scatter(
+            x=[float(xy[0])],
+            y=[float(xy[1])],
+            mode="markers",
+            marker={
+                "symbol": "star",
+                "size": 22,
+                "color": BACKGROUND,
+                "line": {"color": FONT_COLOR, "width": 2.5},
+            },
+            name=label,
+            hovertemplate=f"{html.escape(label)}<extra></extra>",
+        )
+    )
+    return figure
+
+
+def legend_below(figure: go.Figure) -> go.Figure:
+    """Move the legend under the plot, so the plot keeps the whole width for the data."""
+    figure.update_layout(
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"},
+        margin={"b": 130},
+    )
+    return figure
+
+
+def clicked_sample(
+    points: Sequence[Mapping[str, Any]],
+    curves: Sequence[int],
+    test_index: np.ndarray,
+    test_xy: np.ndarray | None = None,
+) -> int | None:
+    """Position in the test set of the clicked test sample, if any.
+
+    ``points`` is a Plotly selection; a point counts when it lies on one of ``curves`` (the
+    scatter traces) and its ``customdata`` is the row id of a test sample. A click on a
+    training point that hides a test sample at the same spot (``test_xy``, shape
+    ``(n_test, 2)`` in plot coordinates) picks that test sample.
+    """
+    for point in points:
+        row = point.get("customdata")
+        if point.get("curve_number") not in curves or row is None:
+            continue
+        row = row[0] if isinstance(row, list) else row
+        position = np.flatnonzero(test_index == int(row))
+        if position.size:
+            return int(position[0])
+    if test_xy is not None:
+        for point in points:
+            if point.get("curve_number") in curves and "x" in point and "y" in point:
+                spot = np.array([point["x"], point["y"]], dtype=float)
+                hidden = np.flatnonzero(np.all(np.isclose(test_xy, spot), axis=1))
+                if hidden.size:
+                    return int(hidden[0])
+    return None
+
+
+__all__ = ["clicked_sample", "legend_below", "mark_sample"]

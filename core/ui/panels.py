@@ -1,0 +1,163 @@
+"""The panels that recur across pages, one call each: score metrics, a model's fit over the
+data with clickable test points, a tree diagram with its downloads, a forest's vote.
+
+Each panel computes with the pure builders of :mod:`core.figures` (through the page's
+:class:`~core.app.models.ModelView`) and shows the result with :mod:`core.ui.display`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from core.app.models import ModelView
+from core.app.words import md, score, score_name
+from core.figures import (
+    BoundaryData,
+    boundary_figure,
+    build_tree_diagram,
+    regression_figure,
+    to_dot,
+)
+from core.figures.overlays import legend_below, mark_sample
+from core.figures.tree_diagram import TreeDiagram
+from core.figures.votes import compute_votes, vote_figure
+from core.ui.display import chart, clickable_chart, tree_diagram
+
+
+def metrics(values: Sequence[tuple[str, Any]], *, help: Mapping[str, str] | None = None) -> None:
+    """One row of ``st.metric``: (label, value) pairs, floats shown to three decimals."""
+    for column, (label, value) in zip(st.columns(len(values)), values, strict=True):
+        shown = f"{value:.3f}" if isinstance(value, float) else value
+        column.metric(label, shown, help=(help or {}).get(label))
+
+
+def scores(model: Any, view: ModelView, prefix: str = "") -> list[tuple[str, float]]:
+    """Train and test score of ``model`` as metric pairs: ``("Train accuracy", 0.97)``..."""
+    name = score_name(view.data.task)
+    return [
+        (f"{prefix}Train {name}", score(model, view.X_train, view.y_train)),
+        (f"{prefix}Test {name}", score(model, view.X_test, view.y_test)),
+    ]
+
+
+def boundary(
+    data: BoundaryData,
+    view: ModelView,
+    *,
+    key: str,
+    sample: int | None = None,
+    title: str = "",
+    height: int = 540,
+) -> None:
+    """Decision regions with the points; with ``sample``, its star, and clicks pick samples."""
+    figure = legend_below(boundary_figure(data, title=title, height=height))
+    if sample is None:
+        chart(figure, key=key)
+        return
+    pair = data.grid.features
+    mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
+    clickable_chart(figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair))
+
+
+def model_fit(
+    view: ModelView,
+    models: Mapping[str, Any],
+    *,
+    pair: tuple[int, int],
+    sample: int | None,
+    key: str = "boundary",
+    height: int = 540,
+) -> None:
+    """What the models learnt, with clickable test points and the traced ``sample``'s star.
+
+    Classification: each model's decision boundary, side by side (keys ``key`` for the last,
+    ``"lone-" + key`` for a first of two). Regression: the models' curves on one chart.
+    With ``sample=None`` the chart is a plain one: no star, and clicks do nothing.
+    """
+    if not view.classify:
+        figure = regression_figure(
+            view.regression_lines(models), target_name=view.data.target_name, height=height
+        )
+        if len(models) > 1:
+            legend_below(figure)
+        if sample is None:
+            chart(figure, key=key)
+            return
+        mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
+        clickable_chart(
+            figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair)
+        )
+        return
+    keys = [key] if len(models) == 1 else [f"lone-{key}", key]
+    titled = len(models) > 1
+    for column, (name, model), chart_key in zip(
+        st.columns(len(models)), models.items(), keys, strict=True
+    ):
+        with column:
+            data = view.boundary(model, pair)
+            boundary(
+                data,
+                view,
+                key=chart_key,
+                sample=sample,
+                title=name if titled else "",
+                height=height,
+            )
+
+
+def diagram(
+    model: Any,
+    view: ModelView,
+    *,
+    key: str,
+    name: str,
+    max_depth: int,
+    detailed_up_to: int = 16,
+    tree_index: int | None = None,
+    sample: int | None = None,
+    test_on_tree: bool = False,
+    highlight: Collection[int] = (),
+) -> tuple[TreeDiagram, str | None]:
+    """A tree (or tree ``tree_index`` of a forest) drawn with its downloads.
+
+    Full node details while the tree has at most ``detailed_up_to`` leaves; rules and class
+    bars only beyond. Returns the diagram and the SVG shown (None when the browser drew it).
+    """
+    drawn = build_tree_diagram(
+        model,
+        tree_index=tree_index,
+        feature_names=list(view.names),
+        class_names=list(view.class_names) or None,
+        max_depth=max_depth,
+        sample=None if sample is None else view.X_test[sample],
+        sample_label=None if sample is None else f"test sample #{sample}",
+        X_test=view.X_test if test_on_tree else None,
+        y_test=view.y_test if test_on_tree else None,
+        highlight=highlight,
+    )
+    tree = model if tree_index is None else model.estimators_[tree_index]
+    detailed = tree.get_n_leaves() <= detailed_up_to
+    dot = to_dot(drawn, detail="detailed" if detailed else "beginner")
+    svg = tree_diagram(dot, key=key, name=name)
+    return drawn, svg
+
+
+def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> str:
+    """How the forest's trees voted on test sample ``sample``; returns the verdict in words."""
+    truth = float(view.y_test[sample])
+    counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
+    chart(vote_figure(counted), key=key)
+    if view.classify:
+        k = int(counted.forest.argmax())
+        return (
+            f"Averaging the trees' class shares gives **{md(view.class_names[k])}** "
+            f"({counted.forest[k]:.0%}); the true class is "
+            f"**{md(view.class_names[int(truth)])}**."
+        )
+    return (
+        f"The forest predicts the mean of its trees, **{float(counted.forest):.4g}**; the true "
+        f"value is **{truth:.4g}**."
+    )

@@ -1,0 +1,37 @@
+"""core/app/models.py: what a model is grown on, from a page's settings."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from core.app.models import columns, criterion_for, tree_spec
+from core.app.settings import DatasetShape, GiniEntropySettings, SingleTreeSettings
+
+# --- what a model is grown on --------------------------------------------------------------
+
+
+def test_columns_are_the_plotted_pair_unless_the_model_sees_all_features():
+    shape = DatasetShape(task="classification", n_samples=150, n_features=4)
+    assert columns(SingleTreeSettings(x=0, y=2), shape) == (0, 2)
+    assert columns(SingleTreeSettings(x=0, y=2, fit="all"), shape) == (0, 1, 2, 3)
+    # Settings without a "fit" field are grown on the pair.
+    assert columns(SimpleNamespace(x=3, y=1), shape) == (3, 1)
+
+
+def test_a_regression_is_grown_on_every_feature_whatever_the_pair():
+    shape = DatasetShape(task="regression", n_samples=200, n_features=1, pair=(0, 0))
+    assert columns(SingleTreeSettings(x=0, y=0, fit="pair"), shape) == (0,)
+
+
+def test_the_criterion_is_the_chosen_one_to_classify_and_squared_error_to_regress():
+    classes = DatasetShape(task="classification", n_samples=150, n_features=4)
+    sine = DatasetShape(task="regression", n_samples=200, n_features=1, pair=(0, 0))
+    assert criterion_for(SingleTreeSettings(criterion="entropy"), classes) == "entropy"
+    assert criterion_for(GiniEntropySettings(), classes) == "gini"
+    assert criterion_for(SingleTreeSettings(criterion="entropy", x=0, y=0), sine) == "squared_error"
+
+
+def test_a_tree_spec_takes_the_settings_and_single_changes():
+    shape = DatasetShape(task="classification", n_samples=150, n_features=4)
+    spec = tree_spec(SingleTreeSettings(x=2, y=3, max_depth=4, seed=7), shape, max_depth=1)
+    assert (spec.columns, spec.max_depth, spec.seed, spec.criterion) == ((2, 3), 1, 7, "gini")
