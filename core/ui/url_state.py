@@ -3,7 +3,7 @@ ends with, the notices about a link that could not be used, and the share link.
 
 Widget keys are the settings' field names, and the URL holds ``to_query(settings)``.
 ``arrive`` runs before a page's controls (``ui.start`` calls it): when the visitor has just
-arrived on the page (or the URL changed under us, as with the browser's back button) it parses
+arrived on the page (or the browser's back or forward button changed its URL) it parses
 the URL (or, when the URL says nothing about this page, the settings carried over from the
 last page) and writes the values into the widgets' session state. ``finish`` runs after the
 controls (``Controls.finish`` calls it) and writes the settings back into the URL, so a copied
@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.app import settings as state
 from core.app.pages import PAGES, Page
@@ -70,19 +71,29 @@ def navigation() -> None:
             return
 
 
+def _history_navigation() -> bool:
+    """Whether this run was asked for by the browser's back or forward button."""
+    context = get_script_run_ctx()
+    return bool(getattr(context, "is_history_navigation", False))
+
+
 def arrive(page: Page, settings_type: type[S]) -> S:
     """Settings this run starts from; call before the page's controls.
 
-    On arrival (or when the URL changed under us) the URL wins, then the settings carried
-    over from another page, then the defaults; otherwise the widgets hold the truth.
+    On arrival (or when the back or forward button took the browser to another URL of this
+    page) the URL wins, then the settings carried over from another page, then the defaults;
+    otherwise the widgets hold the truth.
+
+    Every other rerun carries the URL the browser showed when the visitor acted, which can be
+    older than the URL the last run wrote: five quick arrow presses on a slider send five
+    reruns, and the later ones may leave before the browser has taken the first run's URL. Such
+    a URL is stale, not a link, and reading it would move the slider back (issue 12).
     """
     session = st.session_state
     query = _url_query(settings_type)
-    if (
-        session.get(_PAGE) != page.path
-        or session.get(_WRITTEN) != query
-        or not isinstance(session.get(_LAST), settings_type)
-    ):
+    arrived = session.get(_PAGE) != page.path or not isinstance(session.get(_LAST), settings_type)
+    navigated = _history_navigation() and session.get(_WRITTEN) != query
+    if arrived or navigated:
         source = query if query else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
         for f in fields(settings_type):

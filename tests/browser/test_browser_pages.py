@@ -229,3 +229,46 @@ def test_new_seed_then_another_control_keeps_the_page_working(app: AppPage, case
     app.assert_healthy()
     assert url_query(app)["seed"] == "42"
     assert url_query(app)["sample"] == "0"
+
+
+# --- quick slider moves (issue 12: 13 of 36 bursts ended on the intended value) -------------
+
+
+@pytest.mark.parametrize("presses", [5, 8])
+def test_quick_arrow_presses_end_on_the_last_value_everywhere(app: AppPage, presses: int) -> None:
+    # Each press reruns the page while the last run may still be drawing, so a rerun can
+    # carry the URL of a run before: that URL must not win over the slider the student moved.
+    app.open(SINGLE_TREE.path + "?dataset=breast_cancer&max_depth=1", SINGLE_TREE.ready)
+    assert app.slider_value("max_depth") == "1"
+    thumb = app.page.locator('.st-key-max_depth input[type="range"]')
+    thumb.focus()
+    for _ in range(presses):
+        thumb.press("ArrowRight")
+        app.page.wait_for_timeout(60)
+    app.page.wait_for_timeout(1500)  # let every queued run start, then wait for the last
+    app.settle(SINGLE_TREE.ready)
+
+    expected = str(1 + presses)
+    assert app.slider_value("max_depth") == expected
+    assert url_query(app)["max_depth"] == expected
+    assert app.metric("Depth") == expected
+    app.assert_healthy()
+
+
+def test_back_button_returns_to_the_previous_view(app: AppPage) -> None:
+    # A URL written by the app is stale when a rerun carries it; one the back button brings is
+    # the visitor's choice, and the page must follow it.
+    app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
+    before = app.html(".st-key-tree-diagram")
+    app.nudge_slider("max_depth")
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    assert url_query(app)["max_depth"] == "4"
+
+    deeper = app.html(".st-key-tree-diagram")
+    app.page.go_back()
+    app.wait_for_new_content(".st-key-tree-diagram", deeper)
+
+    assert url_query(app)["max_depth"] == "3"
+    assert app.slider_value("max_depth") == "3"
+    assert app.metric("Depth") == "3"
+    app.assert_healthy()
