@@ -1,7 +1,15 @@
 """How the trees of a forest voted on one sample: compute the votes, then draw them.
 
-Classification: how many trees give each class the largest share. Regression: the spread of
-the trees' predictions, with the forest's mean and the true value.
+Classification has two ways to count, and a student sees both side by side:
+
+- the *hard vote*: each tree names the class with the largest share in its leaf, and the
+  class named by most trees wins (how the random-forest articles describe it);
+- the *soft vote*: the trees' class shares are averaged, and the largest average wins (what
+  ``predict_proba`` and ``predict`` do, here and in scikit-learn).
+
+A tree whose leaf holds 60% of one class counts as a whole vote for it but adds only 0.6 to
+the average, so the two percentages differ, and on a close call even the winners can.
+Regression: the spread of the trees' predictions, with the forest's mean and the true value.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ import plotly.graph_objects as go
 
 from core.figures._layout import style_figure
 from core.figures._model import FittedForest, FloatArray, IntArray, as_2d
-from core.figures.palette import SERIES_COLORS, class_color
+from core.figures.palette import FONT_COLOR, SERIES_COLORS, class_color
 
 
 @dataclass(frozen=True)
@@ -28,9 +36,9 @@ class Votes:
     class_names : tuple of str
         Empty for regression.
     winners : ndarray of shape (n_classes,), or None for regression
-        Trees whose largest share is each class.
+        Trees whose largest share is each class (the hard vote).
     forest : ndarray of shape (n_classes,) or float
-        The forest's answer: the mean of ``per_tree``.
+        The forest's answer: the mean of ``per_tree`` (the soft vote).
     truth : float
         The true class index (classification) or value (regression).
     """
@@ -54,21 +62,41 @@ def compute_votes(
 
 
 def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
-    """Bars of trees per winning class, or a histogram of the trees' predictions."""
+    """Hard and soft vote per class side by side (percent), or a histogram of predictions."""
     figure = go.Figure()
     if votes.winners is not None:
+        n_trees = len(votes.per_tree)
+        names = list(votes.class_names)
+        colors = [class_color(k) for k in range(len(names))]
+        hard = (100.0 * votes.winners / n_trees).tolist()
+        soft = (100.0 * np.asarray(votes.forest)).tolist()
         figure.add_bar(
-            x=list(votes.class_names),
-            y=votes.winners,
-            marker_color=[class_color(k) for k in range(len(votes.class_names))],
-            text=votes.winners,
+            name="trees voting for it",
+            x=names,
+            y=hard,
+            marker_color=colors,
+            text=[f"{count} of {n_trees} trees" for count in votes.winners],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{x}: %{y} trees<extra></extra>",
+            hovertemplate="%{x}: %{text}<extra></extra>",
+            offsetgroup="hard",
         )
-        # Headroom above a full bar, so its count label is not cut off.
-        figure.update_yaxes(range=[0, 1.15 * len(votes.per_tree)])
-        x_title, y_title = "", "trees voting for it"
+        figure.add_bar(
+            name="average class share",
+            x=names,
+            y=soft,
+            marker={"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
+            opacity=0.55,
+            text=[f"{share:.0f}% share" for share in soft],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{x}: average share %{y:.1f}%<extra></extra>",
+            offsetgroup="soft",
+        )
+        # Headroom above a full bar, so its label is not cut off.
+        figure.update_yaxes(range=[0, 118], ticksuffix="%")
+        figure.update_layout(barmode="group")
+        x_title, y_title = "", "percent"
     else:
         figure.add_histogram(
             x=votes.per_tree,
@@ -92,7 +120,12 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
         )
         x_title, y_title = "prediction", "trees"
     style_figure(figure, title="", x_title=x_title, y_title=y_title, height=height)
-    figure.update_layout(showlegend=False, margin={"t": 30, "b": 40, "l": 60, "r": 20})
+    classify = votes.winners is not None
+    figure.update_layout(showlegend=classify, margin={"t": 30, "b": 40, "l": 60, "r": 20})
+    if classify:
+        figure.update_layout(
+            legend={"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0, "title": None}
+        )
     return figure
 
 

@@ -151,11 +151,23 @@ def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> s
     counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
     chart(vote_figure(counted), key=key)
     if view.classify:
-        k = int(counted.forest.argmax())
+        names, n_trees = view.class_names, len(counted.per_tree)
+        soft = int(counted.forest.argmax())
+        hard = int(counted.winners.argmax()) if counted.winners is not None else soft
+        hard_count = int(counted.winners[hard]) if counted.winners is not None else n_trees
+        truth_name = md(names[int(truth)])
+        agree = (
+            "Both ways of counting name the same class."
+            if hard == soft
+            else "Here the two ways of counting disagree, and the forest answers with the average."
+        )
         return (
-            f"Averaging the trees' class shares gives **{md(view.class_names[k])}** "
-            f"({counted.forest[k]:.0%}); the true class is "
-            f"**{md(view.class_names[int(truth)])}**."
+            f"**{hard_count} of {n_trees} trees** vote for **{md(names[hard])}** (each tree "
+            f"names the class with the largest share in its leaf). The forest itself averages "
+            f"the trees' class shares: **{md(names[soft])}** with **{counted.forest[soft]:.0%}**"
+            f". A tree whose leaf is 60/40 counts as a whole vote but adds only 0.6 to the "
+            f"average, so the two percentages differ. {agree} The true class is "
+            f"**{truth_name}**."
         )
     return (
         f"The forest predicts the mean of its trees, **{float(counted.forest):.4g}**; the true "

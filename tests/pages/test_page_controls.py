@@ -268,8 +268,23 @@ def test_a_page_works_without_the_home_page_having_run(path):
 def test_forest_vote_chart_has_room_for_the_label_of_a_full_bar():
     app = open_page(RANDOM_FOREST, dataset="iris", n_estimators="40")
     spec = chart_spec(app, "votes")
-    assert spec["layout"]["yaxis"]["range"][1] > 40  # above a bar of all 40 trees
-    assert spec["data"][0]["cliponaxis"] is False
+    assert spec["layout"]["yaxis"]["range"][1] > 100  # above a bar of all 40 trees (100%)
+    assert all(bar["cliponaxis"] is False for bar in spec["data"])
+
+
+def test_forest_votes_show_hard_and_soft_votes_that_agree_with_the_text():
+    # Issue 12: depth-1 trees on breast cancer, 99 of 100 trees for one class while the text
+    # spoke of a 90% share: both are right, and the page must show and name both.
+    app = open_page(RANDOM_FOREST, dataset="breast_cancer", n_estimators="100", max_depth="1")
+    hard, soft = chart_spec(app, "votes")["data"]
+    assert hard["name"] == "trees voting for it" and soft["name"] == "average class share"
+    assert sum(hard["y"]) == pytest.approx(100.0) and sum(soft["y"]) == pytest.approx(100.0)
+    text = " ".join(m.value for m in app.markdown)
+    top = max(range(len(hard["y"])), key=lambda k: hard["y"][k])
+    assert f"{round(hard['y'][top])} of 100 trees" in text
+    shown = max(soft["y"])
+    assert f"{shown:.0f}%" in text
+    assert hard["y"][top] != pytest.approx(shown), "this case was chosen for differing counts"
 
 
 @pytest.mark.parametrize(
