@@ -91,19 +91,7 @@ with plot_column, ui.guard("the decision boundary"):
 st.subheader("The tree")
 with ui.guard("the tree diagram"):
     name = f"arboretum-tree-{settings.dataset}"
-    drawn, _ = ui.diagram(
-        model,
-        view,
-        key="tree-diagram",
-        name=name,
-        max_depth=8,
-        sample=sample,
-        test_on_tree=test_on_tree,
-    )
-    if drawn.collapsed:
-        st.caption(
-            "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."
-        )
+    ui.diagram(model, view, key="tree-diagram", name=name, sample=sample, test_on_tree=test_on_tree)
 
 why = st.expander(
     "Why does the root ask this question?",

@@ -90,21 +90,19 @@ with vote_area, ui.guard("the votes"):
     vote_text.markdown(verdict)
 
 with tree_area, ui.guard("that tree"):
-    drawn, _ = ui.diagram(
+    ui.diagram(
         forest,
         view,
         key="tree-diagram",
         name=f"arboretum-forest-{settings.dataset}-tree-{tree_index}",
-        max_depth=4,
         detailed_up_to=0,
         tree_index=tree_index,
         sample=sample,
     )
-    folded = " Dashed boxes stand for levels deeper than 4, folded." if drawn.collapsed else ""
     one = score(forest.estimators_[tree_index], view.X_test, view.y_test)
     tree_note.caption(
         f"Tree {tree_index} alone scores {one:.3f} on the test set; the forest scores "
-        f"{score(forest, view.X_test, view.y_test):.3f}.{folded}"
+        f"{score(forest, view.X_test, view.y_test):.3f}."
     )
 
 ui.how_computed(

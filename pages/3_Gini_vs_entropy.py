@@ -69,8 +69,6 @@ with st.container(key="agreement"):
 
 sides = st.columns(2, gap="large")
 details = st.container()
-drawings: dict[str, str] = {}
-folded = False
 for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy), strict=True):
     tree = trees[criterion]
     with side, ui.guard(f"the {criterion} tree"):
@@ -79,36 +77,16 @@ for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy)
             ui.metrics([*ui.scores(tree, view), ("Leaves", tree.get_n_leaves())])
         ui.boundary(boundaries[criterion], view, key=f"boundary-{criterion}", height=500)
         name = f"arboretum-{criterion}-tree-{settings.dataset}"
-        drawn, svg = ui.diagram(
-            tree,
-            view,
-            key=f"tree-{criterion}",
-            name=name,
-            max_depth=6,
-            detailed_up_to=6,
-            highlight=differing,
+        ui.diagram(
+            tree, view, key=f"tree-{criterion}", name=name, detailed_up_to=6, highlight=differing
         )
-        folded = folded or bool(drawn.collapsed)
-        if svg is not None:
-            drawings[criterion] = svg
 
 with details:
     st.caption(
         "Outlined nodes have no identical counterpart in the other tree: a different "
-        "question, or a question the other tree never asks."
-        + (" Dashed boxes stand for levels below 6, folded to keep it legible." if folded else "")
+        "question, or a question the other tree never asks. Choose **Full size** above a tree "
+        "to read it at its natural size."
     )
-    full_size = st.expander(
-        "Read the trees at full size",
-        icon=":material/zoom_in:",
-        key="full-size-trees",
-        on_change="rerun",
-    )
-    if drawings and full_size.open:
-        with full_size:
-            for label, drawing in drawings.items():
-                st.markdown(f"**{label.capitalize()} tree**")
-                ui.show_svg(drawing, key=f"tree-{label}-full", min_scale=0.8)
 
 curve_column, depth_column = st.columns(2, gap="large")
 with curve_column, ui.guard("the impurity curves"):

@@ -49,39 +49,78 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
             st.code(source, language="python", line_numbers=True)
 
 
-def show_svg(svg: str, *, key: str, min_scale: float = 0.0, max_scale: float = 1.5) -> None:
+def show_svg(
+    svg: str,
+    *,
+    key: str,
+    min_scale: float = 0.0,
+    max_scale: float = 1.5,
+    full_size: bool = False,
+) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
 
     The SVG is centred and fills the width, growing up to ``max_scale`` times its natural
     size (a small tree then reads better on a projector instead of leaving the page empty).
     It shrinks down to ``min_scale`` of that size; a wider tree then scrolls sideways. The
     default 0 always shows a big tree whole, which is the lesson when it is that big.
+
+    ``full_size`` draws it at its natural size in a box that scrolls both ways (at most 80% of
+    the window's height) and opens with the root in view: Graphviz puts the root at the top,
+    above the middle of its subtrees, so a wide tree's root starts out of sight on the left.
     """
     start = svg.find("<svg")  # the XML prolog and doctype are not HTML
     tag_end = svg.find(">", start)
     tag = re.sub(r'\s(width|height|preserveAspectRatio)="[^"]*"', "", svg[start:tag_end])
     view_box = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+) [\d.]+"', tag)
     width = float(view_box.group(1)) if view_box else 600.0
+    if full_size:
+        min_scale = max_scale = 1.0
     style = (
         f"display:block;margin:0 auto;width:100%;height:auto;max-width:{max_scale * width:.0f}pt"
     )
     if min_scale > 0:
         style += f";min-width:{min_scale * width:.0f}pt"
     body = f'{tag} style="{style}"{svg[tag_end:]}'
+    box = "overflow:auto;max-height:80vh" if full_size else "overflow-x:auto"
     with st.container(key=key, border=False):
         # Markdown, not st.html: st.html's sanitizer drops <svg>. The SVG is ours: dot's
         # output of labels the figure builders escape.
         st.markdown(
-            f'<div class="arboretum-svg" style="overflow-x:auto">{body}</div>',
-            unsafe_allow_html=True,
+            f'<div class="arboretum-svg" style="{box}">{body}</div>', unsafe_allow_html=True
         )
+        if full_size:
+            _scroll_to_root(key)
 
 
-def tree_diagram(dot: str, *, key: str, name: str) -> str | None:
+# Our own script, no user input in it: centre the box on the root node (dot names it n0).
+_SCROLL_TO_ROOT = """<script>
+(() => {{
+  const start = Date.now();
+  const centre = () => {{
+    const box = document.querySelector(".st-key-{key} .arboretum-svg");
+    const title = box && [...box.querySelectorAll("g.node > title")]
+      .find((t) => t.textContent === "n0");
+    if (!title) {{ if (Date.now() - start < 5000) setTimeout(centre, 100); return; }}
+    const root = title.parentElement.getBoundingClientRect();
+    const shown = box.getBoundingClientRect();
+    box.scrollLeft += root.left + root.width / 2 - (shown.left + shown.width / 2);
+    box.scrollTop = 0;
+  }};
+  centre();
+}})();
+</script>"""
+
+
+def _scroll_to_root(key: str) -> None:
+    st.html(_SCROLL_TO_ROOT.format(key=key), unsafe_allow_javascript=True)
+
+
+def tree_diagram(dot: str, *, key: str, name: str, full_size: bool = False) -> str | None:
     """Show a tree diagram with its download buttons, in a container keyed ``key``.
 
     Rendered to SVG on the server by Graphviz when ``dot`` is installed (cached by DOT text);
     otherwise laid out in the browser by ``st.graphviz_chart``, with a one-line notice.
+    ``full_size``: natural size in a scrolling box that opens on the root (see ``show_svg``).
 
     Returns
     -------
@@ -91,7 +130,7 @@ def tree_diagram(dot: str, *, key: str, name: str) -> str | None:
     drawing: str | None = None
     if dot_available():
         drawing = svg(dot)
-        show_svg(drawing, key=key)
+        show_svg(drawing, key=key, full_size=full_size)
     else:
         st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
         with st.container(key=key):

@@ -108,30 +108,48 @@ def model_fit(
             )
 
 
+#: One folding rule for every diagram fitted to the page: levels deeper than this fold into a
+#: dashed "+N more nodes" box. The full-size view shows every level.
+FOLD_DEPTH = 6
+
+_SIZES = {"fit": "Fit to the page", "full": "Full size"}
+
+
 def diagram(
     model: Any,
     view: ModelView,
     *,
     key: str,
     name: str,
-    max_depth: int,
     detailed_up_to: int = 16,
     tree_index: int | None = None,
     sample: int | None = None,
     test_on_tree: bool = False,
     highlight: Collection[int] = (),
 ) -> tuple[TreeDiagram, str | None]:
-    """A tree (or tree ``tree_index`` of a forest) drawn with its downloads.
+    """A tree (or tree ``tree_index`` of a forest) drawn with its size choice and downloads.
 
-    Full node details while the tree has at most ``detailed_up_to`` leaves; rules and class
-    bars only beyond. Returns the diagram and the SVG shown (None when the browser drew it).
+    Fitted to the page, levels deeper than :data:`FOLD_DEPTH` fold; at full size every level
+    is drawn at its natural size in a scrolling box that opens on the root. Full node details
+    while the tree has at most ``detailed_up_to`` leaves; rules and class bars only beyond.
+    Returns the diagram and the SVG shown (None when the browser drew it).
     """
+    size = st.segmented_control(
+        "Diagram size",
+        list(_SIZES),
+        format_func=_SIZES.__getitem__,
+        default="fit",
+        required=True,
+        key=f"{key}-size",
+        label_visibility="collapsed",
+    )
+    full = size == "full"
     drawn = build_tree_diagram(
         model,
         tree_index=tree_index,
         feature_names=list(view.names),
         class_names=list(view.class_names) or None,
-        max_depth=max_depth,
+        max_depth=None if full else FOLD_DEPTH,
         sample=None if sample is None else view.X_test[sample],
         sample_label=None if sample is None else f"test sample #{sample}",
         X_test=view.X_test if test_on_tree else None,
@@ -139,9 +157,14 @@ def diagram(
         highlight=highlight,
     )
     tree = model if tree_index is None else model.estimators_[tree_index]
-    detailed = tree.get_n_leaves() <= detailed_up_to
+    detailed = full or tree.get_n_leaves() <= detailed_up_to
     dot = to_dot(drawn, detail="detailed" if detailed else "beginner")
-    svg = tree_diagram(dot, key=key, name=name)
+    svg = tree_diagram(dot, key=key, name=name, full_size=full)
+    if drawn.collapsed:
+        st.caption(
+            f"Dashed boxes stand for the levels deeper than {FOLD_DEPTH}, folded to fit the "
+            "page: choose **Full size** to read every level."
+        )
     return drawn, svg
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
 from urllib.parse import urlencode
 
@@ -25,6 +26,7 @@ from core.app.lessons import classroom_links
 from core.app.pages import PAGES
 from core.app.settings import default_catalogue, parse, to_query
 from core.data.catalogue import list_datasets
+from core.ui.panels import FOLD_DEPTH
 
 CLASSROOM_LINKS = classroom_links(default_catalogue())
 
@@ -148,18 +150,50 @@ def test_gini_page_only_offers_classification_datasets():
     ]
 
 
-def test_random_forest_says_levels_are_folded_only_when_they_are():
-    def note(app):
-        return next(c.value for c in app.caption if c.value.startswith("Tree 0 alone scores"))
+def fold_note(app):
+    return [c.value for c in app.caption if c.value.startswith("Dashed boxes stand for")]
 
-    iris = open_page(RANDOM_FOREST, dataset="iris")  # tree 0 is exactly 4 levels deep
+
+def test_random_forest_says_levels_are_folded_only_when_they_are():
+    iris = open_page(RANDOM_FOREST, dataset="iris")  # tree 0 is 4 levels deep
     assert_healthy(iris)
     assert "more node" not in svg(iris)
-    assert "folded" not in note(iris)
-    cancer = open_page(RANDOM_FOREST, dataset="breast_cancer", fit="all")
+    assert not fold_note(iris)
+    cancer = open_page(RANDOM_FOREST, dataset="breast_cancer")  # two overlapping features
     assert_healthy(cancer)
     assert "more node" in svg(cancer)  # a collapsed marker: "+ 5 more nodes"
-    assert "folded" in note(cancer)
+    assert len(fold_note(cancer)) == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        (SINGLE_TREE, "tree-diagram"),
+        (RANDOM_FOREST, "tree-diagram"),
+        (GINI_VS_ENTROPY, "tree-gini"),
+    ],
+)
+def test_every_page_folds_at_one_depth_and_full_size_shows_every_level(path, key):
+    # Issue 12: the pages folded deep trees at 8, 6 or 4 levels, and a 57-leaf tree's text
+    # was 3-4 px tall with no way to read it on the page.
+    # Two overlapping features of breast cancer: every page's trees grow deep on them.
+    app = open_page(path, dataset="breast_cancer", max_depth="none")
+    assert_healthy(app)
+    fitted = svg(app, key)
+    assert "more node" in fitted
+    notes = fold_note(app)
+    assert all(f"deeper than {FOLD_DEPTH}" in note for note in notes)
+
+    app.segmented_control(key=f"{key}-size").set_value("full").run()
+    assert_healthy(app)
+    whole = svg(app, key)
+    assert "more node" not in whole
+    assert len(fold_note(app)) == len(notes) - 1  # only this diagram changed
+    assert whole.count('class="node"') > fitted.count('class="node"')
+    natural = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+)', whole)
+    assert natural is not None
+    assert f"min-width:{float(natural.group(1)):.0f}pt" in whole  # natural size, scrolling
+    assert "overflow:auto;max-height:80vh" in whole
 
 
 def test_sidebar_divider_only_where_page_controls_follow():
