@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core import ui
-from core.app.pages import PAGES
+from core.app.pages import PAGES, SINGLE_TREE
 from core.app.settings import to_query
 from core.app.words import md, summary
 
@@ -56,3 +56,9 @@ with ui.guard("the datasets"), st.container(key="dataset-cards"):
             features = "1 feature" if info.n_features == 1 else f"{info.n_features} features"
             st.caption(f"{info.n_samples} rows · {features} · {task}")
             st.markdown(md(summary(info.description)))
+            st.page_link(
+                SINGLE_TREE.path,
+                label="Grow a tree on it",
+                icon=SINGLE_TREE.icon,
+                query_params={"dataset": info.name},
+            )

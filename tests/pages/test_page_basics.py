@@ -24,6 +24,7 @@ from page_helpers import (
 
 from core.app.lessons import classroom_links
 from core.app.pages import PAGES
+from core.app.pages import SINGLE_TREE as SINGLE_TREE_PAGE
 from core.app.settings import default_catalogue, parse, to_query
 from core.data.catalogue import list_datasets
 from core.ui.panels import FOLD_DEPTH
@@ -127,6 +128,10 @@ def test_home_page_shows_every_dataset_and_the_classroom_links():
         card = block(app, f"dataset-{info.name}")
         assert info.title in card.markdown[0].value
         assert f"{info.n_samples} rows" in card.caption[0].value
+        # Issue 12: the README says to pick a card, so a card opens a page on its dataset.
+        (opens,) = card.get("page_link")
+        assert opens.proto.page == SINGLE_TREE_PAGE.url_path
+        assert opens.proto.query_string == urlencode({"dataset": info.name})
     links = {link.proto.label: link.proto for link in app.get("page_link")}
     for link in CLASSROOM_LINKS:
         shown = links[link.title]
