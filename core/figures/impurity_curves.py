@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from core.engine import criteria
+from core.engine.params import resolve_min_samples
 from core.figures._layout import style_figure
 from core.figures._model import (
     FittedModel,
@@ -217,7 +218,8 @@ def compute_split_scan(
     model : fitted tree or forest of ours
     X_train, y_train : array-like
         The data the tree was fitted on; the node's samples are the rows whose decision path
-        passes through it.
+        passes through it. A fractional ``min_samples_leaf`` is a share of these rows, as in
+        the fit.
     node_id : int
     tree_index : int, optional
         Which tree of a forest.
@@ -248,8 +250,7 @@ def compute_split_scan(
         n_classes: int | None = len(classes)
     else:
         target, n_classes = np.asarray(y_train, dtype=np.float64)[in_node], None
-    min_leaf = tree.min_samples_leaf
-    min_leaf = min_leaf if isinstance(min_leaf, int) else 1
+    _, min_leaf = resolve_min_samples(tree.min_samples_split, tree.min_samples_leaf, len(X))
     crit = tree.criterion
     scans = []
     parent = float(np.asarray(arrays.impurity)[node_id])

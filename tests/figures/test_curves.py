@@ -180,6 +180,19 @@ def test_scan_minimum_is_the_chosen_split(iris: Any, criterion: str) -> None:
     assert fig.layout.annotations[0].text == iris.feature_names[data.chosen_feature]
 
 
+def test_scan_keeps_a_fractional_min_samples_leaf(iris: Any) -> None:
+    # min_samples_leaf=0.1 of 150 rows is 15: the scan offers only thresholds leaving 15 rows
+    # on each side, as the fit did, so the tree's split is still the scan's lowest point.
+    X, y = iris.data, iris.target
+    model = DecisionTreeClassifier(min_samples_leaf=0.1, random_state=0).fit(X, y)
+    data = compute_split_scan(model, X, y, 0)
+    for scan in data.scans:
+        on_left = (X[:, scan.feature][:, None] <= scan.thresholds).sum(axis=0)
+        assert on_left.min() >= 15 and (len(X) - on_left).min() >= 15
+    best = min(s.best_impurity for s in data.scans if s.best_impurity is not None)
+    assert data.chosen_impurity == pytest.approx(best, abs=1e-12)
+
+
 def test_scan_at_a_leaf_has_no_chosen_split(iris: Any) -> None:
     model = DecisionTreeClassifier(max_depth=1, random_state=0).fit(iris.data, iris.target)
     data = compute_split_scan(model, iris.data, iris.target, 1)  # the pure setosa leaf
