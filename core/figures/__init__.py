@@ -41,6 +41,7 @@ from core.figures.palette import (
     SEQUENTIAL_SCALE,
     blend,
     class_color,
+    purity,
     purity_fill,
     sequential_color,
 )
@@ -108,6 +109,7 @@ __all__ = [
     "importance_figure",
     "impurity_figure",
     "node_proportion",
+    "purity",
     "purity_fill",
     "regression_figure",
     "render_png",

@@ -28,7 +28,7 @@ from core.figures._model import (
     n_trees,
     trees_of,
 )
-from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color
+from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
 
 __all__ = [
     "BoundaryData",
@@ -69,7 +69,8 @@ class BoundaryGrid:
     predicted : ndarray of shape (ny, nx)
         Index of the winning class, ``argmax(proba)``.
     confidence : ndarray of shape (ny, nx)
-        ``(p_max - 1/K) / (1 - 1/K)``: 0 where the classes tie, 1 where the model is sure.
+        :func:`~core.figures.palette.purity` of ``proba``: 0 where the classes tie, 1 where
+        the model is sure.
     is_slice : bool
         The model uses more than the two plotted features.
     """
@@ -300,7 +301,6 @@ def compute_boundary(
     rows = _grid_rows(x, y, base, pair)
     proba = np.asarray(model.predict_proba(rows), dtype=np.float64)
     proba = proba.reshape(len(y), len(x), n_classes)
-    top = proba.max(axis=2)
     grid = BoundaryGrid(
         features=pair,
         feature_names=(names[pair[0]], names[pair[1]]),
@@ -312,7 +312,7 @@ def compute_boundary(
         base=base,
         proba=proba,
         predicted=np.argmax(proba, axis=2).astype(np.intp),
-        confidence=np.clip((top - 1.0 / n_classes) / (1.0 - 1.0 / n_classes), 0.0, 1.0),
+        confidence=purity(proba),
         is_slice=n_features > 2,
     )
     points = [_points(model, X, y_train, grid.features, train_ids, "train")]

@@ -24,7 +24,7 @@ from core.figures._model import (
     select_tree,
     task_of,
 )
-from core.figures.palette import purity_fill, sequential_color
+from core.figures.palette import purity, purity_fill, sequential_color
 
 __all__ = [
     "CRITERION_LABELS",
@@ -72,7 +72,8 @@ class DiagramNode:
     majority : int or None
         Classification: index of the majority class in ``classes_``; regression: None.
     purity : float
-        Classification: ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
+        Classification: :func:`~core.figures.palette.purity` of the class fractions,
+        ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
     fill : str
         Fill colour (majority class blended by purity, or the value on the sequential scale).
     on_path : bool
@@ -300,6 +301,7 @@ def build_tree_diagram(
             )
 
     depth, size, leaf_count = arrays.depth, arrays.subtree_sizes, arrays.subtree_leaves
+    node_purity = purity(leaf_values) if task == "classification" else None
     on_path = np.zeros(n_nodes, dtype=bool)
     path_leaf: int | None = None
     if sample is not None:
@@ -322,17 +324,16 @@ def build_tree_diagram(
         if depth[node] > cap:
             continue
         is_leaf = bool(left[node] == -1)
-        if task == "classification":
+        if node_purity is not None:
             fractions = leaf_values[node]
-            majority: int | None = int(np.argmax(fractions))
-            k = len(fractions)
-            top = float(fractions.max())
-            purity = 1.0 if k == 1 else (top - 1.0 / k) / (1.0 - 1.0 / k)
+            top_class = int(np.argmax(fractions))
+            majority: int | None = top_class
+            node_pure = float(node_purity[node])
             counts = tuple(float(c) for c in fractions * weighted[node])
-            value = top
-            fill = purity_fill(int(np.argmax(fractions)), purity)
+            value = float(fractions.max())
+            fill = purity_fill(top_class, node_pure)
         else:
-            majority, purity, counts = None, float("nan"), ()
+            majority, node_pure, counts = None, float("nan"), ()
             value = float(leaf_values[node, 0])
             fill = sequential_color(value, *value_range)
         test_n = test_s = None
@@ -352,7 +353,7 @@ def build_tree_diagram(
                 counts=counts,
                 value=value,
                 majority=majority,
-                purity=purity,
+                purity=node_pure,
                 fill=fill,
                 on_path=bool(on_path[node]),
                 highlighted=node in highlight_set,
