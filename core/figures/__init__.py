@@ -4,6 +4,7 @@ Tree diagrams become Graphviz DOT text (and SVG/PNG when ``dot`` is installed); 
 boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
+from core.figures._model import score_name
 from core.figures.boundary import (
     BoundaryData,
     BoundaryGrid,
@@ -114,6 +115,7 @@ __all__ = [
     "regression_figure",
     "render_png",
     "render_svg",
+    "score_name",
     "sequential_color",
     "split_points",
     "split_scan_figure",
