@@ -161,8 +161,10 @@ def _uniform_edges(values: FloatArray, n: int, margin: float) -> FloatArray:
 
 
 def split_points(models: Sequence[FittedModel], feature: int) -> FloatArray:
-    """Sorted distinct thresholds that the trees of ``models`` (trees or forests) use on
-    ``feature``."""
+    """Sorted distinct thresholds that the trees of ``models`` use on ``feature``.
+
+    ``models`` are fitted trees or forests of ours; a forest contributes all its trees.
+    """
     cuts = [np.zeros(0)]
     for model in models:
         for tree in trees_of(model):

@@ -147,6 +147,9 @@ def test_boundary_validation(iris_split: dict[str, Any]) -> None:
         compute_boundary(model, X, y, class_names=["a", "b"])
     with pytest.raises(ValueError, match="X_test and y_test must be given together"):
         compute_boundary(model, X, y, X_test=X)
+    regressor = DecisionTreeRegressor(max_depth=1).fit(X, y.astype(float))
+    with pytest.raises(TypeError, match="model must be a fitted classifier"):
+        compute_boundary(regressor, X, y)
 
 
 def test_regression_steps_match_predict() -> None:
