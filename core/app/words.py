@@ -12,17 +12,19 @@ from typing import Any
 
 import numpy as np
 
+# What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
+from core.figures import score_name as score_name
+
 # --- a tree in words -----------------------------------------------------------------------
 
 
 def score(model: Any, X: np.ndarray, y: np.ndarray) -> float:
-    """Accuracy for classifiers, R² for regressors: the model's own ``score``."""
+    """Accuracy for classifiers, R² for regressors: the model's own ``score``.
+
+    The one scorer of the app: the figures' curves call the same ``score`` (the forest's
+    ``staged_scores`` ends at it), and :func:`score_name` names what it measures.
+    """
     return float(model.score(X, y))
-
-
-def score_name(task: str) -> str:
-    """What :func:`score` measures for a task: ``"accuracy"`` or ``"R²"``."""
-    return "accuracy" if task == "classification" else "R²"
 
 
 def summary(description: str, sentences: int = 2) -> str:

@@ -4,6 +4,7 @@ Tree diagrams become Graphviz DOT text (and SVG/PNG when ``dot`` is installed); 
 boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
+from core.figures._model import score_name
 from core.figures.boundary import (
     BoundaryData,
     BoundaryGrid,
@@ -41,6 +42,7 @@ from core.figures.palette import (
     SEQUENTIAL_SCALE,
     blend,
     class_color,
+    purity,
     purity_fill,
     sequential_color,
 )
@@ -108,10 +110,12 @@ __all__ = [
     "importance_figure",
     "impurity_figure",
     "node_proportion",
+    "purity",
     "purity_fill",
     "regression_figure",
     "render_png",
     "render_svg",
+    "score_name",
     "sequential_color",
     "split_points",
     "split_scan_figure",

@@ -1,6 +1,9 @@
-"""The slice of the estimator interface the figure builders read, and small helpers on it.
+"""The slice of our estimators' interface the figure builders read, and small helpers on it.
 
-Our engine and scikit-learn share these names, so every builder accepts either.
+The builders take our own fitted models (:mod:`core.engine`), described here as Protocols: what
+a fitted tree, a fitted forest and a classifier answer. Our estimators derive from
+scikit-learn's untyped base classes, so mypy accepts them for any Protocol; the runtime checks
+(:func:`trees_of`, :func:`classes_of`) are what turn a wrong model into a clear error.
 """
 
 from __future__ import annotations
@@ -10,77 +13,119 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.sparse import csr_matrix
 
 from core.data.datasets import Task
+from core.engine.criteria import Criterion
+from core.engine.structure import Tree
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class TreeArrays(Protocol):
-    """The flat arrays of a fitted tree (``model.tree_``), nodes in depth-first preorder."""
-
-    @property
-    def children_left(self) -> np.ndarray: ...
-    @property
-    def children_right(self) -> np.ndarray: ...
-    @property
-    def feature(self) -> np.ndarray: ...
-    @property
-    def threshold(self) -> np.ndarray: ...
-    @property
-    def impurity(self) -> np.ndarray: ...
-    @property
-    def n_node_samples(self) -> np.ndarray: ...
-    @property
-    def weighted_n_node_samples(self) -> np.ndarray: ...
-    @property
-    def value(self) -> np.ndarray: ...
-    @property
-    def node_count(self) -> int: ...
-    @property
-    def max_depth(self) -> int: ...
-
-
-@runtime_checkable
 class FittedTree(Protocol):
-    """A fitted decision tree: ``tree_``, ``criterion`` and the row-wise queries."""
+    """A fitted tree of ours: :class:`~core.engine.tree.DecisionTreeClassifier` or ``...Regressor``.
+
+    Its flat arrays (``tree_``), the hyperparameters the figures explain, and the row-wise
+    queries. A forest's trees (``estimators_``) are fitted trees too.
+    """
+
+    tree_: Tree  # an attribute, not read-only: the pruning walk swaps it on a private copy
 
     @property
-    def tree_(self) -> TreeArrays: ...
+    def criterion(self) -> Criterion: ...  # checked by fit
     @property
-    def criterion(self) -> str: ...
-    def decision_path(self, X: Any) -> Any: ...
-    def apply(self, X: Any) -> np.ndarray: ...
+    def min_samples_split(self) -> int | float: ...
+    @property
+    def min_samples_leaf(self) -> int | float: ...
+    @property
+    def n_features_in_(self) -> int: ...
+    @property
+    def feature_importances_(self) -> FloatArray: ...
+    def apply(self, X: ArrayLike) -> NDArray[np.int64]: ...
+    def decision_path(self, X: ArrayLike) -> csr_matrix: ...
+    def predict(self, X: ArrayLike) -> NDArray[Any]: ...
+    def score(self, X: ArrayLike, y: ArrayLike) -> float: ...
 
 
 @runtime_checkable
-class FittedForest(Protocol):
-    """A fitted forest of ours: its trees, and the per-tree and staged queries."""
+class _Ensemble(Protocol):
+    """Anything with trees in ``estimators_``: how a forest is told from a tree at run time."""
 
     @property
     def estimators_(self) -> Sequence[FittedTree]: ...
-    def predict_per_tree(self, X: Any) -> np.ndarray: ...
-    def staged_scores(self, X: Any, y: Any) -> np.ndarray: ...
+
+
+class FittedForest(_Ensemble, Protocol):
+    """A fitted forest of ours: its trees, and the per-tree and staged queries.
+
+    ``staged_scores(X, y)`` is the one staged-score implementation: the score of the first
+    ``k`` trees for every ``k``, its last entry equal to ``score(X, y)``.
+    """
+
+    @property
+    def feature_importances_(self) -> FloatArray: ...
+    def predict(self, X: ArrayLike) -> NDArray[Any]: ...
+    def predict_per_tree(self, X: ArrayLike) -> FloatArray: ...
+    def staged_scores(self, X: ArrayLike, y: ArrayLike) -> FloatArray: ...
+    def score(self, X: ArrayLike, y: ArrayLike) -> float: ...
+
+
+#: A fitted tree or forest of ours.
+FittedModel = FittedTree | FittedForest
+
+
+@runtime_checkable
+class Classifier(Protocol):
+    """What a fitted classifier adds, tree or forest: its sorted labels and probabilities."""
+
+    @property
+    def classes_(self) -> NDArray[Any]: ...
+    def predict(self, X: ArrayLike) -> NDArray[Any]: ...
+    def predict_proba(self, X: ArrayLike) -> FloatArray: ...
 
 
 def is_forest(model: object) -> bool:
     """True when ``model`` is a fitted ensemble (it has ``estimators_``)."""
-    return hasattr(model, "estimators_")
+    return isinstance(model, _Ensemble)
+
+
+def trees_of(model: FittedModel) -> Sequence[FittedTree]:
+    """The trees of ``model``: a forest's ``estimators_``, or the tree itself alone."""
+    if isinstance(model, _Ensemble):
+        return model.estimators_
+    return [model]
 
 
 def task_of(model: object) -> Task:
-    """``"classification"`` when the model has ``classes_``, else ``"regression"``."""
-    return "classification" if hasattr(model, "classes_") else "regression"
+    """``"classification"`` for a classifier (it has ``classes_``), else ``"regression"``."""
+    return "classification" if isinstance(model, Classifier) else "regression"
 
 
-def n_trees(model: object) -> int:
+def score_name(task: Task) -> str:
+    """What a model's ``score`` measures for a task: ``"accuracy"``, or ``"R²"`` for regression."""
+    return "accuracy" if task == "classification" else "R²"
+
+
+def classes_of(model: object) -> NDArray[Any]:
+    """The class labels of a fitted classifier, sorted (``classes_``).
+
+    Raises
+    ------
+    TypeError
+        When ``model`` is not a fitted classifier.
+    """
+    if not isinstance(model, Classifier):
+        raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
+    return np.asarray(model.classes_)
+
+
+def n_trees(model: FittedModel) -> int:
     """Number of trees in ``model``: ``len(estimators_)`` for a forest, 1 for a tree."""
-    estimators = getattr(model, "estimators_", None)
-    return 1 if estimators is None else len(estimators)
+    return len(trees_of(model))
 
 
-def select_tree(model: object, tree_index: int | None) -> FittedTree:
+def select_tree(model: FittedModel, tree_index: int | None) -> FittedTree:
     """The tree to draw: ``model`` itself, or ``model.estimators_[tree_index]`` for a forest.
 
     Raises
@@ -91,7 +136,7 @@ def select_tree(model: object, tree_index: int | None) -> FittedTree:
         When the chosen object has no ``tree_``.
     """
     if is_forest(model):
-        estimators = model.estimators_  # type: ignore[attr-defined]
+        estimators = trees_of(model)
         if tree_index is None:
             raise ValueError("tree_index is required for a forest: which tree should be drawn?")
         if not 0 <= tree_index < len(estimators):
@@ -103,7 +148,7 @@ def select_tree(model: object, tree_index: int | None) -> FittedTree:
     else:
         if tree_index not in (None, 0):
             raise ValueError(f"tree_index must be None (or 0) for a single tree, got {tree_index}")
-        tree = model
+        tree = trees_of(model)[0]
     if not hasattr(tree, "tree_"):
         raise TypeError(
             "model must be a fitted decision tree or forest (with tree_), "
@@ -137,10 +182,3 @@ def encode_labels(classes: np.ndarray, y: ArrayLike) -> IntArray:
         unknown = sorted(set(labels.tolist()) - set(np.asarray(classes).tolist()))
         raise ValueError(f"y has labels the model was not fitted on: {unknown[:5]}")
     return codes.astype(np.intp)
-
-
-def r2_score(y_true: FloatArray, y_pred: FloatArray) -> float:
-    """Coefficient of determination ``1 - SS_res / SS_tot``; NaN when ``y_true`` is constant."""
-    residual = float(np.sum((y_true - y_pred) ** 2))
-    total = float(np.sum((y_true - np.mean(y_true)) ** 2))
-    return float("nan") if total == 0.0 else 1.0 - residual / total

@@ -18,8 +18,17 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.figures._layout import style_figure
-from core.figures._model import FloatArray, IntArray, as_2d, encode_labels, n_trees
-from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color
+from core.figures._model import (
+    Classifier,
+    FittedModel,
+    FloatArray,
+    IntArray,
+    as_2d,
+    encode_labels,
+    n_trees,
+    trees_of,
+)
+from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
 
 __all__ = [
     "BoundaryData",
@@ -60,7 +69,8 @@ class BoundaryGrid:
     predicted : ndarray of shape (ny, nx)
         Index of the winning class, ``argmax(proba)``.
     confidence : ndarray of shape (ny, nx)
-        ``(p_max - 1/K) / (1 - 1/K)``: 0 where the classes tie, 1 where the model is sure.
+        :func:`~core.figures.palette.purity` of ``proba``: 0 where the classes tie, 1 where
+        the model is sure.
     is_slice : bool
         The model uses more than the two plotted features.
     """
@@ -123,7 +133,7 @@ class BoundaryData:
 
 
 def grid_resolution(
-    model: object, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 150
+    model: FittedModel, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 150
 ) -> int:
     """Grid points per axis, fewer for models that cost more per prediction.
 
@@ -150,22 +160,21 @@ def _uniform_edges(values: FloatArray, n: int, margin: float) -> FloatArray:
     return np.linspace(low, high, n + 1)
 
 
-def split_points(models: Sequence[object], feature: int) -> FloatArray:
+def split_points(models: Sequence[FittedModel], feature: int) -> FloatArray:
     """Sorted distinct thresholds that the trees of ``models`` use on ``feature``.
 
-    Works for a tree or a forest, ours or scikit-learn's (anything with ``tree_`` or
-    ``estimators_``).
+    ``models`` are fitted trees or forests of ours; a forest contributes all its trees.
     """
     cuts = [np.zeros(0)]
     for model in models:
-        for tree in getattr(model, "estimators_", [model]):
+        for tree in trees_of(model):
             t = tree.tree_
-            cuts.append(t.threshold[(t.children_left != -1) & (t.feature == feature)])
+            cuts.append(t.threshold[~t.is_leaf & (t.feature == feature)])
     return np.unique(np.concatenate(cuts))
 
 
 def _exact_edges(
-    models: Sequence[object], feature: int, values: FloatArray, margin: float, maximum: int
+    models: Sequence[FittedModel], feature: int, values: FloatArray, margin: float, maximum: int
 ) -> FloatArray | None:
     """Cell edges at the models' split points on ``feature``, or None if there are too many."""
     low, high = _limits(values, margin)
@@ -177,14 +186,14 @@ def _exact_edges(
 
 
 def _points(
-    model: object,
+    model: Classifier,
     X: FloatArray,
     y: ArrayLike,
     features: tuple[int, int],
     ids: ArrayLike | None,
     split: Split,
 ) -> BoundaryPoints:
-    classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+    classes = np.asarray(model.classes_)
     row_id = np.arange(len(X)) if ids is None else np.asarray(ids)
     if len(row_id) != len(X) or len(np.asarray(y)) != len(X):
         raise ValueError(f"{split} rows, labels and ids must have the same length")
@@ -193,13 +202,13 @@ def _points(
         x=X[:, features[0]].copy(),
         y=X[:, features[1]].copy(),
         label=encode_labels(classes, y),
-        predicted=encode_labels(classes, model.predict(X)),  # type: ignore[attr-defined]
+        predicted=encode_labels(classes, model.predict(X)),
         row_id=row_id.astype(np.intp),
     )
 
 
 def compute_boundary(
-    model: object,
+    model: FittedModel,
     X_train: ArrayLike,
     y_train: ArrayLike,
     *,
@@ -212,14 +221,14 @@ def compute_boundary(
     test_ids: ArrayLike | None = None,
     resolution: int | None = None,
     margin: float = 0.05,
-    edges_from: Sequence[object] | None = None,
+    edges_from: Sequence[FittedModel] | None = None,
 ) -> BoundaryData:
     """Predict class probabilities on a grid over two features, and collect the points.
 
     Parameters
     ----------
-    model : fitted classifier
-        Needs ``predict_proba``, ``predict`` and ``classes_``.
+    model : fitted classifier of ours, tree or forest
+        Read through ``predict_proba``, ``classes_`` and its trees' split points.
     X_train, y_train : array-like of shape (n, n_features), (n,)
         The model's training data; with more than two columns the grid is a slice through the
         training medians of the other features.
@@ -256,7 +265,9 @@ def compute_boundary(
         )
     if (X_test is None) != (y_test is None):
         raise ValueError("X_test and y_test must be given together")
-    classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+    if not isinstance(model, Classifier):
+        raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
+    classes = np.asarray(model.classes_)
     n_classes = len(classes)
     if n_classes < 2:
         raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
@@ -290,9 +301,8 @@ def compute_boundary(
     y = (y_edges[:-1] + y_edges[1:]) / 2.0
     base = np.median(X, axis=0)
     rows = _grid_rows(x, y, base, pair)
-    proba = np.asarray(model.predict_proba(rows), dtype=np.float64)  # type: ignore[attr-defined]
+    proba = np.asarray(model.predict_proba(rows), dtype=np.float64)
     proba = proba.reshape(len(y), len(x), n_classes)
-    top = proba.max(axis=2)
     grid = BoundaryGrid(
         features=pair,
         feature_names=(names[pair[0]], names[pair[1]]),
@@ -304,7 +314,7 @@ def compute_boundary(
         base=base,
         proba=proba,
         predicted=np.argmax(proba, axis=2).astype(np.intp),
-        confidence=np.clip((top - 1.0 / n_classes) / (1.0 - 1.0 / n_classes), 0.0, 1.0),
+        confidence=purity(proba),
         is_slice=n_features > 2,
     )
     points = [_points(model, X, y_train, grid.features, train_ids, "train")]

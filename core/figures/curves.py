@@ -10,20 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from core.data.datasets import Task
 from core.figures._layout import style_figure
 from core.figures._model import (
+    FittedForest,
+    FittedTree,
     FloatArray,
     IntArray,
-    Task,
     as_2d,
-    encode_labels,
     is_forest,
-    r2_score,
+    score_name,
     task_of,
 )
 from core.figures.palette import FONT_COLOR, LINE_COLORS, SERIES_COLORS
@@ -36,13 +38,6 @@ __all__ = [
     "depth_curve_figure",
     "forest_curve_figure",
 ]
-
-
-def _score(task: Task, classes: np.ndarray | None, y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Accuracy (classification, when ``classes`` is given) or R² of predictions."""
-    if task == "classification" and classes is not None:
-        return float(np.mean(encode_labels(classes, y_true) == encode_labels(classes, y_pred)))
-    return r2_score(np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64))
 
 
 @dataclass(frozen=True)
@@ -67,65 +62,8 @@ class ForestCurve:
     metric: str
 
 
-def _per_tree_outputs(forest: object, X: FloatArray, task: Task) -> FloatArray:
-    """Each tree's probabilities (n_trees, n, K) or predictions (n_trees, n, 1)."""
-    trees = forest.estimators_  # type: ignore[attr-defined]
-    if task == "classification":
-        return np.stack([np.asarray(t.predict_proba(X), dtype=np.float64) for t in trees])
-    return np.stack([np.asarray(t.predict(X), dtype=np.float64)[:, None] for t in trees])
-
-
-def _staged_from_trees(forest: object, X: FloatArray, y: ArrayLike, task: Task) -> FloatArray:
-    # Classifier forests average the trees' probabilities; regressors average predictions.
-    outputs = _per_tree_outputs(forest, X, task)
-    running = np.cumsum(outputs, axis=0) / np.arange(1, len(outputs) + 1)[:, None, None]
-    if task == "classification":
-        truth = encode_labels(np.asarray(forest.classes_), y)  # type: ignore[attr-defined]
-        return np.mean(np.argmax(running, axis=2) == truth, axis=1).astype(np.float64)
-    target = np.asarray(y, dtype=np.float64)
-    return np.array([r2_score(target, stage[:, 0]) for stage in running])
-
-
-def _staged_scores(forest: object, X: FloatArray, y: ArrayLike, task: Task) -> FloatArray:
-    staged = getattr(forest, "staged_scores", None)
-    if callable(staged):
-        return np.asarray(staged(X, y), dtype=np.float64)
-    return _staged_from_trees(forest, X, y, task)
-
-
-def _oob_from_samples(forest: object, X: FloatArray, y: ArrayLike, task: Task) -> FloatArray:
-    """Staged out-of-bag score from scikit-learn's ``estimators_samples_`` (drawn rows)."""
-    trees = forest.estimators_  # type: ignore[attr-defined]
-    drawn = forest.estimators_samples_  # type: ignore[attr-defined]
-    n = len(X)
-    width = len(forest.classes_) if task == "classification" else 1  # type: ignore[attr-defined]
-    totals = np.zeros((n, width))
-    votes = np.zeros(n)
-    if task == "classification":
-        codes = encode_labels(np.asarray(forest.classes_), y)  # type: ignore[attr-defined]
-        truth = codes.astype(np.float64)
-    else:
-        truth = np.asarray(y, dtype=np.float64)
-    scores = np.full(len(trees), np.nan)
-    for k, (tree, rows) in enumerate(zip(trees, drawn, strict=True)):
-        out = np.ones(n, dtype=bool)
-        out[np.asarray(rows)] = False
-        if out.any():
-            if task == "classification":
-                totals[out] += tree.predict_proba(X[out])
-            else:
-                totals[out, 0] += tree.predict(X[out])
-            votes[out] += 1
-        scored = votes > 0
-        if task == "classification" and scored.any():
-            scores[k] = np.mean(np.argmax(totals[scored], axis=1) == truth[scored])
-        elif task == "regression" and scored.sum() >= 2:
-            scores[k] = r2_score(truth[scored], totals[scored, 0] / votes[scored])
-    return scores
-
-
 def compute_forest_curve(
-    forest: object,
+    forest: FittedForest,
     X_train: ArrayLike,
     y_train: ArrayLike,
     *,
@@ -134,15 +72,13 @@ def compute_forest_curve(
 ) -> ForestCurve:
     """Score after the first ``k`` trees of one fitted forest, for every ``k``.
 
-    Uses the forest's ``staged_scores(X, y)`` and ``oob_staged_scores_`` when it has them;
-    otherwise averages the trees' own outputs (probabilities for classifiers), which is what
-    the forest's ``predict`` does, so the last point equals the forest's score. Out-of-bag
-    scores need ``oob_staged_scores_``, or scikit-learn's ``estimators_samples_`` with
-    ``bootstrap=True``; else ``oob`` is None.
+    The numbers are the forest's own: ``staged_scores(X, y)`` on the training and the test
+    data (its last point is the forest's ``score``), and ``oob_staged_scores_`` out of bag,
+    which the forest has when fitted with ``oob_score=True`` (else ``oob`` is None).
 
     Parameters
     ----------
-    forest : fitted forest
+    forest : fitted forest of ours
     X_train, y_train : array-like
         The data the forest was fitted on.
     X_test, y_test : array-like, optional
@@ -157,22 +93,19 @@ def compute_forest_curve(
     if (X_test is None) != (y_test is None):
         raise ValueError("X_test and y_test must be given together")
     task = task_of(forest)
-    X = as_2d(X_train, "X_train")
-    train = _staged_scores(forest, X, y_train, task)
+    train = np.asarray(forest.staged_scores(as_2d(X_train, "X_train"), y_train), dtype=np.float64)
     test = None
     if X_test is not None and y_test is not None:
-        test = _staged_scores(forest, as_2d(X_test, "X_test"), y_test, task)
+        test = np.asarray(forest.staged_scores(as_2d(X_test, "X_test"), y_test), dtype=np.float64)
     oob: FloatArray | None = None
     if hasattr(forest, "oob_staged_scores_"):
         oob = np.asarray(forest.oob_staged_scores_, dtype=np.float64)
-    elif getattr(forest, "bootstrap", False) and hasattr(forest, "estimators_samples_"):
-        oob = _oob_from_samples(forest, X, y_train, task)
     return ForestCurve(
         n_trees=np.arange(1, len(train) + 1, dtype=np.intp),
         train=train,
         test=test,
         oob=oob,
-        metric="accuracy" if task == "classification" else "R²",
+        metric=score_name(task),
     )
 
 
@@ -257,8 +190,14 @@ class DepthCurve:
     metric: str
 
 
+class UnfittedTree(Protocol):
+    """A tree of ours before ``fit``, which returns it fitted."""
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> FittedTree: ...
+
+
 def compute_depth_curve(
-    make_model: Callable[..., object],
+    make_model: Callable[..., UnfittedTree],
     X_train: ArrayLike,
     y_train: ArrayLike,
     X_test: ArrayLike,
@@ -269,11 +208,14 @@ def compute_depth_curve(
 ) -> DepthCurve:
     """Fit one tree per criterion and depth, and score each on train and test data.
 
+    Scores are the trees' own ``score``: accuracy, or R² for regression trees.
+
     Parameters
     ----------
     make_model : callable
-        Called as ``make_model(criterion=c, max_depth=d)`` and returns an unfitted tree: an
-        estimator class, or ``functools.partial(DecisionTreeClassifier, random_state=0)``.
+        Called as ``make_model(criterion=c, max_depth=d)`` and returns an unfitted tree of
+        ours: an estimator class, or ``functools.partial(DecisionTreeClassifier,
+        random_state=0)``.
     X_train, y_train, X_test, y_test : array-like
         Data to fit on and to score on.
     depths : sequence of int, default 1..10
@@ -294,18 +236,16 @@ def compute_depth_curve(
     task: Task = "classification"
     for i, criterion in enumerate(criteria):
         for j, depth in enumerate(depths):
-            model = make_model(criterion=criterion, max_depth=int(depth))
-            model.fit(X, y_train)  # type: ignore[attr-defined]
+            model = make_model(criterion=criterion, max_depth=int(depth)).fit(X, y_train)
             task = task_of(model)
-            classes = np.asarray(model.classes_) if task == "classification" else None  # type: ignore[attr-defined]
-            train[i, j] = _score(task, classes, y_train, model.predict(X))  # type: ignore[attr-defined]
-            test[i, j] = _score(task, classes, y_test, model.predict(Xt))  # type: ignore[attr-defined]
+            train[i, j] = model.score(X, y_train)
+            test[i, j] = model.score(Xt, y_test)
     return DepthCurve(
         depths=np.asarray(depths, dtype=np.intp),
         criteria=tuple(criteria),
         train=train,
         test=test,
-        metric="accuracy" if task == "classification" else "R²",
+        metric=score_name(task),
     )
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures._layout import style_figure
-from core.figures._model import FloatArray, is_forest
+from core.figures._model import FittedModel, FloatArray, is_forest, trees_of
 from core.figures.palette import EDGE_COLOR, LINE_COLORS
 
 __all__ = ["Importances", "compute_importances", "importance_figure"]
@@ -39,13 +39,13 @@ class Importances:
 
 
 def compute_importances(
-    model: object, *, feature_names: Sequence[str] | None = None, top: int | None = None
+    model: FittedModel, *, feature_names: Sequence[str] | None = None, top: int | None = None
 ) -> Importances:
     """Sort a fitted model's ``feature_importances_``.
 
     Parameters
     ----------
-    model : fitted tree or forest
+    model : fitted tree or forest of ours
     feature_names : sequence of str, optional
         Default ``x[0]``, ``x[1]``...
     top : int, optional
@@ -55,7 +55,7 @@ def compute_importances(
     -------
     Importances
     """
-    values = np.asarray(model.feature_importances_, dtype=np.float64)  # type: ignore[attr-defined]
+    values = np.asarray(model.feature_importances_, dtype=np.float64)
     names = (
         list(feature_names)
         if feature_names is not None
@@ -68,9 +68,7 @@ def compute_importances(
     order = np.argsort(-values, kind="stable")
     spread = None
     if is_forest(model):
-        per_tree = np.array(
-            [t.feature_importances_ for t in model.estimators_]  # type: ignore[attr-defined]
-        )
+        per_tree = np.array([t.feature_importances_ for t in trees_of(model)])
         spread = per_tree.std(axis=0)[order] / np.sqrt(len(per_tree))
     keep = len(order) if top is None else min(top, len(order))
     return Importances(

@@ -19,8 +19,17 @@ from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from core.engine import criteria
+from core.engine.params import resolve_min_samples
 from core.figures._layout import style_figure
-from core.figures._model import FloatArray, as_2d, encode_labels, select_tree, task_of
+from core.figures._model import (
+    FittedModel,
+    FloatArray,
+    as_2d,
+    classes_of,
+    encode_labels,
+    select_tree,
+    task_of,
+)
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, SERIES_COLORS
 from core.figures.tree_diagram import CRITERION_LABELS
 
@@ -93,7 +102,11 @@ def compute_impurity_curves(
 
 
 def node_proportion(
-    model: object, node_id: int, *, class_index: int | None = None, tree_index: int | None = None
+    model: FittedModel,
+    node_id: int,
+    *,
+    class_index: int | None = None,
+    tree_index: int | None = None,
 ) -> float:
     """Share of one class among a node's training samples (default: its majority class).
 
@@ -189,7 +202,7 @@ class SplitScanData:
 
 
 def compute_split_scan(
-    model: object,
+    model: FittedModel,
     X_train: ArrayLike,
     y_train: ArrayLike,
     node_id: int,
@@ -202,10 +215,11 @@ def compute_split_scan(
 
     Parameters
     ----------
-    model : fitted tree or forest
+    model : fitted tree or forest of ours
     X_train, y_train : array-like
         The data the tree was fitted on; the node's samples are the rows whose decision path
-        passes through it.
+        passes through it. A fractional ``min_samples_leaf`` is a share of these rows, as in
+        the fit.
     node_id : int
     tree_index : int, optional
         Which tree of a forest.
@@ -231,21 +245,20 @@ def compute_split_scan(
     in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
     weights = None if sample_weight is None else np.asarray(sample_weight)[in_node]
     if task_of(model) == "classification":
-        classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+        classes = classes_of(model)
         target = encode_labels(classes, y_train)[in_node].astype(np.float64)
         n_classes: int | None = len(classes)
     else:
         target, n_classes = np.asarray(y_train, dtype=np.float64)[in_node], None
-    min_leaf = getattr(tree, "min_samples_leaf", 1)
-    min_leaf = min_leaf if isinstance(min_leaf, int) else 1
-    crit = str(tree.criterion)
+    _, min_leaf = resolve_min_samples(tree.min_samples_split, tree.min_samples_leaf, len(X))
+    crit = tree.criterion
     scans = []
     parent = float(np.asarray(arrays.impurity)[node_id])
     for f in range(X.shape[1]):
         scan = criteria.scan_feature(
             X[in_node, f],
             target,
-            criterion=crit,  # type: ignore[arg-type]
+            criterion=crit,
             n_classes=n_classes,
             min_samples_leaf=min_leaf,
             sample_weight=weights,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "BACKGROUND",
@@ -27,6 +28,7 @@ __all__ = [
     "SERIES_COLORS",
     "blend",
     "class_color",
+    "purity",
     "purity_fill",
     "sequential_color",
 ]
@@ -140,6 +142,27 @@ _FILL_MIN = 0.12
 _FILL_MAX = 0.72
 
 
+def purity(fractions: ArrayLike) -> NDArray[np.float64]:
+    """How clearly one class leads a mix, along the last axis: ``(p_max - 1/K) / (1 - 1/K)``.
+
+    Parameters
+    ----------
+    fractions : array-like of shape (..., K)
+        Class fractions (a node's ``value``, a row of ``predict_proba``), summing to 1.
+
+    Returns
+    -------
+    ndarray of shape (...)
+        0 for an even mix of the ``K`` classes, 1 when one class has it all (always 1 for
+        ``K = 1``); clipped to [0, 1] against rounding.
+    """
+    p = np.asarray(fractions, dtype=np.float64)
+    k = p.shape[-1]
+    if k == 1:
+        return np.ones(p.shape[:-1])
+    return np.clip((p.max(axis=-1) - 1.0 / k) / (1.0 - 1.0 / k), 0.0, 1.0)
+
+
 def purity_fill(class_index: int, purity: float) -> str:
     """Node fill: the class colour, stronger the purer the node.
 
@@ -148,8 +171,8 @@ def purity_fill(class_index: int, purity: float) -> str:
     class_index : int
         Majority class of the node.
     purity : float
-        0 for an even mix of the classes, 1 for a pure node; clipped to [0, 1]. For a node
-        with majority fraction ``p`` among ``K`` classes use ``(p - 1/K) / (1 - 1/K)``.
+        0 for an even mix of the classes, 1 for a pure node (see :func:`purity`); clipped
+        to [0, 1].
 
     Returns
     -------

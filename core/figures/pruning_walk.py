@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -23,7 +22,7 @@ from plotly.subplots import make_subplots
 
 from core.engine.pruning import prune, pruning_path
 from core.figures._layout import style_figure
-from core.figures._model import FloatArray, IntArray, as_2d
+from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
 from core.figures.palette import FONT_COLOR, LINE_COLORS, SERIES_COLORS
 
 __all__ = ["PruningWalk", "compute_pruning_walk", "pruning_walk_figure"]
@@ -69,7 +68,7 @@ class PruningWalk:
 
 
 def compute_pruning_walk(
-    model: Any,
+    model: FittedTree,
     X_train: ArrayLike,
     y_train: ArrayLike,
     X_test: ArrayLike | None = None,
@@ -116,7 +115,7 @@ def compute_pruning_walk(
         leaves.append(pruned.tree_.n_leaves)
         nodes.append(pruned.tree_.node_count)
         train.append(pruned.score(as_2d(X_train, "X_train"), y_train))
-        if X_test is not None:
+        if X_test is not None and y_test is not None:
             test.append(pruned.score(as_2d(X_test, "X_test"), y_test))
     return PruningWalk(
         ccp_alphas=path.ccp_alphas,
@@ -125,7 +124,7 @@ def compute_pruning_walk(
         node_count=np.array(nodes, dtype=np.intp),
         train_score=np.array(train, dtype=np.float64),
         test_score=None if X_test is None else np.array(test, dtype=np.float64),
-        metric="accuracy" if hasattr(model, "classes_") else "R²",
+        metric=score_name(task_of(model)),
         current_alpha=current_alpha,
     )
 

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.figures._layout import style_figure
-from core.figures._model import FloatArray, IntArray, as_2d, n_trees
+from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, n_trees
 from core.figures.palette import BACKGROUND, LINE_COLORS, MUTED_COLOR
 
 __all__ = ["RegressionLines", "RegressionPoints", "compute_regression_lines", "regression_figure"]
@@ -75,7 +75,7 @@ def _scatter(
 
 
 def compute_regression_lines(
-    models: Mapping[str, object],
+    models: Mapping[str, FittedModel],
     X_train: ArrayLike,
     y_train: ArrayLike,
     *,
@@ -92,7 +92,7 @@ def compute_regression_lines(
 
     Parameters
     ----------
-    models : mapping of str to fitted regressor
+    models : mapping of str to fitted regressor (tree or forest of ours)
         Legend name -> model, drawn in this order (for example ``{"depth 1": ..., ...}``).
     X_train, y_train : array-like of shape (n, n_features), (n,)
         Training data; extra columns are held at their medians on the grid.
@@ -134,7 +134,7 @@ def compute_regression_lines(
     rows = np.tile(np.median(X, axis=0), (n_grid, 1))
     rows[:, feature] = grid_x
     predictions = np.vstack(
-        [np.asarray(m.predict(rows), dtype=np.float64) for m in models.values()]  # type: ignore[attr-defined]
+        [np.asarray(m.predict(rows), dtype=np.float64) for m in models.values()]
     )
     points = [_scatter(X, y_train, feature, train_ids, "train")]
     if X_test is not None and y_test is not None:

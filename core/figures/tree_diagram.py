@@ -1,7 +1,7 @@
 """Trace a fitted tree into plain data: nodes, edges and collapsed subtrees.
 
-:func:`build_tree_diagram` walks the flat arrays of ``model.tree_`` (a tree of ours, a
-scikit-learn tree, or tree ``i`` of a forest) into a :class:`TreeDiagram`; :func:`~core.figures.
+:func:`build_tree_diagram` walks the flat arrays of ``model.tree_`` (a tree of ours, or tree
+``i`` of a forest) into a :class:`TreeDiagram`; :func:`~core.figures.
 tree_dot.to_dot` turns that into Graphviz DOT text. Nothing here draws.
 """
 
@@ -13,15 +13,18 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from core.data.datasets import Task
 from core.figures._model import (
+    FittedModel,
+    FittedTree,
     FloatArray,
-    Task,
     as_2d,
+    classes_of,
     encode_labels,
     select_tree,
     task_of,
 )
-from core.figures.palette import purity_fill, sequential_color
+from core.figures.palette import purity, purity_fill, sequential_color
 
 __all__ = [
     "CRITERION_LABELS",
@@ -69,7 +72,8 @@ class DiagramNode:
     majority : int or None
         Classification: index of the majority class in ``classes_``; regression: None.
     purity : float
-        Classification: ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
+        Classification: :func:`~core.figures.palette.purity` of the class fractions,
+        ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
     fill : str
         Fill colour (majority class blended by purity, or the value on the sequential scale).
     on_path : bool
@@ -191,28 +195,9 @@ class TreeDiagram:
         raise KeyError(node_id)
 
 
-def _depths(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    depth = np.zeros(len(left), dtype=np.intp)
-    for node in range(len(left)):  # preorder: a parent comes before its children
-        if left[node] != -1:
-            depth[left[node]] = depth[node] + 1
-            depth[right[node]] = depth[node] + 1
-    return depth
-
-
-def _subtree_sizes(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    size = np.ones(len(left), dtype=np.intp)
-    leaves = (left == -1).astype(np.intp)
-    for node in range(len(left) - 1, -1, -1):  # children come after their parent
-        if left[node] != -1:
-            size[node] += size[left[node]] + size[right[node]]
-            leaves[node] = leaves[left[node]] + leaves[right[node]]
-    return size, leaves
-
-
 def _test_figures(
-    model: object,
-    tree: object,
+    model: FittedModel,
+    tree: FittedTree,
     task: Task,
     leaf_values: FloatArray,
     X_test: ArrayLike,
@@ -221,11 +206,11 @@ def _test_figures(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per node: test samples reaching it, and the tree's accuracy (or MSE) over them."""
     X = as_2d(X_test, "X_test")
-    indicator = tree.decision_path(X).tocsc()  # type: ignore[attr-defined]
+    indicator = tree.decision_path(X).tocsc()
     reached = np.asarray(indicator.sum(axis=0)).ravel().astype(np.intp)
-    leaves = np.asarray(tree.apply(X))  # type: ignore[attr-defined]
+    leaves = np.asarray(tree.apply(X))
     if task == "classification":
-        truth = encode_labels(np.asarray(model.classes_), y_test)  # type: ignore[attr-defined]
+        truth = encode_labels(classes_of(model), y_test)
         per_sample = (np.argmax(leaf_values[leaves], axis=1) == truth).astype(float)
     else:
         per_sample = (leaf_values[leaves, 0] - np.asarray(y_test, dtype=float)) ** 2
@@ -236,7 +221,7 @@ def _test_figures(
 
 
 def build_tree_diagram(
-    model: object,
+    model: FittedModel,
     *,
     tree_index: int | None = None,
     feature_names: Sequence[str] | None = None,
@@ -252,9 +237,8 @@ def build_tree_diagram(
 
     Parameters
     ----------
-    model : fitted tree or forest
-        Ours or scikit-learn's; read through ``tree_``, ``criterion``, ``classes_``,
-        ``decision_path`` and ``apply``.
+    model : fitted tree or forest of ours
+        Read through ``tree_``, ``criterion``, ``classes_``, ``decision_path`` and ``apply``.
     tree_index : int, optional
         Which tree of a forest (required for a forest, None for a tree).
     feature_names : sequence of str, optional
@@ -309,15 +293,15 @@ def build_tree_diagram(
         )
     names: tuple[str, ...] = ()
     if task == "classification":
-        classes = np.asarray(model.classes_)  # type: ignore[attr-defined]
+        classes = classes_of(model)
         names = tuple(str(c) for c in (classes if class_names is None else class_names))
         if len(names) != leaf_values.shape[1]:
             raise ValueError(
                 f"class_names must have {leaf_values.shape[1]} names, got {len(names)}"
             )
 
-    depth = _depths(left, right)
-    size, leaf_count = _subtree_sizes(left, right)
+    depth, size, leaf_count = arrays.depth, arrays.subtree_sizes, arrays.subtree_leaves
+    node_purity = purity(leaf_values) if task == "classification" else None
     on_path = np.zeros(n_nodes, dtype=bool)
     path_leaf: int | None = None
     if sample is not None:
@@ -340,17 +324,16 @@ def build_tree_diagram(
         if depth[node] > cap:
             continue
         is_leaf = bool(left[node] == -1)
-        if task == "classification":
+        if node_purity is not None:
             fractions = leaf_values[node]
-            majority: int | None = int(np.argmax(fractions))
-            k = len(fractions)
-            top = float(fractions.max())
-            purity = 1.0 if k == 1 else (top - 1.0 / k) / (1.0 - 1.0 / k)
+            top_class = int(np.argmax(fractions))
+            majority: int | None = top_class
+            node_pure = float(node_purity[node])
             counts = tuple(float(c) for c in fractions * weighted[node])
-            value = top
-            fill = purity_fill(int(np.argmax(fractions)), purity)
+            value = float(fractions.max())
+            fill = purity_fill(top_class, node_pure)
         else:
-            majority, purity, counts = None, float("nan"), ()
+            majority, node_pure, counts = None, float("nan"), ()
             value = float(leaf_values[node, 0])
             fill = sequential_color(value, *value_range)
         test_n = test_s = None
@@ -370,7 +353,7 @@ def build_tree_diagram(
                 counts=counts,
                 value=value,
                 majority=majority,
-                purity=purity,
+                purity=node_pure,
                 fill=fill,
                 on_path=bool(on_path[node]),
                 highlighted=node in highlight_set,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pytest
 from scipy import sparse
 from sklearn.datasets import load_iris
+
+from core.engine.structure import Tree
 
 
 class HandTree:
@@ -32,17 +32,16 @@ class HandTree:
     def __init__(self) -> None:
         counts = np.array([[3, 2], [2, 0], [1, 2], [0, 2], [1, 0]], dtype=float)
         samples = counts.sum(axis=1)
-        self.tree_ = SimpleNamespace(
+        self.tree_ = Tree(
             children_left=np.array([1, -1, 3, -1, -1]),
             children_right=np.array([2, -1, 4, -1, -1]),
             feature=np.array([0, -2, 1, -2, -2]),
             threshold=np.array([2.5, -2.0, 0.5, -2.0, -2.0]),
             impurity=np.array([0.48, 0.0, 4.0 / 9.0, 0.0, 0.0]),
-            n_node_samples=samples.astype(int),
+            n_node_samples=samples.astype(np.int64),
             weighted_n_node_samples=samples,
             value=(counts / samples[:, None])[:, None, :],
-            node_count=5,
-            max_depth=2,
+            n_features=2,
         )
         self.criterion = "gini"
         self.classes_ = np.array([0, 1])
@@ -68,9 +67,11 @@ class HandTree:
         rows = np.atleast_2d(np.asarray(X, dtype=float))
         return np.array([self._path(row)[-1] for row in rows])
 
+    def predict_proba(self, X: Any) -> np.ndarray:
+        return self.tree_.value[self.apply(X), 0, :]
+
     def predict(self, X: Any) -> np.ndarray:
-        leaves = self.apply(X)
-        return self.classes_[np.argmax(self.tree_.value[leaves, 0, :], axis=1)]
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
 
 @pytest.fixture
@@ -81,27 +82,3 @@ def hand_tree() -> HandTree:
 @pytest.fixture(scope="session")
 def iris() -> Any:
     return load_iris()
-
-
-_SKLEARN = {
-    "DecisionTreeClassifier": "sklearn.tree",
-    "DecisionTreeRegressor": "sklearn.tree",
-    "RandomForestClassifier": "sklearn.ensemble",
-    "RandomForestRegressor": "sklearn.ensemble",
-}
-
-
-def estimator_class(impl: str, name: str) -> Any:
-    """Our estimator ``name`` (skipped while the engine does not export it) or scikit-learn's."""
-    if impl == "sklearn":
-        return getattr(importlib.import_module(_SKLEARN[name]), name)
-    core = importlib.import_module("core")
-    if not hasattr(core, name):
-        pytest.skip(f"core does not export {name} yet")
-    return getattr(core, name)
-
-
-@pytest.fixture(params=["ours", "sklearn"])
-def impl(request: pytest.FixtureRequest) -> str:
-    """Run a test against our engine and against scikit-learn."""
-    return str(request.param)

@@ -6,8 +6,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.tree import DecisionTreeClassifier
 
+from core import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from core.figures import (
     boundary_figure,
     class_color,
@@ -18,8 +23,6 @@ from core.figures import (
     split_points,
 )
 
-from .conftest import estimator_class
-
 
 @pytest.fixture(scope="module")
 def iris_split(iris: Any) -> dict[str, Any]:
@@ -28,14 +31,17 @@ def iris_split(iris: Any) -> dict[str, Any]:
     return {"X": iris.data, "y": iris.target, "train": train, "test": test}
 
 
-@pytest.mark.parametrize("kind", ["DecisionTreeClassifier", "RandomForestClassifier"])
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [(DecisionTreeClassifier, {"max_depth": 3}), (RandomForestClassifier, {"n_estimators": 10})],
+    ids=["tree", "forest"],
+)
 def test_regions_agree_with_predict(
-    iris_split: dict[str, Any], iris: Any, impl: str, kind: str
+    iris_split: dict[str, Any], iris: Any, kind: Any, params: dict[str, int]
 ) -> None:
     s = iris_split
     X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
-    params = {"max_depth": 3} if kind.startswith("Decision") else {"n_estimators": 10}
-    model = estimator_class(impl, kind)(random_state=0, **params).fit(X_train, y_train)
+    model = kind(random_state=0, **params).fit(X_train, y_train)
     data = compute_boundary(
         model, X_train, y_train, feature_names=iris.feature_names[2:], resolution=60
     )
@@ -113,12 +119,12 @@ def test_four_classes_and_two_classes() -> None:
         assert len(heatmap.colorscale) == 2 * n_classes
 
 
-def test_grid_resolution_shrinks_with_the_forest(iris_split: dict[str, Any], impl: str) -> None:
+def test_grid_resolution_shrinks_with_the_forest(iris_split: dict[str, Any]) -> None:
     # How fast the grid is computed is measured by bench/, never asserted here: a timed test
     # would fail on a slow machine. This checks the resolution rule itself.
     s = iris_split
     X_train, y_train = s["X"][s["train"]][:, 2:], s["y"][s["train"]]
-    forest_class = estimator_class(impl, "RandomForestClassifier")
+    forest_class = RandomForestClassifier
     forest = forest_class(n_estimators=100, random_state=0).fit(X_train, y_train)
     side = grid_resolution(forest)
     assert side == 150  # sqrt(2.5e6 / 100) = 158, capped at 150 for the browser's sake
@@ -141,14 +147,17 @@ def test_boundary_validation(iris_split: dict[str, Any]) -> None:
         compute_boundary(model, X, y, class_names=["a", "b"])
     with pytest.raises(ValueError, match="X_test and y_test must be given together"):
         compute_boundary(model, X, y, X_test=X)
+    regressor = DecisionTreeRegressor(max_depth=1).fit(X, y.astype(float))
+    with pytest.raises(TypeError, match="model must be a fitted classifier"):
+        compute_boundary(regressor, X, y)
 
 
-def test_regression_steps_match_predict(impl: str) -> None:
+def test_regression_steps_match_predict() -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 2 * np.pi, size=(120, 1))
     y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 120)
-    tree = estimator_class(impl, "DecisionTreeRegressor")
-    forest = estimator_class(impl, "RandomForestRegressor")
+    tree = DecisionTreeRegressor
+    forest = RandomForestRegressor
     models = {f"depth {d}": tree(max_depth=d).fit(X, y) for d in (1, 2, 4, 8)}
     models["forest"] = forest(n_estimators=10, random_state=0).fit(X, y)
     lines = compute_regression_lines(

@@ -7,10 +7,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.ensemble import RandomForestClassifier
-from sklearn.tree import DecisionTreeClassifier as SkTree
 
-from core import DecisionTreeClassifier
+from core import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from core.figures import (
     compute_depth_curve,
     compute_forest_curve,
@@ -25,8 +28,6 @@ from core.figures import (
     split_scan_figure,
 )
 
-from .conftest import estimator_class
-
 
 @pytest.fixture(scope="module")
 def halves(iris: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -35,10 +36,9 @@ def halves(iris: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return iris.data[train], iris.target[train], iris.data[test], iris.target[test]
 
 
-def test_forest_curve_ends_at_the_forest_score(halves: Any, impl: str) -> None:
+def test_forest_curve_ends_at_the_forest_score(halves: Any) -> None:
     X, y, Xt, yt = halves
-    forest_class = estimator_class(impl, "RandomForestClassifier")
-    forest = forest_class(n_estimators=25, oob_score=True, random_state=0).fit(X, y)
+    forest = RandomForestClassifier(n_estimators=25, oob_score=True, random_state=0).fit(X, y)
     curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
     assert curve.metric == "accuracy"
     assert list(curve.n_trees) == list(range(1, 26))
@@ -51,12 +51,11 @@ def test_forest_curve_ends_at_the_forest_score(halves: Any, impl: str) -> None:
     assert curve.test[0] == pytest.approx(np.mean(first == yt))
 
 
-def test_forest_curve_regression_r2(impl: str) -> None:
+def test_forest_curve_regression_r2() -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 6, size=(120, 1))
     y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 120)
-    forest_class = estimator_class(impl, "RandomForestRegressor")
-    forest = forest_class(n_estimators=12, random_state=0).fit(X[:80], y[:80])
+    forest = RandomForestRegressor(n_estimators=12, random_state=0).fit(X[:80], y[:80])
     curve = compute_forest_curve(forest, X[:80], y[:80], X_test=X[80:], y_test=y[80:])
     assert curve.metric == "R²"
     assert curve.test is not None
@@ -64,32 +63,39 @@ def test_forest_curve_regression_r2(impl: str) -> None:
     assert curve.test[-1] == pytest.approx(1 - residual / np.sum((y[80:] - y[80:].mean()) ** 2))
 
 
-class _WithExtras:
-    """A forest exposing the engine's extras, which the curve must use as they are."""
-
-    def __init__(self, forest: RandomForestClassifier) -> None:
-        self.estimators_ = forest.estimators_
-        self.classes_ = forest.classes_
-        self.oob_staged_scores_ = np.linspace(0.5, 0.9, len(forest.estimators_))
-
-    def staged_scores(self, X: Any, y: Any) -> np.ndarray:
-        return np.full(len(self.estimators_), 0.25)
-
-
-def test_forest_curve_uses_engine_extras(halves: Any) -> None:
+def test_forest_curve_is_the_forests_own_staged_scores(halves: Any) -> None:
     X, y, Xt, yt = halves
-    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
-    curve = compute_forest_curve(_WithExtras(forest), X, y, X_test=Xt, y_test=yt)
-    assert curve.train.tolist() == [0.25] * 5
-    assert curve.oob is not None and curve.oob[-1] == pytest.approx(0.9)
+    forest = RandomForestClassifier(n_estimators=20, oob_score=True, random_state=1).fit(X, y)
+    curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
+    np.testing.assert_array_equal(curve.train, forest.staged_scores(X, y))
+    assert curve.test is not None and curve.oob is not None
+    np.testing.assert_array_equal(curve.test, forest.staged_scores(Xt, yt))
+    np.testing.assert_array_equal(curve.oob, forest.oob_staged_scores_)
+    without_oob = RandomForestClassifier(n_estimators=20, random_state=1).fit(X, y)
+    assert compute_forest_curve(without_oob, X, y).oob is None
+
+
+def test_regression_curves_score_a_constant_target_as_the_models_do() -> None:
+    # R² of a constant target is 0/0; the forest's staged score and every model's ``score``
+    # follow one convention (1 when predicted exactly), and so must both curves.
+    X = np.arange(20.0).reshape(-1, 1)
+    y = np.full(20, 3.0)
+    forest = RandomForestRegressor(n_estimators=4, random_state=0).fit(X, y)
+    curve = compute_forest_curve(forest, X, y, X_test=X, y_test=y)
+    assert curve.train.tolist() == [forest.score(X, y)] * 4 == [1.0] * 4
+    depth = compute_depth_curve(
+        DecisionTreeRegressor, X, y, X, y, depths=[1, 2], criteria=["squared_error"]
+    )
+    assert depth.metric == "R²"
+    assert depth.test.tolist() == [[1.0, 1.0]]
 
 
 def test_forest_curve_figure_marks_current(halves: Any) -> None:
     X, y, Xt, yt = halves
-    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    forest = RandomForestClassifier(n_estimators=20, oob_score=True, random_state=0).fit(X, y)
     curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
     fig = forest_curve_figure(curve, current=4)
-    assert curve.oob is not None  # from scikit-learn's drawn samples, bootstrap is on
+    assert curve.oob is not None
     markers = [float(t.y[0]) for t in fig.data if t.mode == "markers"]
     assert markers == [curve.train[3], curve.test[3], curve.oob[3]]  # type: ignore[index]
     assert fig.layout.shapes[0].x0 == 4
@@ -97,7 +103,7 @@ def test_forest_curve_figure_marks_current(halves: Any) -> None:
     no_test = forest_curve_figure(compute_forest_curve(forest, X, y))
     assert [t.name for t in no_test.data] == ["train", "out-of-bag"]
     with pytest.raises(TypeError, match="forest must be a fitted forest"):
-        compute_forest_curve(SkTree().fit(X, y), X, y)
+        compute_forest_curve(DecisionTreeClassifier().fit(X, y), X, y)
 
 
 def test_depth_curve_fits_each_criterion_and_depth(halves: Any) -> None:
@@ -122,8 +128,6 @@ def test_depth_curve_fits_each_criterion_and_depth(halves: Any) -> None:
     assert curve.train[0, 2] == pytest.approx(
         np.mean(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y).predict(X) == y)
     )
-    sk = compute_depth_curve(functools.partial(SkTree, random_state=0), X, y, Xt, yt, depths=[2])
-    assert sk.train.shape == (2, 1)
     fig = depth_curve_figure(curve, current=2)
     assert [t.name for t in fig.data] == [
         "gini, train",
@@ -157,11 +161,10 @@ def test_node_proportion(iris: Any) -> None:
     assert node_proportion(model, 0, class_index=2) == pytest.approx(1 / 3)
 
 
-@pytest.mark.parametrize("make", [DecisionTreeClassifier, SkTree], ids=["ours", "sklearn"])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-def test_scan_minimum_is_the_chosen_split(iris: Any, make: Any, criterion: str) -> None:
+def test_scan_minimum_is_the_chosen_split(iris: Any, criterion: str) -> None:
     X, y = iris.data, iris.target
-    model = make(criterion=criterion, random_state=0).fit(X, y)
+    model = DecisionTreeClassifier(criterion=criterion, random_state=0).fit(X, y)
     internal = np.flatnonzero(model.tree_.children_left != -1)[:4]
     for node in internal:
         data = compute_split_scan(model, X, y, int(node), feature_names=iris.feature_names)
@@ -175,6 +178,19 @@ def test_scan_minimum_is_the_chosen_split(iris: Any, make: Any, criterion: str) 
     star = next(t for t in fig.data if t.name == "the tree's split")
     assert float(star.x[0]) == pytest.approx(data.chosen_threshold)
     assert fig.layout.annotations[0].text == iris.feature_names[data.chosen_feature]
+
+
+def test_scan_keeps_a_fractional_min_samples_leaf(iris: Any) -> None:
+    # min_samples_leaf=0.1 of 150 rows is 15: the scan offers only thresholds leaving 15 rows
+    # on each side, as the fit did, so the tree's split is still the scan's lowest point.
+    X, y = iris.data, iris.target
+    model = DecisionTreeClassifier(min_samples_leaf=0.1, random_state=0).fit(X, y)
+    data = compute_split_scan(model, X, y, 0)
+    for scan in data.scans:
+        on_left = (X[:, scan.feature][:, None] <= scan.thresholds).sum(axis=0)
+        assert on_left.min() >= 15 and (len(X) - on_left).min() >= 15
+    best = min(s.best_impurity for s in data.scans if s.best_impurity is not None)
+    assert data.chosen_impurity == pytest.approx(best, abs=1e-12)
 
 
 def test_scan_at_a_leaf_has_no_chosen_split(iris: Any) -> None:
@@ -205,7 +221,7 @@ def test_empty_title_means_no_title_and_none_means_the_default(iris: Any, halves
     X, y, Xt, yt = halves
     forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
     depth = compute_depth_curve(
-        functools.partial(SkTree, random_state=0), X, y, Xt, yt, depths=[1, 2]
+        functools.partial(DecisionTreeClassifier, random_state=0), X, y, Xt, yt, depths=[1, 2]
     )
     tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(iris.data, iris.target)
     builders = {

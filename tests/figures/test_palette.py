@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.figures import palette
@@ -70,3 +71,12 @@ def test_no_streamlit_in_figure_builders() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             assert not any(n.split(".")[0] == "streamlit" for n in names), source.name
+
+
+def test_purity_by_hand() -> None:
+    assert palette.purity([0.6, 0.4]) == pytest.approx(0.2)  # (0.6 - 1/2) / (1 - 1/2)
+    assert palette.purity([1 / 3, 1 / 3, 1 / 3]) == pytest.approx(0.0)
+    assert palette.purity([0.0, 1.0, 0.0]) == pytest.approx(1.0)
+    assert palette.purity([1.0]) == 1.0  # one class: nothing to mix
+    rows = palette.purity([[0.5, 0.25, 0.25], [0.2, 0.2, 0.6]])
+    np.testing.assert_allclose(rows, [0.25, 0.4])  # (p - 1/3) / (2/3)

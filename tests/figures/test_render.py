@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sklearn.tree import DecisionTreeClassifier
 
+from core import DecisionTreeClassifier
 from core.figures import (
     GraphvizRenderError,
     GraphvizUnavailableError,
@@ -35,7 +35,7 @@ def no_dot(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture
 def tricky_dot(iris: Any) -> str:
     model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(iris.data, iris.target)
-    names = ["a", "b's", "c", 'petal <length> & "width"']
+    names = ["a", "b's", 'petal <length> & "width"', "d"]  # the root splits on column 2
     return to_dot(build_tree_diagram(model, feature_names=names, class_names=["<a>", "&b", "c"]))
 
 
@@ -49,7 +49,7 @@ def test_svg_fits_container_width(tricky_dot: str) -> None:
     assert "viewBox=" in tag
     assert not re.search(r'\s(width|height)="\d+(\.\d+)?pt"', tag)
     # escaped names come back as text, not as markup
-    assert re.search(r">petal &lt;length&gt; &amp; (&quot;|\")width(&quot;|\") ≤ 0\.8<", svg)
+    assert re.search(r">petal &lt;length&gt; &amp; (&quot;|\")width(&quot;|\") ≤ 2\.45<", svg)
     assert ">predict &lt;a&gt;<" in svg
 
 

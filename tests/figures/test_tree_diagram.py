@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.tree import DecisionTreeClassifier
 
+from core import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier
 from core.figures import build_tree_diagram, to_dot
 from core.figures.tree_dot import escape_html, format_number
 
-from .conftest import HandTree, estimator_class
+from .conftest import HandTree
 
 GOLDEN = Path(__file__).parent / "golden"
 EDGE = re.compile(r"^n(\d+) -> ([nc])(\d+) \[label=<([^>]*)>, penwidth=([\d.]+)", re.MULTILINE)
@@ -62,15 +62,15 @@ def test_escaping_of_names() -> None:
 
 
 @pytest.mark.parametrize("in_forest", [False, True], ids=["tree", "forest tree 2"])
-def test_every_edge_is_labelled(iris: Any, impl: str, in_forest: bool) -> None:
+def test_every_edge_is_labelled(iris: Any, in_forest: bool) -> None:
     X, y = iris.data, iris.target
     if in_forest:
-        forest_class = estimator_class(impl, "RandomForestClassifier")
+        forest_class = RandomForestClassifier
         model = forest_class(n_estimators=3, random_state=0).fit(X, y)
         tree_index: int | None = 2
         node_count = model.estimators_[2].tree_.node_count
     else:
-        model = estimator_class(impl, "DecisionTreeClassifier")(random_state=0).fit(X, y)
+        model = DecisionTreeClassifier(random_state=0).fit(X, y)
         tree_index = None
         node_count = model.tree_.node_count
     diagram = build_tree_diagram(model, tree_index=tree_index, feature_names=iris.feature_names)
@@ -83,8 +83,8 @@ def test_every_edge_is_labelled(iris: Any, impl: str, in_forest: bool) -> None:
         assert dot.count("-> ") == node_count - 1
 
 
-def test_edge_width_grows_with_samples(iris: Any, impl: str) -> None:
-    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+def test_edge_width_grows_with_samples(iris: Any) -> None:
+    tree_class = DecisionTreeClassifier
     model = tree_class(max_depth=1, random_state=0).fit(iris.data, iris.target)
     dot = to_dot(build_tree_diagram(model))
     widths = {int(child): float(w) for _, _, child, _, w in EDGE.findall(dot)}
@@ -96,8 +96,8 @@ def test_edge_width_grows_with_samples(iris: Any, impl: str) -> None:
 
 
 @pytest.mark.parametrize("row", [0, 70, 77, 120])
-def test_path_marks_exactly_the_decision_path(iris: Any, impl: str, row: int) -> None:
-    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+def test_path_marks_exactly_the_decision_path(iris: Any, row: int) -> None:
+    tree_class = DecisionTreeClassifier
     model = tree_class(random_state=0).fit(iris.data, iris.target)
     sample = iris.data[row]
     expected = set(model.decision_path(sample.reshape(1, -1)).indices.tolist())
@@ -126,8 +126,8 @@ def _subtree(model: Any, node: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("cap", [0, 1, 2, 3])
-def test_collapsed_markers_count_hidden_nodes(iris: Any, impl: str, cap: int) -> None:
-    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+def test_collapsed_markers_count_hidden_nodes(iris: Any, cap: int) -> None:
+    tree_class = DecisionTreeClassifier
     model = tree_class(random_state=0).fit(iris.data, iris.target)
     diagram = build_tree_diagram(model, max_depth=cap)
     assert all(n.depth <= cap for n in diagram.nodes)
@@ -153,9 +153,9 @@ def test_collapsed_marker_on_path(iris: Any) -> None:
     assert "sample continues here" in to_dot(diagram)
 
 
-def test_test_figures_per_node(iris: Any, impl: str) -> None:
+def test_test_figures_per_node(iris: Any) -> None:
     X, y = iris.data, iris.target
-    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+    tree_class = DecisionTreeClassifier
     model = tree_class(max_depth=2, random_state=0).fit(X[::2], y[::2])
     X_test, y_test = X[1::2], y[1::2]
     diagram = build_tree_diagram(model, X_test=X_test, y_test=y_test)
@@ -173,11 +173,11 @@ def test_test_figures_per_node(iris: Any, impl: str) -> None:
     assert f"test: {len(X_test)} samples, accuracy" in to_dot(diagram)
 
 
-def test_regression_tree(impl: str) -> None:
+def test_regression_tree() -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 6, size=(80, 1))
     y = np.sin(X[:, 0])
-    model = estimator_class(impl, "DecisionTreeRegressor")(max_depth=2, random_state=0).fit(X, y)
+    model = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y)
     diagram = build_tree_diagram(model, feature_names=["x"], X_test=X[:20], y_test=y[:20])
     assert diagram.task == "regression"
     assert diagram.impurity_name == "squared error"
@@ -193,8 +193,8 @@ def test_regression_tree(impl: str) -> None:
     assert int(np.argmin(darkness)) == int(np.argmax(leaf_values))
 
 
-def test_entropy_named_in_bits(iris: Any, impl: str) -> None:
-    tree_class = estimator_class(impl, "DecisionTreeClassifier")
+def test_entropy_named_in_bits(iris: Any) -> None:
+    tree_class = DecisionTreeClassifier
     model = tree_class(criterion="entropy", max_depth=1).fit(iris.data, iris.target)
     diagram = build_tree_diagram(model)
     assert diagram.impurity_name == "entropy (bits)"
@@ -208,8 +208,8 @@ def test_highlight_set_is_dashed(iris: Any) -> None:
     assert dashed == {0, 3}
 
 
-def test_forest_tree_and_validation(iris: Any, impl: str) -> None:
-    forest_class = estimator_class(impl, "RandomForestClassifier")
+def test_forest_tree_and_validation(iris: Any) -> None:
+    forest_class = RandomForestClassifier
     forest = forest_class(n_estimators=3, random_state=0).fit(iris.data, iris.target)
     diagram = build_tree_diagram(forest, tree_index=1)
     assert len(diagram.nodes) == forest.estimators_[1].tree_.node_count
