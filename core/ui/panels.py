@@ -120,11 +120,14 @@ def diagram(
     sample: int | None = None,
     test_on_tree: bool = False,
     highlight: Collection[int] = (),
+    node_numbers: Sequence[int] | None = None,
+    selected: int | None = None,
 ) -> tuple[TreeDiagram, str | None]:
     """A tree (or tree ``tree_index`` of a forest) drawn with its downloads.
 
     Full node details while the tree has at most ``detailed_up_to`` leaves; rules and class
-    bars only beyond. Returns the diagram and the SVG shown (None when the browser drew it).
+    bars only beyond. ``node_numbers`` and ``selected`` go to :func:`~core.figures.to_dot`.
+    Returns the diagram and the SVG shown (None when the browser drew it).
     """
     drawn = build_tree_diagram(
         model,
@@ -140,7 +143,12 @@ def diagram(
     )
     tree = model if tree_index is None else model.estimators_[tree_index]
     detailed = tree.get_n_leaves() <= detailed_up_to
-    dot = to_dot(drawn, detail="detailed" if detailed else "beginner")
+    dot = to_dot(
+        drawn,
+        detail="detailed" if detailed else "beginner",
+        node_numbers=node_numbers,
+        selected=selected,
+    )
     svg = tree_diagram(dot, key=key, name=name)
     return drawn, svg
 
