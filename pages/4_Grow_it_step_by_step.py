@@ -26,7 +26,7 @@ with stepper:
     k = ui.step_bar(controls, len(steps))
     scores = st.container()
 plot_column, table_column = st.columns([3, 2], gap="large")
-diagram_box = st.container()
+history_box, diagram_box = st.container(), st.container()
 st.subheader("Why this split? (any node)")
 node = controls.node(ui.describe_node(model, view), int(model.tree_.node_count))
 settings = controls.finish()
@@ -53,16 +53,19 @@ if stepping.failed:
 
 with plot_column, ui.guard("the decision boundary"):
     st.subheader("Decision boundary" if view.classify else "The fit over the data")
-    st.caption(ui.step_fit(view, grown, prefix, plotted_pair(settings)))
-
-with table_column, ui.guard("the split history"):
-    st.subheader("Splits so far")
-    ui.split_history(steps, view, k)
+    newest = ui.step_fit(view, grown, prefix, plotted_pair(settings))
+with table_column:
+    st.subheader(f"Split {k}" if k else "The root alone")
+    st.markdown(ui.newest_split(steps, view, k))
+    st.markdown(newest)
     st.caption(
         "Gain: the node's impurity minus its children's, weighted by their sizes. The order "
         "follows the weighted decrease, the gain times the node's share of all samples: a "
         "big gain on a few samples can wait behind a smaller gain on many."
     )
+with history_box, ui.guard("the split history"):
+    st.subheader("Splits so far")
+    ui.split_history(steps, view, k)
 
 grown_id = int(prefix.prefix_id[node])  # -1: the node is not grown yet at this step
 with diagram_box, ui.guard("the tree diagram"):

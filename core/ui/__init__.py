@@ -40,6 +40,7 @@ from core.ui.display import (
 )
 from core.ui.growth_panels import (
     describe_node,
+    newest_split,
     pick_node,
     split_history,
     step_bar,
@@ -68,6 +69,7 @@ __all__ = [
     "lessons",
     "metrics",
     "model_fit",
+    "newest_split",
     "pick_node",
     "scores",
     "show_notices",

@@ -143,6 +143,19 @@ def step_fit(
     return f"The thick line is the newest split, **{rule}**, drawn across the box of its node."
 
 
+def newest_split(steps: GrowthSteps, view: ModelView, k: int) -> str:
+    """Step ``k``'s split in words (Markdown): where, what it asks, what it gains."""
+    if k == 0:
+        return "The root holds every training sample and predicts for all of them alike."
+    i = k - 1
+    rule = md(rule_text(view.names, int(steps.feature[i]), float(steps.threshold[i])))
+    return (
+        f"Node {int(steps.node[i])} held {int(steps.n_samples[i])} training samples with an "
+        f"impurity of {steps.impurity[i]:.3f}. It now asks **{rule}**: its two children "
+        f"weigh in at {steps.child_impurity[i]:.3f}, a gain of **{steps.gain[i]:.3f}**."
+    )
+
+
 def split_history(steps: GrowthSteps, view: ModelView, k: int) -> None:
     """The first ``k`` splits as a table, in the order they were made."""
     rows = history_rows(steps, view.names, upto=k)
@@ -319,9 +332,11 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
                 for name in ("left impurity", "right impurity", "weighted impurity", "gain")
             },
         )
-        chart(
-            split_comparison_figure(comparison, view.names, title="", height=240), key=f"{key}-bars"
-        )
+        bars = split_comparison_figure(comparison, view.names, title="", height=240)
+        bars.update_yaxes(automargin=True)  # the rules name long features: room for them
+        bars.update_traces(cliponaxis=False)  # and the gain printed past the longest bar
+        bars.update_layout(margin_r=60)
+        chart(bars, key=f"{key}-bars")
         st.caption(
             "Left and right: samples on each side"
             + (", with their class counts" if view.classify else "")
