@@ -8,7 +8,6 @@ from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine import criteria
 from core.engine.builder import grow_trees
-from core.figures import compute_split_scan, split_scan_figure
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
@@ -89,30 +88,35 @@ with plot_column, ui.guard("the decision boundary"):
                 )
 
 st.subheader("The tree")
-with ui.guard("the tree diagram"):
-    name = f"arboretum-tree-{settings.dataset}"
-    ui.diagram(model, view, key="tree-diagram", name=name, sample=sample, test_on_tree=test_on_tree)
-
+diagram_box = st.container()
 why = st.expander(
-    "Why does the root ask this question?",
+    "Why this split? (any node)",
     icon=":material/search:",
-    key="why-root",
+    key="why-split",
     on_change="rerun",
 )
-with why, ui.guard("the split scan"):
-    if not why.open:
-        pass  # computed only when opened: the scan and its chart cost more than the page
-    elif model.get_depth() == 0:
-        st.info("This tree has no split: its root is a leaf.")
-    else:
-        scan = compute_split_scan(model, view.X_train, view.y_train, 0, feature_names=view.names)
-        ui.chart(split_scan_figure(scan, title=""), key="split-scan")
-        st.caption(
-            "For every feature and every threshold between two training values: the "
-            "impurity the two children would have, weighted by their sizes. The tree takes "
-            "the lowest point of all (the star); the dotted line is the root's own impurity, "
-            "so the gap below it is what the split gains."
-        )
+node: int | None = None
+with why, ui.guard("why this split"):
+    if why.open:  # computed only when opened: the scan and its tables cost more than the page
+        node = ui.pick_node(model, view, key="why-node")
+        ui.why_this_split(model, view, node)
+        st.markdown("**Your split against the tree's**")
+        ui.your_split(model, view, node)
+
+with diagram_box, ui.guard("the tree diagram"):
+    name = f"arboretum-tree-{settings.dataset}"
+    ui.diagram(
+        model,
+        view,
+        key="tree-diagram",
+        name=name,
+        sample=sample,
+        test_on_tree=test_on_tree,
+        node_numbers=range(model.tree_.node_count) if why.open else None,
+        selected=node,
+    )
+    if why.open:
+        st.caption(f"Node {node} has a double blue border; every node shows its number.")
 
 ui.how_computed(
     "`fit` checks its input and grows the tree level by level with `grow_trees`, which "

@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 
 from core.app.settings import (
     GiniEntropySettings,
+    GrowStepSettings,
     RandomForestSettings,
     Settings,
     SingleTreeSettings,
@@ -69,8 +70,23 @@ GINI_VS_ENTROPY = Page(
     "⚖️",
     GiniEntropySettings,
 )
+GROW_STEP_BY_STEP = Page(
+    "pages/4_Grow_it_step_by_step.py",
+    "Grow it step by step",
+    ":material/account_tree:",
+    "🌱",
+    GrowStepSettings,
+)
 
 #: Every page, in the order the sidebar and the home page list them.
-PAGES: tuple[Page, ...] = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
+PAGES: tuple[Page, ...] = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY, GROW_STEP_BY_STEP)
 
-__all__ = ["GINI_VS_ENTROPY", "HOME", "PAGES", "RANDOM_FOREST", "SINGLE_TREE", "Page"]
+__all__ = [
+    "GINI_VS_ENTROPY",
+    "GROW_STEP_BY_STEP",
+    "HOME",
+    "PAGES",
+    "RANDOM_FOREST",
+    "SINGLE_TREE",
+    "Page",
+]

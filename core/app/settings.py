@@ -322,10 +322,40 @@ class GiniEntropySettings(_Settings):
         }
 
 
+#: More splits than any tree of these datasets makes; a step beyond a tree's last shows it whole.
+STEP_LIMIT = 10_000
+#: More nodes than any tree of these datasets has (a tree of n samples has fewer than 2n).
+NODE_LIMIT = 2 * SAMPLE_LIMIT
+
+
+@dataclass(frozen=True)
+class GrowStepSettings(SingleTreeSettings):
+    """Grow it step by step: the Single tree's tree, one split at a time, and one node asked.
+
+    ``step`` is the number of splits made (0 is the root alone); None is the whole tree, and
+    so is any step beyond the tree's last (:func:`fit_growth`). ``node`` is the node asked
+    "why this split?", numbered as in the whole tree.
+    """
+
+    dataset: str = "wine"
+    max_depth: int | None = 4
+    step: int | None = None
+    node: int = 0
+
+    @classmethod
+    def rules(cls) -> dict[str, _Rule]:
+        return {
+            **super().rules(),
+            "step": _int_rule(0, STEP_LIMIT, none=True),
+            "node": _int_rule(0, NODE_LIMIT),
+        }
+
+
 SETTINGS: tuple[type[_Settings], ...] = (
     SingleTreeSettings,
     RandomForestSettings,
     GiniEntropySettings,
+    GrowStepSettings,
 )
 Settings: TypeAlias = _Settings
 
@@ -353,15 +383,17 @@ def parse(
     notices: list[str] = []
 
     names = [name for name in catalogue if _allowed(settings_type, catalogue[name])]
+    # The page's own default dataset when the catalogue has it, else the catalogue's first.
+    first = defaults.dataset if defaults.dataset in names else names[0]
     rules = {"dataset": _choice_rule(tuple(names)), **settings_type.rules()}
     for name, rule in rules.items():
         raw = _last(query[name]) if name in query else None
         if raw is None:
             continue
         if name == "dataset":
-            default: Any = names[0]
+            default: Any = first
         elif name in ("x", "y"):  # the dataset's own suggested pair
-            default = catalogue[values.get("dataset", names[0])].pair["xy".index(name)]
+            default = catalogue[values.get("dataset", first)].pair["xy".index(name)]
         else:
             default = getattr(defaults, name)
         try:
@@ -378,7 +410,7 @@ def parse(
                 notices.append(
                     f"{name}: {_shown(raw)} is not {rule.words}; using {_format(default)}."
                 )
-    values.setdefault("dataset", names[0])
+    values.setdefault("dataset", first)
 
     shape = catalogue[values["dataset"]]
     values.setdefault("x", shape.pair[0])
@@ -403,6 +435,8 @@ def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
     changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
     if getattr(settings, "sample", None) is not None:
         changes["sample"] = 0
+    if getattr(settings, "node", 0):  # another dataset's node number means nothing here
+        changes["node"] = 0
     if getattr(settings, "ccp_alpha", 0.0) > CCP_ALPHA_LIMITS[shape.task]:
         changes["ccp_alpha"] = 0.0
     return replace(settings, **changes)
@@ -416,6 +450,30 @@ def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
     notice = f"sample must be below {n_test}, the size of this test set; showing sample 0."
     changes: dict[str, Any] = {"sample": 0}
     return replace(settings, **changes), [notice]
+
+
+def fit_growth(settings: S, n_steps: int, n_nodes: int) -> tuple[S, list[str]]:
+    """Check ``step`` and ``node`` against the fitted tree, which parsing cannot see.
+
+    The last step and any beyond it show the whole tree (None), the latter with a notice; a
+    node the tree does not have shows the root. Settings without these fields come back
+    unchanged.
+    """
+    changes: dict[str, Any] = {}
+    notices: list[str] = []
+    step = getattr(settings, "step", None)
+    if step is not None and step >= n_steps:
+        changes["step"] = None
+    if step is not None and step > n_steps:
+        notices.append(
+            f"step: this tree is grown in {n_steps} splits, fewer than {step}; showing the "
+            "whole tree."
+        )
+    node = getattr(settings, "node", None)
+    if node is not None and node >= n_nodes:
+        changes["node"] = 0
+        notices.append(f"node must be below {n_nodes}, the nodes of this tree; showing node 0.")
+    return replace(settings, **changes), notices
 
 
 def field_is_valid(settings_type: type[_Settings], name: str, value: object) -> bool:
@@ -477,11 +535,13 @@ __all__ = [
     "Catalogue",
     "DatasetShape",
     "GiniEntropySettings",
+    "GrowStepSettings",
     "RandomForestSettings",
     "Settings",
     "SingleTreeSettings",
     "default_catalogue",
     "field_is_valid",
+    "fit_growth",
     "fit_sample",
     "merge",
     "parse",

@@ -7,6 +7,7 @@ hidden subtrees are dashed markers that say how much they hide. Every edge is la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -15,6 +16,7 @@ from core.figures.palette import (
     BACKGROUND,
     EDGE_COLOR,
     FONT_COLOR,
+    LINE_COLORS,
     MUTED_COLOR,
     class_color,
     sequential_color,
@@ -30,6 +32,7 @@ FONT = "Helvetica,Arial,sans-serif"
 BAR_WIDTH = 120  # pixels (points) of the class bar inside a node
 BAR_HEIGHT = 10
 MAX_EDGE_WIDTH = 8.0  # penwidth of an edge carrying every sample
+SELECTED_COLOR = LINE_COLORS[0]  # the double border of the selected node
 
 
 def escape_html(text: str) -> str:
@@ -105,7 +108,11 @@ def _test_line(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
 
 
 def _node_rows(
-    diagram: TreeDiagram, node: DiagramNode, detail: Detail, precision: int
+    diagram: TreeDiagram,
+    node: DiagramNode,
+    detail: Detail,
+    precision: int,
+    number: int | None = None,
 ) -> list[str]:
     rows: list[str] = []
     if node.is_leaf:
@@ -126,6 +133,8 @@ def _node_rows(
     cells = [f"<TR><TD>{row}</TD></TR>" for row in rows]
     if diagram.task == "classification":
         cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
+    if number is not None:
+        cells.insert(0, f'<TR><TD><FONT POINT-SIZE="10">node {number}</FONT></TD></TR>')
     if node.node_id == diagram.path_leaf and diagram.sample_label is not None:
         label = escape_html(diagram.sample_label)
         # A framed badge, padded inside and set off from the leaf's own border.
@@ -137,8 +146,15 @@ def _node_rows(
     return cells
 
 
-def _node_statement(diagram: TreeDiagram, node: DiagramNode, detail: Detail, precision: int) -> str:
-    cells = "".join(_node_rows(diagram, node, detail, precision))
+def _node_statement(
+    diagram: TreeDiagram,
+    node: DiagramNode,
+    detail: Detail,
+    precision: int,
+    number: int | None = None,
+    selected: bool = False,
+) -> str:
+    cells = "".join(_node_rows(diagram, node, detail, precision, number))
     label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">{cells}</TABLE>>'
     style = ["filled"] if node.is_leaf else ["rounded", "filled"]
     penwidth = 2.0 if node.is_leaf else 1.0
@@ -150,9 +166,14 @@ def _node_statement(diagram: TreeDiagram, node: DiagramNode, detail: Detail, pre
     if node.on_path:
         penwidth = 4.0
         color = FONT_COLOR
+    extra = ""
+    if selected:  # a double border of its own colour: it can also be on a path or highlighted
+        penwidth = max(penwidth, 2.5)
+        color = SELECTED_COLOR
+        extra = ", peripheries=2"
     return (
         f'n{node.node_id} [label={label}, style="{",".join(style)}", fillcolor="{node.fill}", '
-        f'color="{color}", penwidth={format_number(penwidth, 1)}];'
+        f'color="{color}", penwidth={format_number(penwidth, 1)}{extra}];'
     )
 
 
@@ -235,6 +256,8 @@ def to_dot(
     edge_labels: EdgeLabels = "truefalse",
     precision: int = 3,
     legend: bool = True,
+    node_numbers: Sequence[int] | None = None,
+    selected: int | None = None,
 ) -> str:
     """Graphviz DOT text for a traced tree.
 
@@ -252,6 +275,12 @@ def to_dot(
         Decimals of thresholds and values.
     legend : bool, default True
         A key of class colours (or the value scale) above the tree.
+    node_numbers : sequence of int, optional
+        Show ``"node <number>"`` on top of each node, ``node_numbers[node_id]``: pass
+        ``range(node_count)`` for the tree's own ids, or a growth step's ``final_id`` to keep
+        the numbers of the whole tree. Default: no numbers.
+    selected : int, optional
+        Node id to mark as selected, with a double border of its own colour.
 
     Returns
     -------
@@ -264,6 +293,11 @@ def to_dot(
         raise ValueError(f"edge_labels must be 'truefalse' or 'inequality', got {edge_labels!r}")
     if precision < 0:
         raise ValueError(f"precision must be >= 0, got {precision}")
+    if node_numbers is not None and len(node_numbers) <= max(n.node_id for n in diagram.nodes):
+        raise ValueError(
+            f"node_numbers must have a number for every node id; got {len(node_numbers)} "
+            f"numbers for ids up to {max(n.node_id for n in diagram.nodes)}"
+        )
     has_path = any(node.on_path for node in diagram.nodes)
     lines = [
         "digraph Tree {",
@@ -275,7 +309,17 @@ def to_dot(
     ]
     if legend:
         lines.append(f'labelloc="t"; label={_legend(diagram, precision)};')
-    lines += [_node_statement(diagram, node, detail, precision) for node in diagram.nodes]
+    lines += [
+        _node_statement(
+            diagram,
+            node,
+            detail,
+            precision,
+            None if node_numbers is None else int(node_numbers[node.node_id]),
+            node.node_id == selected,
+        )
+        for node in diagram.nodes
+    ]
     lines += [_collapsed_statement(marker, detail) for marker in diagram.collapsed]
     lines += [
         _edge_statement(diagram, edge, edge_labels, precision, has_path) for edge in diagram.edges

@@ -8,6 +8,8 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
 - :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
   curves, rendered diagrams.
 - :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes).
+- :mod:`core.ui.growth_panels`: a tree grown step by step, "why this split?" at any node,
+  and a student's own split against the tree's.
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
 - :mod:`core.ui.url_state`: the sidebar's page list, URL state, notices, the share link.
 - :mod:`core.ui.home`: the home page's own start.
@@ -24,6 +26,7 @@ from core.ui.cached import (
     fit_forest,
     fit_tree,
     forest_curve,
+    growth,
     lessons,
     view,
 )
@@ -35,6 +38,16 @@ from core.ui.display import (
     show_svg,
     what_to_notice,
 )
+from core.ui.growth_panels import (
+    describe_node,
+    newest_split,
+    pick_node,
+    split_history,
+    step_bar,
+    step_fit,
+    why_this_split,
+    your_split,
+)
 from core.ui.home import start_home
 from core.ui.panels import boundary, diagram, metrics, model_fit, scores, votes
 from core.ui.url_state import show_notices
@@ -45,22 +58,31 @@ __all__ = [
     "chart",
     "dataset_infos",
     "depth_curve",
+    "describe_node",
     "diagram",
     "fit_forest",
     "fit_tree",
     "forest_curve",
+    "growth",
     "guard",
     "how_computed",
     "lessons",
     "metrics",
     "model_fit",
+    "newest_split",
+    "pick_node",
     "scores",
     "show_notices",
     "show_svg",
+    "split_history",
     "start",
     "start_home",
+    "step_bar",
+    "step_fit",
     "tree_controls",
     "view",
     "votes",
     "what_to_notice",
+    "why_this_split",
+    "your_split",
 ]

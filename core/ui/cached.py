@@ -27,6 +27,7 @@ from core.app.settings import DatasetShape, Settings
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
+from core.engine.growth import GrowthSteps, growth_steps
 from core.figures import (
     DepthCurve,
     ForestCurve,
@@ -153,3 +154,9 @@ def svg(dot: str) -> str:
     was; rendering it again would cost 10-20 ms each time.
     """
     return render_svg(dot)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def growth(spec: TreeSpec) -> GrowthSteps:
+    """The splits of the tree ``spec`` describes, best first: one fit serves every step."""
+    return growth_steps(fit_tree(spec).tree_)

@@ -30,7 +30,7 @@ import streamlit as st
 from core.app import settings as state
 from core.app.models import ModelView
 from core.app.pages import Page
-from core.app.settings import DatasetShape
+from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
 from core.ui.cached import catalogue, dataset, dataset_infos
 from core.ui.home import open_page
 from core.ui.url_state import (
@@ -276,6 +276,49 @@ class Controls(Generic[S]):
     def toggle(self, key: str, label: str, help: str) -> bool:
         """An on/off setting (``bootstrap``, ``test_on_tree``...)."""
         return bool(self._control(key, lambda: st.toggle(label, key=key, help=help)))
+
+    def step(self, n_steps: int) -> int | None:
+        """How many of a tree's ``n_steps`` splits to show; None is the whole tree.
+
+        A held step at or beyond the last is the whole tree; when the link asked for a step
+        this tree does not reach, the link's notice says so.
+        """
+        session = st.session_state
+        held = _from_widget("step", session.get("step"))
+        if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
+            session["step"] = _to_widget("step", None)
+            self._fit_link(n_steps=n_steps)
+        whole = _NONE_SHOWN_AS["step"]
+        options: list[int | str] = [*range(n_steps), whole]
+
+        def label(value: int | str) -> str:
+            return f"{n_steps} of {n_steps}" if value == whole else f"{value} of {n_steps}"
+
+        value: int | None = self._control(
+            "step",
+            lambda: st.select_slider("Splits made", options, format_func=label, key="step"),
+        )
+        return value
+
+    def node(self, describe: Callable[[int], str], n_nodes: int, label: str = "Node") -> int:
+        """Which node of a tree of ``n_nodes`` to ask about, by its number."""
+        held = st.session_state.get("node")
+        if isinstance(held, int) and not isinstance(held, bool) and held >= n_nodes:
+            st.session_state["node"] = 0
+            self._fit_link(n_nodes=n_nodes)
+        return int(
+            self._control(
+                "node",
+                lambda: st.selectbox(label, range(n_nodes), format_func=describe, key="node"),
+            )
+        )
+
+    def _fit_link(self, *, n_steps: int = STEP_LIMIT, n_nodes: int = NODE_LIMIT + 1) -> None:
+        """Add the link's notices about a step or node beyond this tree (``fit_growth``)."""
+        adopted, notices = st.session_state.get(_NOTICES, (None, []))
+        if adopted is not None:
+            fitted, more = state.fit_growth(adopted, n_steps, n_nodes)
+            st.session_state[_NOTICES] = (fitted, notices + more)
 
     def tree(self, n_trees: int) -> int:
         """Which tree of the forest to open."""

@@ -126,12 +126,15 @@ def diagram(
     sample: int | None = None,
     test_on_tree: bool = False,
     highlight: Collection[int] = (),
+    node_numbers: Sequence[int] | None = None,
+    selected: int | None = None,
 ) -> tuple[TreeDiagram, str | None]:
     """A tree (or tree ``tree_index`` of a forest) drawn with its size choice and downloads.
 
     Fitted to the page, levels deeper than :data:`FOLD_DEPTH` fold; at full size every level
     is drawn at its natural size in a scrolling box that opens on the root. Full node details
     while the tree has at most ``detailed_up_to`` leaves; rules and class bars only beyond.
+    ``node_numbers`` and ``selected`` go to :func:`~core.figures.to_dot`.
     Returns the diagram and the SVG shown (None when the browser drew it).
     """
     size = st.segmented_control(
@@ -158,7 +161,12 @@ def diagram(
     )
     tree = model if tree_index is None else model.estimators_[tree_index]
     detailed = full or tree.get_n_leaves() <= detailed_up_to
-    dot = to_dot(drawn, detail="detailed" if detailed else "beginner")
+    dot = to_dot(
+        drawn,
+        detail="detailed" if detailed else "beginner",
+        node_numbers=node_numbers,
+        selected=selected,
+    )
     svg = tree_diagram(dot, key=key, name=name, full_size=full)
     if drawn.collapsed:
         st.caption(

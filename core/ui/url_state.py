@@ -37,7 +37,7 @@ _NOTICES = "_arboretum_notices"  # (settings as adopted, notices) from the last 
 
 # A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
 # so a setting that may be None shows it under a name.
-_NONE_SHOWN_AS = {"max_depth": "no limit"}
+_NONE_SHOWN_AS = {"max_depth": "no limit", "step": "the whole tree"}
 
 
 def _to_widget(name: str, value: Any) -> Any:

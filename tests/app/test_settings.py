@@ -286,4 +286,10 @@ def test_every_page_with_settings_is_in_the_registry_once():
     assert sorted(p.settings.__name__ for p in PAGES if p.settings) == sorted(
         s.__name__ for s in SETTINGS
     )
-    assert [p.url_path for p in PAGES] == ["", "Single_tree", "Random_forest", "Gini_vs_entropy"]
+    assert [p.url_path for p in PAGES] == [
+        "",
+        "Single_tree",
+        "Random_forest",
+        "Gini_vs_entropy",
+        "Grow_it_step_by_step",
+    ]

@@ -250,4 +250,14 @@ GINI_VS_ENTROPY = PageCase(
     "how-computed",
     "page-gini-vs-entropy.png",
 )
+GROW_STEP_BY_STEP = PageCase(
+    "grow-step-by-step",
+    "/Grow_it_step_by_step",
+    "Grow it step by step",
+    "Grow it step by step · Arboretum",
+    ("tree-diagram",),
+    ("step-boundary", "split-scan", "your-split-bars"),
+    "how-computed",
+    "page-grow-step-by-step.png",
+)
 PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)

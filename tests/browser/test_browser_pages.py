@@ -65,6 +65,7 @@ def test_home_links_into_every_page_and_lists_the_datasets(app: AppPage) -> None
         "Single_tree",
         "Random_forest",
         "Gini_vs_entropy",
+        "Grow_it_step_by_step",
     ]
     assert app.page.locator(".st-key-classroom-links a").count() == len(LESSONS)
     for name, title in TITLES.items():

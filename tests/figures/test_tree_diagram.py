@@ -227,3 +227,24 @@ def test_forest_tree_and_validation(iris: Any) -> None:
         build_tree_diagram(forest, tree_index=0, X_test=iris.data)
     with pytest.raises(ValueError, match="detail must be"):
         to_dot(diagram, detail="expert")  # type: ignore[arg-type]
+
+
+def test_golden_dot_with_node_numbers_and_a_selected_node(hand_tree: HandTree) -> None:
+    # Numbers from another numbering (a growth step shows the whole tree's ids).
+    diagram = build_tree_diagram(hand_tree)
+    dot = to_dot(diagram, detail="beginner", legend=False, node_numbers=[0, 1, 7, 8, 9], selected=2)
+    expected = (GOLDEN / "hand_tree_numbered_selected.dot").read_text(encoding="utf-8")
+    assert dot == expected
+    # Without the options the output is the same as before, node for node.
+    plain = to_dot(diagram, detail="beginner", legend=False)
+    assert "node 7" not in plain and "peripheries" not in plain
+    unnumbered = re.sub(r'<TR><TD><FONT POINT-SIZE="10">node \d+</FONT></TD></TR>', "", dot)
+    unselected = unnumbered.replace(
+        'color="#0072B2", penwidth=2.5, peripheries=2', 'color="#4D4D4D", penwidth=1'
+    )
+    assert unselected == plain
+
+
+def test_node_numbers_must_cover_every_node(hand_tree: HandTree) -> None:
+    with pytest.raises(ValueError, match="node_numbers must have a number for every node id"):
+        to_dot(build_tree_diagram(hand_tree), node_numbers=[0, 1, 2])

@@ -46,11 +46,13 @@ CHARTS = {
     "Single_tree": {"boundary-chart"},
     "Random_forest": {"forest-curve", "importances", "boundary-chart", "votes"},
     "Gini_vs_entropy": {"boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"},
+    "Grow_it_step_by_step": {"step-boundary", "split-scan"},
 }
 DIAGRAMS = {
     "Single_tree": ("tree-diagram",),
     "Random_forest": ("tree-diagram",),
     "Gini_vs_entropy": ("tree-gini", "tree-entropy"),
+    "Grow_it_step_by_step": ("tree-diagram",),
 }
 
 
@@ -74,7 +76,7 @@ def test_page_runs_with_every_dataset(page, dataset):
 def test_split_scan_is_computed_only_once_its_expander_is_open(dataset):
     app = open_page(SINGLE_TREE, dataset=dataset)
     assert not [b for b in app.container if b.proto.id.endswith("-split-scan")]
-    app.session_state["why-root"] = True  # what clicking the expander open does
+    app.session_state["why-split"] = True  # what clicking the expander open does
     app.run()
     assert_healthy(app)
     scan = chart_spec(app, "split-scan")

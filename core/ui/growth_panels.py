@@ -1,0 +1,345 @@
+"""Panels for watching a tree grow and asking it why: the step buttons, the tree after k
+splits over the data, the split history, "why this split?" at any node, and "your split".
+
+Everything is read from ONE fitted tree: the steps are :func:`core.engine.growth.growth_steps`
+of it (cached by ``ui.growth``), a step's tree is :func:`~core.engine.growth.estimator_after`,
+and a node's candidates come from :mod:`core.engine.node_splits`. Nothing is refitted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core.app.models import ModelView
+from core.app.words import md
+from core.engine.growth import GrowthPrefix, GrowthSteps
+from core.engine.node_splits import (
+    SplitEvaluation,
+    compare_with_best,
+    node_rows,
+    split_candidates,
+    why_leaf,
+)
+from core.engine.structure import TREE_LEAF
+from core.figures import boundary_figure, compute_split_scan, regression_figure, split_scan_figure
+from core.figures.growth import (
+    add_split_segment,
+    boundary_split_segment,
+    candidate_rows,
+    history_rows,
+    rule_text,
+    split_comparison_figure,
+)
+from core.figures.overlays import legend_below
+from core.figures.palette import FONT_COLOR
+from core.ui.controls import Controls
+from core.ui.display import chart
+from core.ui.url_state import _from_widget, _to_widget
+
+# How the tables show impurities and gains: enough digits to see two candidates differ.
+_NUMBER = st.column_config.NumberColumn(format="%.4f")
+
+# --- the step buttons ------------------------------------------------------------------------
+
+_MOVES: tuple[tuple[str, str, str], ...] = (
+    ("first", "First", ":material/first_page:"),
+    ("back", "Back", ":material/chevron_left:"),
+    ("next", "Next", ":material/chevron_right:"),
+    ("end", "Grow to the end", ":material/last_page:"),
+)
+
+
+def _move_step(move: str, n_steps: int) -> None:
+    """A step button's callback: move the step slider's value, always within 0..n_steps.
+
+    It runs before the next run of the page and reads the slider's value as it is then, so a
+    burst of clicks moves one step per click and never leaves the range.
+    """
+    held = _from_widget("step", st.session_state.get("step"))
+    valid = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_steps
+    k = held if valid else n_steps
+    target = {"first": 0, "back": k - 1, "next": k + 1, "end": n_steps}[move]
+    target = min(max(target, 0), n_steps)
+    st.session_state["step"] = _to_widget("step", None if target == n_steps else target)
+
+
+def step_bar(controls: Controls[Any], n_steps: int) -> int:
+    """First, back, next and grow-to-the-end buttons over the step slider; returns the step.
+
+    The step (0 to ``n_steps``) is a setting, so it lives in the URL: a link opens at it.
+    """
+    if n_steps == 0:
+        st.info(
+            "This tree makes no split: its root is already a leaf. Loosen the stopping rules "
+            "(a deeper max_depth, a smaller min_samples_leaf) to let it grow.",
+            icon=":material/info:",
+        )
+        return 0
+    with st.container(key="step-bar"):
+        buttons = st.container(horizontal=True)
+        shown = controls.step(n_steps)
+    k = n_steps if shown is None else shown
+    with buttons:
+        for move, label, icon in _MOVES:
+            st.button(
+                label,
+                key=f"step-{move}",
+                icon=icon,
+                on_click=_move_step,
+                args=(move, n_steps),
+                disabled=(k == 0) if move in ("first", "back") else (k == n_steps),
+                type="primary" if move == "next" else "secondary",
+            )
+    return k
+
+
+# --- the tree after k splits ----------------------------------------------------------------
+
+
+def step_fit(
+    view: ModelView,
+    grown: Any,
+    prefix: GrowthPrefix,
+    pair: tuple[int, int],
+    *,
+    key: str = "step-boundary",
+    height: int = 520,
+) -> str:
+    """The tree after ``prefix.k`` splits over the data, its newest split drawn as a line.
+
+    Classification: the decision regions in the plotted ``pair``; regression: the fit over the
+    one feature. Returns a caption that names the newest split.
+    """
+    newest = prefix.newest
+    threshold = None if newest is None else float(prefix.tree.threshold[newest])
+    rule = ""
+    if newest is not None and threshold is not None:
+        rule = md(rule_text(view.names, int(prefix.tree.feature[newest]), threshold))
+    if not view.classify:
+        lines = view.regression_lines({f"after {prefix.k} splits": grown})
+        figure = regression_figure(lines, target_name=view.data.target_name, height=height)
+        if threshold is None:
+            chart(figure, key=key)
+            return "No split yet: the root alone predicts the mean of every sample."
+        figure.add_vline(x=threshold, line={"color": FONT_COLOR, "width": 3, "dash": "dash"})
+        chart(figure, key=key)
+        return f"The dashed line is the newest split, **{rule}**."
+    data = view.boundary(grown, pair)
+    figure = legend_below(boundary_figure(data, height=height))
+    if newest is None:
+        chart(figure, key=key)
+        return "No split yet: the root alone predicts its majority class everywhere."
+    segment = boundary_split_segment(data, prefix.tree, newest)
+    if segment is not None:
+        add_split_segment(figure, segment)
+    chart(figure, key=key)
+    if segment is None:
+        return f"The newest split, **{rule}**, is on a feature that is not plotted."
+    return f"The thick line is the newest split, **{rule}**, drawn across the box of its node."
+
+
+def newest_split(steps: GrowthSteps, view: ModelView, k: int) -> str:
+    """Step ``k``'s split in words (Markdown): where, what it asks, what it gains."""
+    if k == 0:
+        return "The root holds every training sample and predicts for all of them alike."
+    i = k - 1
+    rule = md(rule_text(view.names, int(steps.feature[i]), float(steps.threshold[i])))
+    return (
+        f"Node {int(steps.node[i])} held {int(steps.n_samples[i])} training samples with an "
+        f"impurity of {steps.impurity[i]:.3f}. It now asks **{rule}**: its two children "
+        f"weigh in at {steps.child_impurity[i]:.3f}, a gain of **{steps.gain[i]:.3f}**."
+    )
+
+
+def split_history(steps: GrowthSteps, view: ModelView, k: int) -> None:
+    """The first ``k`` splits as a table, in the order they were made."""
+    rows = history_rows(steps, view.names, upto=k)
+    with st.container(key="split-history"):
+        if not rows:
+            st.caption("No split yet.")
+            return
+        st.dataframe(
+            rows,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "impurity before": _NUMBER,
+                "weighted impurity after": _NUMBER,
+                "gain": _NUMBER,
+                "weighted decrease": st.column_config.NumberColumn(
+                    format="%.4f", help="samples / all samples × gain: the order's key"
+                ),
+            },
+        )
+
+
+# --- which node -----------------------------------------------------------------------------
+
+
+def describe_node(model: Any, view: ModelView) -> Callable[[int], str]:
+    """``node -> "node 3: flavanoids ≤ 1.4"`` (or ``"node 4: leaf"``), for a node picker."""
+    tree = model.tree_
+
+    def describe(node: int) -> str:
+        if tree.children_left[node] == TREE_LEAF:
+            return f"node {node}: leaf, {int(tree.n_node_samples[node])} samples"
+        rule = rule_text(view.names, int(tree.feature[node]), float(tree.threshold[node]))
+        return f"node {node}: {rule}"
+
+    return describe
+
+
+def pick_node(model: Any, view: ModelView, *, key: str) -> int:
+    """A node picker of its own (not a setting): the node numbers shown on the diagram."""
+    n_nodes = int(model.tree_.node_count)
+    held = st.session_state.get(key)
+    if not (isinstance(held, int) and 0 <= held < n_nodes):
+        st.session_state[key] = 0  # a smaller tree than the last one: back to the root
+    return int(
+        st.selectbox(
+            "Node (its number is on the diagram)",
+            range(n_nodes),
+            format_func=describe_node(model, view),
+            key=key,
+        )
+    )
+
+
+# --- why this split -------------------------------------------------------------------------
+
+
+def why_this_split(model: Any, view: ModelView, node: int) -> None:
+    """At a split node: the impurity of every threshold of every feature, and the best split
+    of each feature ranked by gain, the tree's first. At a leaf: why it stopped.
+    """
+    X, y = view.X_train, view.y_train
+    candidates = split_candidates(model, X, y, node)
+    if model.tree_.children_left[node] == TREE_LEAF:
+        reason = why_leaf(model, X, y, node, feature_names=list(view.names))
+        with st.container(key="leaf-reason"):
+            st.info(md(reason.sentence), icon=":material/eco:")
+    else:
+        scan = compute_split_scan(model, X, y, node, feature_names=view.names)
+        chart(split_scan_figure(scan, title=""), key="split-scan")
+        st.caption(
+            f"Node {node} holds {candidates.n_samples} training samples. For every feature and "
+            "every threshold between two of their values: the impurity the two children would "
+            "have, weighted by their sizes. The tree takes the lowest point of all (the star); "
+            "the dotted line is the node's own impurity, so the gap below it is the gain."
+        )
+    if not candidates.rows:
+        return
+    with st.container(key="split-candidates"):
+        st.markdown(f"**The best split of each feature at node {node}**")
+        st.dataframe(
+            candidate_rows(candidates, view.names),
+            hide_index=True,
+            width="stretch",
+            column_config={"weighted impurity": _NUMBER, "gain": _NUMBER},
+        )
+        st.caption(candidates.note)
+
+
+# --- your split against the tree's ----------------------------------------------------------
+
+
+def _side(n: int, counts: tuple[float, ...]) -> str:
+    return f"{n} ({'/'.join(str(round(c)) for c in counts)})" if counts else str(n)
+
+
+def _split_row(who: str, split: SplitEvaluation, names: tuple[str, ...]) -> dict[str, object]:
+    return {
+        "split": who,
+        "rule": rule_text(names, split.feature, split.threshold),
+        "left": _side(split.n_left, split.left_counts),
+        "left impurity": split.left_impurity,
+        "right": _side(split.n_right, split.right_counts),
+        "right impurity": split.right_impurity,
+        "weighted impurity": split.child_impurity,
+        "gain": split.gain,
+    }
+
+
+def _slider_step(low: float, high: float) -> float:
+    """A round step giving about a hundred to a thousand positions between low and high."""
+    return float(10 ** math.floor(math.log10((high - low) / 100)))
+
+
+def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split") -> None:
+    """The student picks a feature and a threshold at ``node``; their split against the best."""
+    at = node_rows(model, view.X_train, node)
+    X_node, y_node = view.X_train[at], view.y_train[at]
+    if view.classify:
+        targets, n_classes = np.searchsorted(model.classes_, y_node), len(model.classes_)
+    else:
+        targets, n_classes = y_node, 0
+    with st.container(key=key):
+        if node == 0 and view.classify:
+            st.markdown(
+                "**Beat the tree.** Choose a feature and slide its threshold: can your "
+                "question about all the training samples gain more than the tree's first one?"
+            )
+        left, right = st.columns([1, 2])
+        feature = int(
+            left.selectbox(
+                "Your feature",
+                range(len(view.names)),
+                format_func=view.names.__getitem__,
+                key=f"{key}-feature",
+            )
+        )
+        low, high = float(X_node[:, feature].min()), float(X_node[:, feature].max())
+        if low == high:
+            st.info(
+                f"Every sample at node {node} has {md(view.names[feature])} = {low:.4g}: no "
+                "threshold splits them. Pick another feature."
+            )
+            return
+        step = _slider_step(low, high)
+        low, high = math.floor(low / step) * step, math.ceil(high / step) * step
+        threshold = right.slider(
+            f"{view.names[feature]} ≤",
+            min_value=low,
+            max_value=high,
+            value=round((low + high) / 2 / step) * step,
+            step=step,
+            key=f"{key}-threshold-{node}-{feature}",
+        )
+        comparison = compare_with_best(
+            X_node,
+            targets,
+            feature,
+            float(threshold),
+            str(model.criterion),
+            n_classes,
+            min_samples_leaf=int(model.min_samples_leaf),
+        )
+        st.markdown(f"**{md(comparison.sentence)}**")
+        rows = [_split_row("yours", comparison.yours, view.names)]
+        if comparison.best is not None:
+            rows.append(_split_row("the tree's best", comparison.best, view.names))
+        st.dataframe(
+            rows,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                name: _NUMBER
+                for name in ("left impurity", "right impurity", "weighted impurity", "gain")
+            },
+        )
+        bars = split_comparison_figure(comparison, view.names, title="", height=240)
+        bars.update_yaxes(automargin=True)  # the rules name long features: room for them
+        bars.update_traces(cliponaxis=False)  # and the gain printed past the longest bar
+        bars.update_layout(margin_r=60)
+        chart(bars, key=f"{key}-bars")
+        st.caption(
+            "Left and right: samples on each side"
+            + (", with their class counts" if view.classify else "")
+            + ". The weighted impurity is the children's impurities weighted by their sizes; "
+            "the gain is how far it falls below the node's own impurity."
+        )

@@ -1,0 +1,101 @@
+"""Grow it step by step: the Single tree's tree, one split at a time, and why each split."""
+
+import streamlit as st
+
+from core import ui
+from core.app.models import plotted_pair, tree_spec
+from core.app.pages import GROW_STEP_BY_STEP
+from core.engine.growth import estimator_after, growth_steps, prefix_after
+from core.engine.node_splits import split_candidates, why_leaf
+
+controls = ui.start(GROW_STEP_BY_STEP)
+with st.sidebar:
+    shape = ui.tree_controls(controls, "Grow one tree")
+view = ui.view(controls.settings)
+
+st.title("Grow it step by step")
+top, stepper = st.container(), st.container()
+with ui.guard("the tree") as growing:
+    spec = tree_spec(controls.settings, shape)
+    model, steps = ui.fit_tree(spec), ui.growth(spec)  # one fit, cached: every step reads it
+if growing.failed:
+    controls.finish()
+    st.stop()
+
+with stepper:
+    k = ui.step_bar(controls, len(steps))
+    scores = st.container()
+plot_column, table_column = st.columns([3, 2], gap="large")
+history_box, diagram_box = st.container(), st.container()
+st.subheader("Why this split? (any node)")
+node = controls.node(ui.describe_node(model, view), int(model.tree_.node_count))
+settings = controls.finish()
+
+with top:
+    ui.show_notices(settings)
+    ui.what_to_notice(
+        "The tree is grown one split at a time, always splitting the leaf whose split lowers "
+        "the impurity of the whole tree the most: its gain, weighted by the share of the "
+        "samples the leaf holds. Each split is the one the finished tree makes at that node, "
+        "so after the last split this is exactly the Single tree page's tree with the same "
+        "settings. The first splits sort out large groups and lift the accuracy most; the "
+        "last ones tidy up a few samples."
+    )
+
+with ui.guard("the tree after this step") as stepping:
+    prefix = prefix_after(model.tree_, k, steps)
+    grown = estimator_after(model, k, steps)  # the fitted tree cut back to its first k splits
+    with scores:
+        leaves = ("Leaves", k + 1)
+        ui.metrics([*ui.scores(grown, view), ("Splits made", f"{k} of {len(steps)}"), leaves])
+if stepping.failed:
+    st.stop()
+
+with plot_column, ui.guard("the decision boundary"):
+    st.subheader("Decision boundary" if view.classify else "The fit over the data")
+    newest = ui.step_fit(view, grown, prefix, plotted_pair(settings))
+with table_column:
+    st.subheader(f"Split {k}" if k else "The root alone")
+    st.markdown(ui.newest_split(steps, view, k))
+    st.markdown(newest)
+    st.caption(
+        "Gain: the node's impurity minus its children's, weighted by their sizes. The order "
+        "follows the weighted decrease, the gain times the node's share of all samples: a "
+        "big gain on a few samples can wait behind a smaller gain on many."
+    )
+with history_box, ui.guard("the split history"):
+    st.subheader("Splits so far")
+    ui.split_history(steps, view, k)
+
+grown_id = int(prefix.prefix_id[node])  # -1: the node is not grown yet at this step
+with diagram_box, ui.guard("the tree diagram"):
+    st.subheader(f"The tree after {k} of {len(steps)} splits")
+    ui.diagram(
+        grown,
+        view,
+        key="tree-diagram",
+        name=f"arboretum-step-{k}-{settings.dataset}",
+        highlight=() if prefix.newest is None else (prefix.newest,),
+        node_numbers=prefix.final_id.tolist(),
+        selected=grown_id if grown_id >= 0 else None,
+    )
+    st.caption(
+        "The dashed box is the newest split. Nodes keep the numbers of the finished tree; "
+        f"node {node}, asked about below, has a double blue border"
+        + ("." if grown_id >= 0 else f", once it grows: at step {k} it is not there yet.")
+    )
+
+with ui.guard("why this split"):
+    ui.why_this_split(model, view, node)
+
+st.subheader("Your split against the tree's")
+with ui.guard("your split"):
+    ui.your_split(model, view, node)
+
+ui.how_computed(
+    "The tree is fitted once. `growth_steps` orders its splits best first; `prefix_after` "
+    "keeps the first k of them and turns every other node into a leaf holding its own "
+    "samples, so no tree is refitted per step. `split_candidates` and `why_leaf` answer "
+    "for one node from its training rows.",
+    [growth_steps, prefix_after, split_candidates, why_leaf],
+)

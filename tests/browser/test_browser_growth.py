@@ -1,0 +1,129 @@
+"""Grow it step by step in a real browser: a link opens at its step, Next grows the tree and
+writes the new step into the URL, and "why this split?" answers at a deep node.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+from browser_helpers import GROW_STEP_BY_STEP, SINGLE_TREE, AppPage
+
+from core import DecisionTreeClassifier
+from core.data.catalogue import load_dataset
+from core.data.datasets import train_test_split
+from core.engine.structure import TREE_LEAF
+from core.ui.cached import TEST_SIZE
+
+pytestmark = pytest.mark.browser
+
+
+def url_query(app: AppPage) -> dict[str, str]:
+    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
+
+
+def save(app: AppPage, dirs: list[Path], name: str) -> None:
+    first, *copies = dirs
+    png = app.screenshot(first / name)
+    assert png.startswith(b"\x89PNG")
+    for directory in copies:
+        (directory / name).write_bytes(png)
+
+
+def test_next_grows_one_split_and_updates_the_url(
+    app: AppPage, screenshot_dirs: list[Path]
+) -> None:
+    started = time.perf_counter()
+    app.open(f"{GROW_STEP_BY_STEP.path}?step=2", GROW_STEP_BY_STEP.ready)
+    opened = time.perf_counter() - started
+    assert app.heading() == GROW_STEP_BY_STEP.title
+    assert app.page.title() == GROW_STEP_BY_STEP.document_title
+    app.assert_healthy()
+    assert app.notices() == []
+    assert app.svg_nodes("tree-diagram") == 5  # the root's two splits: 2k + 1 nodes
+    assert app.metric("Splits made") == "2 of 10"
+    for key in GROW_STEP_BY_STEP.charts:
+        assert app.chart_traces(key) >= 1, f"the chart in {key} drew no data"
+
+    before = app.html(".st-key-tree-diagram")
+    started = time.perf_counter()
+    app.page.locator(".st-key-step-next button").click()
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    stepped = time.perf_counter() - started
+
+    assert app.svg_nodes("tree-diagram") == 7
+    assert app.metric("Splits made") == "3 of 10"
+    assert url_query(app)["step"] == "3"
+    app.assert_healthy()
+    print(f"step page: opened in {opened:.1f} s, one step in {stepped:.1f} s")
+    save(app, screenshot_dirs, GROW_STEP_BY_STEP.screenshot)
+
+
+def test_a_burst_of_clicks_stays_in_range(app: AppPage) -> None:
+    app.open(f"{GROW_STEP_BY_STEP.path}?step=8", GROW_STEP_BY_STEP.ready)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(4):  # two more than the tree has, without waiting for the page
+        with contextlib.suppress(PlaywrightTimeout):  # disabled at the last step, rightly
+            app.page.locator(".st-key-step-next button").click(timeout=2_000)
+    app.settle(GROW_STEP_BY_STEP.ready)
+    app.page.wait_for_function("() => new URL(location.href).searchParams.get('step') === 'none'")
+    assert app.metric("Splits made") == "10 of 10"
+    assert app.svg_nodes("tree-diagram") == 21
+    app.assert_healthy()
+
+
+def deep_split_node() -> int:
+    """Of the Single tree page's Wine tree of depth 5, the busiest split node 3 levels down."""
+    rows = train_test_split(load_dataset("wine"), test_size=TEST_SIZE, random_state=0)
+    model = DecisionTreeClassifier(max_depth=5, random_state=0).fit(
+        rows.X_train[:, [6, 12]], rows.y_train
+    )
+    tree = model.tree_
+    deep = np.flatnonzero((tree.children_left != TREE_LEAF) & (tree.depth == 3))
+    return int(deep[np.argmax(tree.n_node_samples[deep])])
+
+
+def test_why_this_split_at_a_deep_node_of_a_wine_tree(
+    app: AppPage, screenshot_dirs: list[Path]
+) -> None:
+    node = deep_split_node()
+    app.open(f"{SINGLE_TREE.path}?dataset=wine&max_depth=5", SINGLE_TREE.ready)
+    app.page.get_by_text("Why this split? (any node)").click()
+    app.settle((".st-key-split-candidates", ".st-key-split-scan .js-plotly-plot .main-svg"))
+    assert "node 0" in app.html(".st-key-tree-diagram")
+
+    # Pick the node by its number, as a student reads it on the diagram.
+    picker = app.page.locator('.st-key-why-node input[role="combobox"]')
+    picker.click()
+    picker.fill(f"node {node}:")
+    before = app.html(".st-key-tree-diagram")  # the table's grid redraws itself: not it
+    app.page.get_by_role("option", name=re.compile(rf"^node {node}: ")).click()
+    app.wait_for_new_content(".st-key-tree-diagram", before)  # the selected node moved
+    shown = app.html(".st-key-split-candidates")
+    assert re.findall(r"at node \d+", shown) == [f"at node {node}"]
+    assert app.chart_traces("split-scan") >= 1
+    assert app.page.locator(".st-key-your-split").count() == 1
+    app.assert_healthy()
+
+    # The README's picture: the open section, its diagram's numbered and selected node above.
+    first, *copies = screenshot_dirs
+    page = app.page
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": max(height, 900)})
+    app.settle()
+    page.wait_for_timeout(600)
+    first.mkdir(parents=True, exist_ok=True)
+    png = (
+        page.locator('[data-testid="stExpander"]')
+        .filter(has_text="Why this split")
+        .screenshot(path=str(first / "why-this-split.png"))
+    )
+    assert png.startswith(b"\x89PNG")
+    for directory in copies:
+        (directory / "why-this-split.png").write_bytes(png)
