@@ -93,6 +93,9 @@ def fit_tree(spec: TreeSpec) -> Any:
         criterion=spec.criterion,
         max_depth=spec.max_depth,
         min_samples_leaf=spec.min_samples_leaf,
+        min_samples_split=spec.min_samples_split,
+        min_impurity_decrease=spec.min_impurity_decrease,
+        max_features=spec.max_features,
         ccp_alpha=spec.ccp_alpha,
         random_state=spec.seed,
     )

@@ -55,6 +55,9 @@ def test_every_field_is_read():
         "seed": "42",
         "sample": "7",
         "test_on_tree": "true",
+        "min_samples_split": "12",
+        "min_impurity_decrease": "0.025",
+        "max_features": "5",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -70,6 +73,9 @@ def test_every_field_is_read():
         seed=42,
         sample=7,
         test_on_tree=True,
+        min_samples_split=12,
+        min_impurity_decrease=0.025,
+        max_features=5,
     )
     assert to_query(settings) == query
 
@@ -104,7 +110,7 @@ def test_a_missing_pair_uses_the_datasets_suggested_pair():
         ("ccp_alpha", "nan", "0"),
         ("ccp_alpha", "inf", "0"),
         ("ccp_alpha", "1e9", "0"),
-        ("ccp_alpha", "0.5", "0"),
+        ("ccp_alpha", "2.5", "0"),
         ("criterion", "log_loss", "gini"),
         ("test_on_tree", "maybe", "false"),
         ("seed", "1.5", "0"),
