@@ -105,6 +105,13 @@ with ui.guard("the tree diagram"):
             "Dashed boxes stand for branches deeper than 8 levels, folded to keep it legible."
         )
 
+walk = st.expander(
+    "Walk the pruning path", icon=":material/content_cut:", key="pruning", on_change="rerun"
+)
+with walk, ui.guard("the pruning walk"):
+    if walk.open:  # the full tree and a score per step: only once asked for
+        ui.pruning_walk(tree_spec(settings, shape), view, settings.ccp_alpha)
+
 why = st.expander(
     "Why does the root ask this question?",
     icon=":material/search:",

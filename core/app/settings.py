@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
 
@@ -170,6 +170,31 @@ def alpha_at_least(alpha: float) -> float:
     if held < alpha:
         held = round(held + 10.0**-decimals, decimals)
     return held
+
+
+def pruning_stops(
+    ccp_alphas: Sequence[float], n_leaves: Sequence[int], most: float
+) -> tuple[tuple[float, int], ...]:
+    """The steps of a pruning path a link can hold: ``(ccp_alpha, leaves kept)`` pairs.
+
+    Parameters
+    ----------
+    ccp_alphas : non-decreasing effective alphas, 0 first (a pruning path's)
+    n_leaves : leaves of the tree kept at each of them
+    most : the largest ``ccp_alpha`` allowed (:data:`CCP_ALPHA_MAX` of the task)
+
+    Returns
+    -------
+    One pair per distinct :func:`alpha_at_least` of an effective alpha up to ``most``, in
+    order; its leaves are those of the tree pruning at that value keeps (the last step
+    whose effective alpha it reaches, when two cuts round to the same value).
+    """
+    stops: dict[float, int] = {}
+    for alpha, leaves in zip(ccp_alphas, n_leaves, strict=True):
+        held = alpha_at_least(float(alpha))
+        if held <= most:
+            stops[held] = int(leaves)  # a later step rounding to the same value wins
+    return tuple(stops.items())
 
 
 _TRUE = ("true", "1", "yes", "on")
@@ -569,6 +594,7 @@ __all__ = [
     "merge",
     "n_tree_columns",
     "parse",
+    "pruning_stops",
     "to_query",
     "with_dataset",
 ]

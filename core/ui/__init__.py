@@ -7,7 +7,8 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
 - :mod:`core.ui.controls`: ``start``, the :class:`Controls` of a page, ``tree_controls``.
 - :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
   curves, rendered diagrams.
-- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes).
+- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes, the
+  pruning walk).
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
 - :mod:`core.ui.url_state`: the sidebar's page list, URL state, notices, the share link.
 - :mod:`core.ui.home`: the home page's own start.
@@ -36,7 +37,7 @@ from core.ui.display import (
     what_to_notice,
 )
 from core.ui.home import start_home
-from core.ui.panels import boundary, diagram, metrics, model_fit, scores, votes
+from core.ui.panels import boundary, diagram, metrics, model_fit, pruning_walk, scores, votes
 from core.ui.url_state import show_notices
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "lessons",
     "metrics",
     "model_fit",
+    "pruning_walk",
     "scores",
     "show_notices",
     "show_svg",

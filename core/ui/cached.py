@@ -34,6 +34,7 @@ from core.figures import (
     compute_forest_curve,
     render_svg,
 )
+from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
 
 TEST_SIZE = 0.25
 
@@ -135,6 +136,23 @@ def _forest_curve(spec: ForestSpec) -> ForestCurve:
     rows = _view(spec.dataset, spec.seed, spec.columns)
     return compute_forest_curve(
         fit_forest(spec), rows.X_train, rows.y_train, X_test=rows.X_test, y_test=rows.y_test
+    )
+
+
+def pruning_walk(spec: TreeSpec) -> PruningWalk:
+    """Every step of the pruning path of ``spec``'s tree grown in full, scored; no alpha marked.
+
+    The walk starts from the full tree (``ccp_alpha=0``), so one cached walk serves every
+    alpha of the same tree.
+    """
+    return _pruning_walk(replace(spec, ccp_alpha=0.0))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _pruning_walk(full: TreeSpec) -> PruningWalk:
+    rows = _view(full.dataset, full.seed, full.columns)
+    return compute_pruning_walk(
+        fit_tree(full), rows.X_train, rows.y_train, rows.X_test, rows.y_test
     )
 
 

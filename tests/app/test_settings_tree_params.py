@@ -14,6 +14,7 @@ from core.app.settings import (
     alpha_at_least,
     field_is_valid,
     parse,
+    pruning_stops,
     to_query,
     with_dataset,
 )
@@ -174,3 +175,14 @@ def test_an_effective_alpha_as_a_link_holds_it_prunes_the_same_tree(name, model)
 )
 def test_alpha_at_least_rounds_up_to_what_a_link_keeps(alpha, held):
     assert alpha_at_least(alpha) == held
+
+
+def test_pruning_stops_merge_cuts_a_link_cannot_tell_apart_and_stop_at_the_most():
+    alphas = [0.0, 0.0012344, 0.00123441, 0.05, 0.4, 2.5]
+    leaves = [9, 7, 6, 4, 2, 1]
+    assert pruning_stops(alphas, leaves, most=2.0) == (
+        (0.0, 9),
+        (0.001235, 6),  # both cuts round up to 0.001235, where the second is made too
+        (0.05, 4),
+        (0.4, 2),
+    )
