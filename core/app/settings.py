@@ -44,7 +44,7 @@ CCP_ALPHA_MAX: dict[Task, float] = {"classification": 2.0, "regression": 1000.0}
 # sine's first splits gain 177, 39, 7.6, then below 5.
 MIN_IMPURITY_DECREASE_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 10.0}
 MIN_SAMPLES_SPLIT_LIMIT = 100
-N_ESTIMATORS_LIMIT = 500
+N_ESTIMATORS_LIMIT = 1000
 SEED_LIMIT = 2**31 - 1
 SAMPLE_LIMIT = 100_000
 # Longer values are not read at all: nothing valid is this long, and it bounds the work.
@@ -373,6 +373,7 @@ class RandomForestSettings(_Settings):
     fit: FitOn = "pair"
     tree: int = 0
     sample: int | None = 0
+    log_trees: bool = False
 
     @classmethod
     def rules(cls) -> dict[str, _Rule]:
@@ -386,6 +387,7 @@ class RandomForestSettings(_Settings):
             "fit": _choice_rule(FIT_ON),
             "tree": _int_rule(0, N_ESTIMATORS_LIMIT - 1),
             "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
+            "log_trees": _bool_rule(),
         }
 
     def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:

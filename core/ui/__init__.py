@@ -20,6 +20,7 @@ not ``core.ui``.
 from __future__ import annotations
 
 from core.ui.cached import (
+    curve_trees,
     dataset_infos,
     depth_curve,
     fit_forest,
@@ -44,6 +45,7 @@ __all__ = [
     "Controls",
     "boundary",
     "chart",
+    "curve_trees",
     "dataset_infos",
     "depth_curve",
     "diagram",

@@ -84,7 +84,7 @@ def _view(name: str, seed: int, columns: tuple[int, ...]) -> ModelView:
 # --- models --------------------------------------------------------------------------------
 
 
-# Trees are small (kilobytes); a forest of 500 deep trees is tens of megabytes, so fewer.
+# Trees are small (kilobytes); a forest of 1000 deep trees is megabytes, so fewer.
 @st.cache_resource(max_entries=64, show_spinner=False)
 def fit_tree(spec: TreeSpec) -> Any:
     """A fitted tree, shared by every visitor: read it, never change it."""
@@ -103,9 +103,16 @@ def fit_tree(spec: TreeSpec) -> Any:
     return model.fit(rows.X_train, rows.y_train)
 
 
-# Forest sizes up to 500 are on the curve; the curve's forest is the biggest one, whose first
-# k trees are exactly the forest of k trees (same seed), so one fit draws the whole curve.
-CURVE_TREES = app_settings.N_ESTIMATORS_LIMIT
+# The curve's forest is the one on screen, or CURVE_FLOOR trees when fewer are asked for: the
+# first k trees of a seeded forest are exactly the forest of k trees, so one fit draws the
+# whole curve, and from CURVE_FLOOR trees up it is the very fit the page shows (one cache
+# entry, not a second, bigger forest grown only for the curve).
+CURVE_FLOOR = 100
+
+
+def curve_trees(n_estimators: int) -> int:
+    """How many trees the curve of a forest of ``n_estimators`` trees shows."""
+    return max(n_estimators, CURVE_FLOOR)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -127,8 +134,8 @@ def fit_forest(spec: ForestSpec) -> Any:
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:
-    """Train, test and out-of-bag score after each of the first 500 trees of ``spec``."""
-    return _forest_curve(replace(spec, n_estimators=CURVE_TREES))
+    """Train, test and out-of-bag score after each of the first ``curve_trees`` trees."""
+    return _forest_curve(replace(spec, n_estimators=curve_trees(spec.n_estimators)))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -135,7 +135,9 @@ def test_one_bad_value_keeps_the_good_ones():
 def test_a_billion_trees_is_refused():
     settings, notices = parse(RandomForestSettings, {"n_estimators": "1000000000"}, CATALOGUE)
     assert settings.n_estimators == 100
-    assert notices == ['n_estimators: "1000000000" is not a whole number from 1 to 500; using 100.']
+    assert notices == [
+        'n_estimators: "1000000000" is not a whole number from 1 to 1000; using 100.'
+    ]
 
 
 @pytest.mark.parametrize(
@@ -200,8 +202,8 @@ def test_settings_refuse_invalid_values_when_built_in_code():
         SingleTreeSettings(max_depth=0)
     with pytest.raises(ValueError, match=r"criterion must be one of gini, entropy"):
         RandomForestSettings(criterion="log_loss")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"n_estimators must be .* got 501"):
-        RandomForestSettings(n_estimators=501)
+    with pytest.raises(ValueError, match=r"n_estimators must be .* got 1001"):
+        RandomForestSettings(n_estimators=1001)
 
 
 def test_settings_are_hashable_and_compare_by_value():

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import base64
-
 import numpy as np
 import pytest
-from page_helpers import SINGLE_TREE, assert_healthy, chart_spec, open_page, query_of
+from page_helpers import (
+    SINGLE_TREE,
+    assert_healthy,
+    chart_spec,
+    open_page,
+    query_of,
+    values,
+)
 from sklearn.tree import DecisionTreeClassifier as SklearnTree
 
 from core.data.catalogue import load_dataset
@@ -26,13 +31,6 @@ def open_walk(**query: str):
 
 def leaves_metric(app) -> int:
     return int(app.metric[3].value)
-
-
-def values(data) -> np.ndarray:
-    """A Plotly array as JSON holds it: a list, or base64 bytes with their dtype."""
-    if isinstance(data, dict):
-        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"])
-    return np.asarray(data)
 
 
 def leaves_trace(app) -> dict:
