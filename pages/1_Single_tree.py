@@ -118,6 +118,13 @@ with diagram_box, ui.guard("the tree diagram"):
     if why.open:
         st.caption(f"Node {node} has a double blue border; every node shows its number.")
 
+walk = st.expander(
+    "Walk the pruning path", icon=":material/content_cut:", key="pruning", on_change="rerun"
+)
+with walk, ui.guard("the pruning walk"):
+    if walk.open:  # the full tree and a score per step: only once asked for
+        ui.pruning_walk(tree_spec(settings, shape), view, settings.ccp_alpha)
+
 ui.how_computed(
     "`fit` checks its input and grows the tree level by level with `grow_trees`, which "
     "scores every candidate split of a level at once. `scan_feature` does the same for one "

@@ -29,7 +29,17 @@ with st.sidebar:
 view = ui.view(controls.settings)
 
 st.title("Random forest")
+name = score_name(view.data.task)
 top, curve_area, boundary_area = st.container(), st.container(), st.container()
+curve_column, importance_column = curve_area.columns([3, 2], gap="large")
+with curve_column:
+    st.subheader(f"Test {name} as trees are added")
+    log_trees = controls.toggle(
+        "log_trees",
+        "Log scale for the number of trees",
+        help="Gives 1-10, 10-100 and 100-1000 trees the same room, as in studies that "
+        "measured forests of 1 to 1000 trees: the first few trees change the most.",
+    )
 st.subheader("How each tree voted")
 vote_text, vote_area = st.columns([2, 3], gap="large")
 with vote_text:
@@ -41,7 +51,6 @@ with tree_pick:
     tree_index = controls.tree(n_trees)
 tree_area = st.container()
 settings = controls.finish()
-name = score_name(view.data.task)
 
 with top:
     ui.show_notices(settings)
@@ -65,12 +74,13 @@ with top:
 if growing.failed:
     st.stop()
 
-curve_column, importance_column = curve_area.columns([3, 2], gap="large")
 with curve_column, ui.guard("the curve"):
-    st.subheader(f"Test {name} as trees are added")
-    with st.spinner("Scoring forests of 1 to 500 trees…", show_time=True):
+    n_curve = ui.curve_trees(settings.n_estimators)
+    with st.spinner(f"Scoring forests of 1 to {n_curve} trees…", show_time=True):
         curve = ui.forest_curve(spec)
-    figure = forest_curve_figure(curve, current=settings.n_estimators, title="", height=400)
+    figure = forest_curve_figure(
+        curve, current=settings.n_estimators, title="", height=400, log_x=log_trees
+    )
     ui.chart(figure, key="forest-curve")
     if not settings.bootstrap:
         st.caption("No out-of-bag curve: without bootstrap every tree sees every row.")

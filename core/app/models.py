@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from core.app.settings import DatasetShape, Settings
+from core.app.settings import DatasetShape, Settings, SingleTreeSettings
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
 
@@ -29,6 +29,9 @@ class TreeSpec:
     min_samples_leaf: int = 1
     ccp_alpha: float = 0.0
     seed: int = 0
+    min_samples_split: int = 2
+    min_impurity_decrease: float = 0.0
+    max_features: int | str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,11 @@ def criterion_for(settings: Settings, shape: DatasetShape) -> str:
 def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSpec:
     """The tree ``settings`` describe; ``changes`` override single fields (``max_depth=2``).
 
-    Settings a page does not have take the tree's defaults (no pruning, leaves of one).
+    Settings a page does not have take the tree's defaults (no pruning, leaves of one, every
+    feature at every split). ``max_features`` is read from a one-tree page only: a forest's
+    is for its trees, not for the lone tree it is compared with.
     """
+    features = settings.max_features if isinstance(settings, SingleTreeSettings) else "all"
     values: dict[str, Any] = {
         "dataset": settings.dataset,
         "columns": columns(settings, shape),
@@ -72,6 +78,9 @@ def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSp
         "min_samples_leaf": getattr(settings, "min_samples_leaf", 1),
         "ccp_alpha": getattr(settings, "ccp_alpha", 0.0),
         "seed": settings.seed,
+        "min_samples_split": getattr(settings, "min_samples_split", 2),
+        "min_impurity_decrease": getattr(settings, "min_impurity_decrease", 0.0),
+        "max_features": None if features == "all" else features,
     }
     return TreeSpec(**{**values, **changes})
 

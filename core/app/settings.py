@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
 
@@ -21,6 +21,8 @@ from core.data.datasets import Task
 from core.engine.criteria import ClassificationCriterion
 
 MaxFeatures: TypeAlias = Literal["sqrt", "log2", "all"]
+#: A single tree's ``max_features``: a rule by name, or a number of features per split.
+TreeFeatures: TypeAlias = MaxFeatures | int
 FitOn: TypeAlias = Literal["pair", "all"]
 Query: TypeAlias = Mapping[str, str | list[str]]
 
@@ -34,7 +36,15 @@ MIN_SAMPLES_LEAF_LIMIT = 50
 # Pruning strength is in units of impurity: a Gini or entropy below 1 for classes, but a
 # squared error in the target's units for regression (the sine's spread is about 15).
 CCP_ALPHA_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 30.0}
-N_ESTIMATORS_LIMIT = 500
+# The pruning walk can go further, up to the cut that leaves the root alone: its effective
+# alpha is at most the root's impurity (log2 of the classes for entropy, so below 2 for up to
+# four classes; the sine's variance is about 250). A link may ask for up to these.
+CCP_ALPHA_MAX: dict[Task, float] = {"classification": 2.0, "regression": 1000.0}
+# Minimum gain is in the same units: iris's second split gains 0.26, its third 0.03; the
+# sine's first splits gain 177, 39, 7.6, then below 5.
+MIN_IMPURITY_DECREASE_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 10.0}
+MIN_SAMPLES_SPLIT_LIMIT = 100
+N_ESTIMATORS_LIMIT = 1000
 SEED_LIMIT = 2**31 - 1
 SAMPLE_LIMIT = 100_000
 # Longer values are not read at all: nothing valid is this long, and it bounds the work.
@@ -125,6 +135,66 @@ def _choice_rule(options: tuple[str, ...]) -> _Rule:
         return text
 
     return _Rule(read, words)
+
+
+def _features_rule() -> _Rule:
+    words = "all, sqrt, log2 or a whole number from 1 to 9999"
+    names = _choice_rule(MAX_FEATURES)
+    count = _int_rule(1, 9999)
+
+    def read(raw: str) -> TreeFeatures:
+        try:
+            named: MaxFeatures = names.read(raw)
+            return named
+        except _Invalid:
+            pass
+        try:
+            number: int = count.read(raw)
+            return number
+        except _Invalid:
+            raise _Invalid(words) from None
+
+    return _Rule(read, words)
+
+
+def alpha_at_least(alpha: float) -> float:
+    """The smallest ``ccp_alpha`` a link can hold that is not below ``alpha``.
+
+    Links keep 6 decimals and 6 significant digits. An effective alpha rounded down would
+    stop just short of its cut and keep the bigger tree, so it is rounded up instead.
+    """
+    if alpha <= 0.0:
+        return 0.0
+    decimals = min(6, 5 - math.floor(math.log10(alpha)))
+    held = round(alpha, decimals)
+    if held < alpha:
+        held = round(held + 10.0**-decimals, decimals)
+    return held
+
+
+def pruning_stops(
+    ccp_alphas: Sequence[float], n_leaves: Sequence[int], most: float
+) -> tuple[tuple[float, int], ...]:
+    """The steps of a pruning path a link can hold: ``(ccp_alpha, leaves kept)`` pairs.
+
+    Parameters
+    ----------
+    ccp_alphas : non-decreasing effective alphas, 0 first (a pruning path's)
+    n_leaves : leaves of the tree kept at each of them
+    most : the largest ``ccp_alpha`` allowed (:data:`CCP_ALPHA_MAX` of the task)
+
+    Returns
+    -------
+    One pair per distinct :func:`alpha_at_least` of an effective alpha up to ``most``, in
+    order; its leaves are those of the tree pruning at that value keeps (the last step
+    whose effective alpha it reaches, when two cuts round to the same value).
+    """
+    stops: dict[float, int] = {}
+    for alpha, leaves in zip(ccp_alphas, n_leaves, strict=True):
+        held = alpha_at_least(float(alpha))
+        if held <= most:
+            stops[held] = int(leaves)  # a later step rounding to the same value wins
+    return tuple(stops.items())
 
 
 _TRUE = ("true", "1", "yes", "on")
@@ -223,6 +293,13 @@ class _Settings:
 S = TypeVar("S", bound=_Settings)
 
 
+def n_tree_columns(settings: _Settings, shape: DatasetShape) -> int:
+    """How many features a page's model is grown on: the plotted pair, or all of them."""
+    if shape.task == "regression" or getattr(settings, "fit", "pair") == "all":
+        return shape.n_features
+    return 2
+
+
 @dataclass(frozen=True)
 class SingleTreeSettings(_Settings):
     """Single tree page: one tree, its boundary and a traced test sample."""
@@ -234,10 +311,15 @@ class SingleTreeSettings(_Settings):
     fit: FitOn = "pair"
     sample: int | None = 0
     test_on_tree: bool = False
+    min_samples_split: int = 2
+    min_impurity_decrease: float = 0.0
+    max_features: TreeFeatures = "all"
 
     def __post_init__(self) -> None:
         # Slider arithmetic gives 0.007000000000000001; keep the key (and the URL) tidy.
         object.__setattr__(self, "ccp_alpha", round(float(self.ccp_alpha), 6))
+        gain = round(float(self.min_impurity_decrease), 6)
+        object.__setattr__(self, "min_impurity_decrease", gain)
         super().__post_init__()
 
     @classmethod
@@ -247,20 +329,34 @@ class SingleTreeSettings(_Settings):
             "criterion": _choice_rule(CRITERIA),
             "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
             "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
-            "ccp_alpha": _float_rule(0.0, max(CCP_ALPHA_LIMITS.values())),
+            "ccp_alpha": _float_rule(0.0, max(CCP_ALPHA_MAX.values())),
             "fit": _choice_rule(FIT_ON),
             "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
             "test_on_tree": _bool_rule(),
+            "min_samples_split": _int_rule(2, MIN_SAMPLES_SPLIT_LIMIT),
+            "min_impurity_decrease": _float_rule(0.0, max(MIN_IMPURITY_DECREASE_LIMITS.values())),
+            "max_features": _features_rule(),
         }
 
     def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
         resets, notices = super().check(shape)
-        limit = CCP_ALPHA_LIMITS[shape.task]
-        if self.ccp_alpha > limit:
-            resets["ccp_alpha"] = 0.0
+        for name, limits in (
+            ("ccp_alpha", CCP_ALPHA_MAX),
+            ("min_impurity_decrease", MIN_IMPURITY_DECREASE_LIMITS),
+        ):
+            value, limit = getattr(self, name), limits[shape.task]
+            if value > limit:
+                resets[name] = 0.0
+                notices.append(
+                    f"{name}: {value:g} is more than {limit:g}, the most for a "
+                    f"{shape.task} dataset; using 0."
+                )
+        n_columns = n_tree_columns(self, shape)
+        if isinstance(self.max_features, int) and self.max_features > n_columns:
+            resets["max_features"] = "all"
             notices.append(
-                f"ccp_alpha: {self.ccp_alpha:g} is more than {limit:g}, the most for a "
-                f"{shape.task} dataset; using 0."
+                f"max_features: {self.max_features} is more than the {n_columns} features "
+                "the tree is grown on; using all."
             )
         return resets, notices
 
@@ -277,6 +373,7 @@ class RandomForestSettings(_Settings):
     fit: FitOn = "pair"
     tree: int = 0
     sample: int | None = 0
+    log_trees: bool = False
 
     @classmethod
     def rules(cls) -> dict[str, _Rule]:
@@ -290,6 +387,7 @@ class RandomForestSettings(_Settings):
             "fit": _choice_rule(FIT_ON),
             "tree": _int_rule(0, N_ESTIMATORS_LIMIT - 1),
             "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
+            "log_trees": _bool_rule(),
         }
 
     def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
@@ -437,8 +535,15 @@ def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
         changes["sample"] = 0
     if getattr(settings, "node", 0):  # another dataset's node number means nothing here
         changes["node"] = 0
-    if getattr(settings, "ccp_alpha", 0.0) > CCP_ALPHA_LIMITS[shape.task]:
-        changes["ccp_alpha"] = 0.0
+    for name, limits in (
+        ("ccp_alpha", CCP_ALPHA_LIMITS),
+        ("min_impurity_decrease", MIN_IMPURITY_DECREASE_LIMITS),
+    ):
+        if getattr(settings, name, 0.0) > limits[shape.task]:
+            changes[name] = 0.0
+    features = getattr(settings, "max_features", None)
+    if isinstance(features, int) and features > n_tree_columns(settings, shape):
+        changes["max_features"] = "all"
     return replace(settings, **changes)
 
 
@@ -528,9 +633,12 @@ def merge(
 
 __all__ = [
     "CCP_ALPHA_LIMITS",
+    "CCP_ALPHA_MAX",
     "CRITERIA",
     "FIT_ON",
     "MAX_FEATURES",
+    "MIN_IMPURITY_DECREASE_LIMITS",
+    "MIN_SAMPLES_SPLIT_LIMIT",
     "SETTINGS",
     "Catalogue",
     "DatasetShape",
@@ -539,12 +647,16 @@ __all__ = [
     "RandomForestSettings",
     "Settings",
     "SingleTreeSettings",
+    "TreeFeatures",
+    "alpha_at_least",
     "default_catalogue",
     "field_is_valid",
     "fit_growth",
     "fit_sample",
     "merge",
+    "n_tree_columns",
     "parse",
+    "pruning_stops",
     "to_query",
     "with_dataset",
 ]

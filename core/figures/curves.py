@@ -113,7 +113,12 @@ _SERIES = (("train", "solid"), ("test", "dash"), ("oob", "dot"))
 
 
 def forest_curve_figure(
-    curve: ForestCurve, *, current: int | None = None, title: str | None = None, height: int = 440
+    curve: ForestCurve,
+    *,
+    current: int | None = None,
+    title: str | None = None,
+    height: int = 440,
+    log_x: bool = False,
 ) -> go.Figure:
     """Train / test / out-of-bag score against the number of trees.
 
@@ -125,6 +130,8 @@ def forest_curve_figure(
     title : str, optional
         None gives ``"<metric> as trees are added"``; ``""`` gives no title.
     height : int, default 440
+    log_x : bool, default False
+        A logarithmic axis for the number of trees: 1-10, 10-100 and 100-1000 get equal room.
 
     Returns
     -------
@@ -166,6 +173,8 @@ def forest_curve_figure(
         y_title=curve.metric,
         height=height,
     )
+    if log_x:
+        fig.update_xaxes(type="log")
     return fig
 
 

@@ -7,7 +7,8 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
 - :mod:`core.ui.controls`: ``start``, the :class:`Controls` of a page, ``tree_controls``.
 - :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
   curves, rendered diagrams.
-- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes).
+- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes, the
+  pruning walk).
 - :mod:`core.ui.growth_panels`: a tree grown step by step, "why this split?" at any node,
   and a student's own split against the tree's.
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
@@ -21,6 +22,7 @@ not ``core.ui``.
 from __future__ import annotations
 
 from core.ui.cached import (
+    curve_trees,
     dataset_infos,
     depth_curve,
     fit_forest,
@@ -49,13 +51,14 @@ from core.ui.growth_panels import (
     your_split,
 )
 from core.ui.home import start_home
-from core.ui.panels import boundary, diagram, metrics, model_fit, scores, votes
+from core.ui.panels import boundary, diagram, metrics, model_fit, pruning_walk, scores, votes
 from core.ui.url_state import show_notices
 
 __all__ = [
     "Controls",
     "boundary",
     "chart",
+    "curve_trees",
     "dataset_infos",
     "depth_curve",
     "describe_node",
@@ -71,6 +74,7 @@ __all__ = [
     "model_fit",
     "newest_split",
     "pick_node",
+    "pruning_walk",
     "scores",
     "show_notices",
     "show_svg",

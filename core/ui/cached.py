@@ -35,6 +35,7 @@ from core.figures import (
     compute_forest_curve,
     render_svg,
 )
+from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
 
 TEST_SIZE = 0.25
 
@@ -84,7 +85,7 @@ def _view(name: str, seed: int, columns: tuple[int, ...]) -> ModelView:
 # --- models --------------------------------------------------------------------------------
 
 
-# Trees are small (kilobytes); a forest of 500 deep trees is tens of megabytes, so fewer.
+# Trees are small (kilobytes); a forest of 1000 deep trees is megabytes, so fewer.
 @st.cache_resource(max_entries=64, show_spinner=False)
 def fit_tree(spec: TreeSpec) -> Any:
     """A fitted tree, shared by every visitor: read it, never change it."""
@@ -94,15 +95,25 @@ def fit_tree(spec: TreeSpec) -> Any:
         criterion=spec.criterion,
         max_depth=spec.max_depth,
         min_samples_leaf=spec.min_samples_leaf,
+        min_samples_split=spec.min_samples_split,
+        min_impurity_decrease=spec.min_impurity_decrease,
+        max_features=spec.max_features,
         ccp_alpha=spec.ccp_alpha,
         random_state=spec.seed,
     )
     return model.fit(rows.X_train, rows.y_train)
 
 
-# Forest sizes up to 500 are on the curve; the curve's forest is the biggest one, whose first
-# k trees are exactly the forest of k trees (same seed), so one fit draws the whole curve.
-CURVE_TREES = app_settings.N_ESTIMATORS_LIMIT
+# The curve's forest is the one on screen, or CURVE_FLOOR trees when fewer are asked for: the
+# first k trees of a seeded forest are exactly the forest of k trees, so one fit draws the
+# whole curve, and from CURVE_FLOOR trees up it is the very fit the page shows (one cache
+# entry, not a second, bigger forest grown only for the curve).
+CURVE_FLOOR = 100
+
+
+def curve_trees(n_estimators: int) -> int:
+    """How many trees the curve of a forest of ``n_estimators`` trees shows."""
+    return max(n_estimators, CURVE_FLOOR)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -124,8 +135,8 @@ def fit_forest(spec: ForestSpec) -> Any:
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:
-    """Train, test and out-of-bag score after each of the first 500 trees of ``spec``."""
-    return _forest_curve(replace(spec, n_estimators=CURVE_TREES))
+    """Train, test and out-of-bag score after each of the first ``curve_trees`` trees."""
+    return _forest_curve(replace(spec, n_estimators=curve_trees(spec.n_estimators)))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -133,6 +144,23 @@ def _forest_curve(spec: ForestSpec) -> ForestCurve:
     rows = _view(spec.dataset, spec.seed, spec.columns)
     return compute_forest_curve(
         fit_forest(spec), rows.X_train, rows.y_train, X_test=rows.X_test, y_test=rows.y_test
+    )
+
+
+def pruning_walk(spec: TreeSpec) -> PruningWalk:
+    """Every step of the pruning path of ``spec``'s tree grown in full, scored; no alpha marked.
+
+    The walk starts from the full tree (``ccp_alpha=0``), so one cached walk serves every
+    alpha of the same tree.
+    """
+    return _pruning_walk(replace(spec, ccp_alpha=0.0))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _pruning_walk(full: TreeSpec) -> PruningWalk:
+    rows = _view(full.dataset, full.seed, full.columns)
+    return compute_pruning_walk(
+        fit_tree(full), rows.X_train, rows.y_train, rows.X_test, rows.y_test
     )
 
 

@@ -31,6 +31,7 @@ from core.app import settings as state
 from core.app.models import ModelView
 from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
+from core.data.datasets import Task
 from core.ui.cached import catalogue, dataset, dataset_infos
 from core.ui.home import open_page
 from core.ui.url_state import (
@@ -50,6 +51,10 @@ S = TypeVar("S", bound=state.Settings)
 # The (dataset, seed) whose test samples the sample picker last labelled.
 _SAMPLE_LABELS = "_arboretum_sample_labels"
 _MISSING = object()
+
+
+def _task(task: str) -> Task:
+    return "regression" if task == "regression" else "classification"
 
 
 def _on_dataset_change() -> None:
@@ -170,27 +175,92 @@ class Controls(Generic[S]):
             )
         )
 
-    def ccp_alpha(self, task: str) -> float:
-        """Pruning strength, on a scale that suits the task's impurity (CCP_ALPHA_LIMITS)."""
-        limit = state.CCP_ALPHA_LIMITS["regression" if task == "regression" else "classification"]
-        held = st.session_state.get("ccp_alpha")
+    def min_samples_split(self) -> int:
+        return int(
+            self._control(
+                "min_samples_split",
+                lambda: st.slider(
+                    "min_samples_split",
+                    2,
+                    state.MIN_SAMPLES_SPLIT_LIMIT,
+                    key="min_samples_split",
+                    help="A node is only split when it holds at least this many training "
+                    "rows; smaller nodes stay leaves.",
+                ),
+            )
+        )
+
+    def min_impurity_decrease(self, task: str) -> float:
+        """Minimum gain, on a scale that suits the task's impurity."""
+        limit = state.MIN_IMPURITY_DECREASE_LIMITS[_task(task)]
+        held = st.session_state.get("min_impurity_decrease")
         if isinstance(held, float) and held > limit:
-            st.session_state["ccp_alpha"] = 0.0
+            st.session_state["min_impurity_decrease"] = 0.0
         return float(
             self._control(
-                "ccp_alpha",
+                "min_impurity_decrease",
                 lambda: st.slider(
-                    "ccp_alpha (pruning)",
+                    "minimum gain (min_impurity_decrease)",
                     0.0,
                     limit,
                     step=limit / 100,
                     format="%.3f" if limit < 1 else "%.1f",
-                    key="ccp_alpha",
-                    help="Cost-complexity pruning: cut back every branch that does not lower "
-                    "the impurity by at least this much per leaf. 0 keeps the whole tree.",
+                    key="min_impurity_decrease",
+                    help="A split is only made when it lowers the impurity enough, counted "
+                    "over the whole training set:\n\n"
+                    "N_t / N · (impurity − N_L / N_t · impurity_L − N_R / N_t · impurity_R) "
+                    "≥ this value\n\n"
+                    "N counts all training rows, N_t those at the node, N_L and N_R those "
+                    "sent left and right. 0 takes any gain.",
                 ),
             )
         )
+
+    def ccp_alpha(self, task: str) -> float:
+        """Pruning strength, on a scale that suits the task's impurity (CCP_ALPHA_LIMITS).
+
+        A select slider over 101 steps of the scale, plus the value held when it is off
+        them: the pruning walk sets exact effective alphas (such as 0.036161, or beyond the
+        scale), and a plain slider would snap them to its step.
+        """
+        limit = state.CCP_ALPHA_LIMITS[_task(task)]
+        decimals = 3 if limit < 1 else 1
+        steps = [round(limit * i / 100, 6) for i in range(101)]
+
+        def draw() -> Any:
+            held = st.session_state.get("ccp_alpha")
+            extra = [held] if isinstance(held, float) and held not in steps else []
+            return st.select_slider(
+                "ccp_alpha (pruning)",
+                sorted([*steps, *extra]),
+                format_func=lambda a: f"{a:.{decimals}f}" if a in steps else f"{a:.6g}",
+                key="ccp_alpha",
+                help="Cost-complexity pruning: cut back every branch that does not lower "
+                "the impurity by at least this much per leaf. 0 keeps the whole tree.",
+            )
+
+        return float(self._control("ccp_alpha", draw))
+
+    def tree_max_features(self, n_columns: int) -> state.TreeFeatures:
+        """Features each split of one tree may choose from, drawn at random per split."""
+        held = st.session_state.get("max_features")
+        if isinstance(held, int) and held > n_columns:
+            st.session_state["max_features"] = "all"
+        options: list[state.TreeFeatures] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
+        names = {"all": f"all {n_columns}", "sqrt": "√d", "log2": "log₂ d"}
+        value: state.TreeFeatures = self._control(
+            "max_features",
+            lambda: st.selectbox(
+                "max_features",
+                options,
+                format_func=lambda v: names.get(v, str(v)) if isinstance(v, str) else str(v),
+                key="max_features",
+                help="How many features each split may choose from, drawn at random at "
+                "every split with the seed below: all of them, √d or log₂ d of the d "
+                "features, or a number. Fewer makes the tree's questions less greedy.",
+            ),
+        )
+        return value
 
     def pair(self, name: str) -> tuple[int, int]:
         """The two features of the boundary plot (classification only), always distinct."""
@@ -394,9 +464,12 @@ def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
         controls.criterion()
     controls.max_depth()
     controls.min_samples_leaf()
+    controls.min_samples_split()
+    controls.min_impurity_decrease(shape.task)
     controls.ccp_alpha(shape.task)
     if shape.task == "classification":
         controls.pair(controls.settings.dataset)
         controls.fit()
+        controls.tree_max_features(state.n_tree_columns(controls.settings, shape))
     controls.seed()
     return shape

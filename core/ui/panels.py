@@ -1,5 +1,6 @@
 """The panels that recur across pages, one call each: score metrics, a model's fit over the
-data with clickable test points, a tree diagram with its downloads, a forest's vote.
+data with clickable test points, a tree diagram with its downloads, a forest's vote, the
+pruning walk.
 
 Each panel computes with the pure builders of :mod:`core.figures` (through the page's
 :class:`~core.app.models.ModelView`) and shows the result with :mod:`core.ui.display`.
@@ -8,11 +9,13 @@ Each panel computes with the pure builders of :mod:`core.figures` (through the p
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
-from core.app.models import ModelView
+from core.app import settings as state
+from core.app.models import ModelView, TreeSpec
 from core.app.words import md, score, score_name
 from core.figures import (
     BoundaryData,
@@ -22,8 +25,10 @@ from core.figures import (
     to_dot,
 )
 from core.figures.overlays import legend_below, mark_sample
+from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.tree_diagram import TreeDiagram
 from core.figures.votes import compute_votes, vote_figure
+from core.ui.cached import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart, tree_diagram
 
 
@@ -204,3 +209,61 @@ def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> s
         f"The forest predicts the mean of its trees, **{float(counted.forest):.4g}**; the true "
         f"value is **{truth:.4g}**."
     )
+
+
+_WALK_KEY = "pruning-walk-step"
+
+
+def _walk_to_step() -> None:
+    """The walk's slider moved: its alpha becomes the page's ``ccp_alpha`` setting."""
+    st.session_state["ccp_alpha"] = st.session_state[_WALK_KEY]
+
+
+def pruning_walk(spec: TreeSpec, view: ModelView, ccp_alpha: float) -> None:
+    """The pruning path of ``spec``'s full tree, and a slider that prunes the page's tree.
+
+    One source of truth: the ``ccp_alpha`` setting. The slider is set from it before it is
+    drawn, and moving it writes the chosen effective alpha (as a link holds it, see
+    :func:`~core.app.settings.alpha_at_least`) into that setting, so the sidebar, the tree,
+    the boundary and the URL all follow.
+    """
+    walk = replace(cached_pruning_walk(spec), current_alpha=ccp_alpha)
+    task = view.data.task
+    most = state.CCP_ALPHA_MAX[task]
+    stops = state.pruning_stops(walk.ccp_alphas.tolist(), walk.n_leaves.tolist(), most)
+    if len(stops) < 2:
+        st.info("This tree has no split to prune: its root is a leaf.")
+        return
+    alphas = [alpha for alpha, _ in stops]
+    leaves = dict(stops)
+    # The stop showing the tree this alpha keeps: the last one it reaches.
+    st.session_state[_WALK_KEY] = max((a for a in alphas if a <= ccp_alpha), default=alphas[0])
+    st.select_slider(
+        "Prune to",
+        alphas,
+        format_func=lambda a: f"α = {a:.6g}: {_leaves(leaves[a])}",
+        key=_WALK_KEY,
+        on_change=_walk_to_step,
+        help="Each step is one effective alpha of the path: the alpha at which the weakest "
+        "remaining branch is cut. Choosing it sets ccp_alpha, so the tree above is pruned to it.",
+    )
+    chart(pruning_walk_figure(walk, title="", height=520), key="pruning-walk")
+    left_out = len(walk.ccp_alphas) - len(stops)
+    st.caption(
+        "Top: leaves of the tree that pruning at each alpha keeps; bottom: its train and test "
+        f"{walk.metric}. The dotted line is the current ccp_alpha. Each cut removes the "
+        "branch that buys the least impurity per leaf, so the tree shrinks in steps; test "
+        f"{walk.metric} often holds or improves at first, then falls when pruning cuts real "
+        "structure."
+        + (
+            f" Not offered on the slider: {left_out} of the path's {len(walk.ccp_alphas)} "
+            "steps, closer to the next one than a link's six decimals tell apart, or beyond "
+            "the largest alpha a link may hold."
+            if left_out
+            else ""
+        )
+    )
+
+
+def _leaves(n: int) -> str:
+    return "1 leaf" if n == 1 else f"{n} leaves"

@@ -55,6 +55,9 @@ def test_every_field_is_read():
         "seed": "42",
         "sample": "7",
         "test_on_tree": "true",
+        "min_samples_split": "12",
+        "min_impurity_decrease": "0.025",
+        "max_features": "5",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -70,6 +73,9 @@ def test_every_field_is_read():
         seed=42,
         sample=7,
         test_on_tree=True,
+        min_samples_split=12,
+        min_impurity_decrease=0.025,
+        max_features=5,
     )
     assert to_query(settings) == query
 
@@ -104,7 +110,7 @@ def test_a_missing_pair_uses_the_datasets_suggested_pair():
         ("ccp_alpha", "nan", "0"),
         ("ccp_alpha", "inf", "0"),
         ("ccp_alpha", "1e9", "0"),
-        ("ccp_alpha", "0.5", "0"),
+        ("ccp_alpha", "2.5", "0"),
         ("criterion", "log_loss", "gini"),
         ("test_on_tree", "maybe", "false"),
         ("seed", "1.5", "0"),
@@ -129,7 +135,9 @@ def test_one_bad_value_keeps_the_good_ones():
 def test_a_billion_trees_is_refused():
     settings, notices = parse(RandomForestSettings, {"n_estimators": "1000000000"}, CATALOGUE)
     assert settings.n_estimators == 100
-    assert notices == ['n_estimators: "1000000000" is not a whole number from 1 to 500; using 100.']
+    assert notices == [
+        'n_estimators: "1000000000" is not a whole number from 1 to 1000; using 100.'
+    ]
 
 
 @pytest.mark.parametrize(
@@ -194,8 +202,8 @@ def test_settings_refuse_invalid_values_when_built_in_code():
         SingleTreeSettings(max_depth=0)
     with pytest.raises(ValueError, match=r"criterion must be one of gini, entropy"):
         RandomForestSettings(criterion="log_loss")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"n_estimators must be .* got 501"):
-        RandomForestSettings(n_estimators=501)
+    with pytest.raises(ValueError, match=r"n_estimators must be .* got 1001"):
+        RandomForestSettings(n_estimators=1001)
 
 
 def test_settings_are_hashable_and_compare_by_value():

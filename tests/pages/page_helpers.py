@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from core.app import pages
@@ -41,6 +43,13 @@ def chart_spec(app: AppTest, key: str) -> dict[str, Any]:
     charts = block(app, key).get("plotly_chart")
     assert len(charts) == 1, f"expected one chart in {key!r}, found {len(charts)}"
     return json.loads(charts[0].proto.spec)
+
+
+def values(data: Any) -> np.ndarray:
+    """A Plotly array as the chart's JSON holds it: a list, or base64 bytes with a dtype."""
+    if isinstance(data, dict):
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"])
+    return np.asarray(data)
 
 
 def svg(app: AppTest, key: str = "tree-diagram") -> str:

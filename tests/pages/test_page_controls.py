@@ -160,7 +160,7 @@ def test_url_parameters_set_the_single_tree_controls():
     assert app.segmented_control(key="criterion").value == "entropy"
     assert app.select_slider(key="max_depth").value == 5
     assert app.slider(key="min_samples_leaf").value == 4
-    assert app.slider(key="ccp_alpha").value == pytest.approx(0.02)
+    assert app.select_slider(key="ccp_alpha").value == pytest.approx(0.02)
     assert (app.selectbox(key="x").value, app.selectbox(key="y").value) == (0, 9)
     assert app.number_input(key="seed").value == 7
     assert app.selectbox(key="sample").value == 3

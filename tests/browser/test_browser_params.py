@@ -1,0 +1,77 @@
+"""The articles' parameters in the real app: a link with minimum gain, the pruning walk, and a
+forest of 1000 trees on a log axis."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser_helpers import RANDOM_FOREST, SINGLE_TREE, AppPage
+
+from core.data.catalogue import load_dataset
+from core.data.datasets import train_test_split
+from core.engine.tree import DecisionTreeClassifier
+
+pytestmark = pytest.mark.browser
+
+
+def url_query(app: AppPage) -> dict[str, str]:
+    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
+
+
+def leaves_of(min_impurity_decrease: float) -> int:
+    rows = train_test_split(load_dataset("breast_cancer"), test_size=0.25, random_state=0)
+    model = DecisionTreeClassifier(min_impurity_decrease=min_impurity_decrease, random_state=0)
+    return model.fit(rows.X_train[:, [0, 1]], rows.y_train).get_n_leaves()
+
+
+def test_a_link_with_a_minimum_gain_grows_that_tree(app: AppPage) -> None:
+    query = "dataset=breast_cancer&max_depth=none&min_impurity_decrease=0.004"
+    app.open(f"{SINGLE_TREE.path}?{query}", SINGLE_TREE.ready)
+
+    app.assert_healthy()
+    assert app.notices() == []
+    assert app.slider_value("min_impurity_decrease") == "0.004"
+    assert url_query(app)["min_impurity_decrease"] == "0.004"
+    expected = leaves_of(0.004)
+    assert expected < leaves_of(0.0)
+    assert int(app.metric("Leaves")) == expected
+
+
+def test_walking_the_pruning_path_prunes_the_tree_and_keeps_the_exact_alpha(
+    app: AppPage,
+) -> None:
+    app.open(f"{SINGLE_TREE.path}?dataset=breast_cancer&max_depth=none", SINGLE_TREE.ready)
+    leaves_before = int(app.metric("Leaves"))
+    app.page.get_by_text("Walk the pruning path").click()
+    app.settle((".st-key-pruning-walk .js-plotly-plot .main-svg",))
+    before = app.html(".st-key-tree-diagram")
+
+    for _ in range(3):
+        app.nudge_slider("pruning-walk-step")
+        before = app.wait_for_new_content(".st-key-tree-diagram", before)
+
+    app.assert_healthy()
+    alpha = url_query(app)["ccp_alpha"]
+    assert float(alpha) > 0
+    # The sidebar's control shows the walk's exact alpha, off its own 0.001 steps.
+    assert app.slider_value("ccp_alpha") == alpha
+    assert app.slider_value("pruning-walk-step").startswith(f"α = {alpha}: ")
+    leaves = int(app.metric("Leaves"))
+    assert leaves < leaves_before
+    assert app.slider_value("pruning-walk-step").endswith(f": {leaves} leaves")
+
+
+def test_a_forest_of_1000_trees_on_a_log_axis(app: AppPage) -> None:
+    app.open(f"{RANDOM_FOREST.path}?n_estimators=1000&log_trees=true", RANDOM_FOREST.ready)
+
+    app.assert_healthy()
+    assert app.notices() == []
+    assert app.slider_value("n_estimators") == "1000"
+    assert "Forest of 1000" in app.html(".st-key-boundary .gtitle")
+    axis = app.page.evaluate(
+        "() => { const plot = document.querySelector('.st-key-forest-curve .js-plotly-plot');"
+        " const x = plot._fullLayout.xaxis; return [x.type, x.range]; }"
+    )
+    assert axis[0] == "log"
+    assert 10 ** axis[1][1] >= 1000  # the axis reaches the 1000th tree
