@@ -10,7 +10,8 @@ function. This module does exactly that for *every node of a depth and every fea
 One depth, step by step (:func:`grow_trees` runs them until no node is left to split):
 
 1. :func:`draw_features` picks the (node, feature) pairs to try: all features for a single
-   tree, ``max_features`` random ones per node for a forest's tree.
+   tree, ``max_features`` random ones per node for a forest's tree (:func:`candidate_blocks`
+   runs steps 1 and 2, and draws on where every drawn feature is constant in the node).
 2. :func:`sort_blocks` lays out one *block* per pair, holding the node's samples, and orders
    every block by its feature with one sort (key: block number, then the sample's rank).
 3. :func:`cumulative_statistics` gives, for every *entry* of every block, the statistics of the
@@ -233,8 +234,7 @@ def grow_trees(
     nodes, ids = nodes.take(open_), ids[open_]
     depth, next_id = 0, n_trees
     while ids.size:
-        draw = draw_features(nodes, samples, rows, params, rngs)
-        blocks = sort_blocks(samples, rows, nodes.n, draw)
+        blocks = candidate_blocks(samples, rows, nodes, params, rngs)
         left = cumulative_statistics(samples, blocks, nodes, params)
         score = score_candidates(samples, blocks, left, nodes, params)
         splits = best_per_node(blocks, score, nodes.n.size)
@@ -351,27 +351,26 @@ def can_split(nodes: Nodes, depth: int, params: GrowthParams) -> Bool:
 
 @dataclass(frozen=True)
 class FeatureDraw:
-    """The (node, feature) pairs to try, ordered by node, then feature."""
+    """The (node, feature) pairs to try, ordered by node, then feature.
+
+    ``visit`` is each node's random order of all features when features are drawn (``None``
+    when every node tries every feature).
+    """
 
     node: Int
     feature: Int
+    visit: Int | None = None
 
 
 def draw_features(
-    nodes: Nodes,
-    samples: Samples,
-    rows: Int,
-    params: GrowthParams,
-    rngs: Sequence[np.random.Generator],
+    nodes: Nodes, n_features: int, params: GrowthParams, rngs: Sequence[np.random.Generator]
 ) -> FeatureDraw:
     """Step 1: all features of every node, or ``max_features`` drawn at random per node.
 
     Each tree draws from its own generator, in node order, so it never depends on the other
-    trees of a forest. Like scikit-learn, a feature that is constant in the node does not count:
-    when every drawn feature is constant, the node keeps visiting features in its random order
-    until one is not.
+    trees of a forest.
     """
-    n_nodes, d, k = nodes.n.size, samples.n_features, params.max_features
+    n_nodes, d, k = nodes.n.size, n_features, params.max_features
     if k >= d:
         return FeatureDraw(np.repeat(np.arange(n_nodes), d), np.tile(np.arange(d), n_nodes))
     keys = np.empty((n_nodes, d))
@@ -379,39 +378,67 @@ def draw_features(
     for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, n_nodes], strict=True):
         keys[lo:hi] = rngs[nodes.tree[lo]].random((hi - lo, d))
     visit = np.argsort(keys, axis=1)  # each node's random visiting order of the features
-    node = np.repeat(np.arange(n_nodes), k)
-    feature = np.sort(visit[:, :k], axis=1).ravel()
+    chosen = np.sort(visit[:, :k], axis=1).ravel()
+    return FeatureDraw(np.repeat(np.arange(n_nodes), k), chosen, visit)
 
-    start = np.cumsum(nodes.n) - nodes.n
-    lo_hi = _feature_range(samples, rows, start, nodes.n, node, feature)
-    usable = np.bincount(node, weights=lo_hi > FEATURE_THRESHOLD, minlength=n_nodes)
+
+def stuck_nodes(blocks: Blocks, n_nodes: int) -> Bool:
+    """Nodes whose every block holds a single value of its feature (nothing to split on)."""
+    last = blocks.start + blocks.size - 1
+    usable = blocks.x[last] > blocks.x[blocks.start] + FEATURE_THRESHOLD
+    return np.bincount(blocks.node, weights=usable, minlength=n_nodes) == 0
+
+
+def draw_more_features(
+    draw: FeatureDraw,
+    visit: Int,
+    stuck: Bool,
+    samples: Samples,
+    rows: Int,
+    n: Int,
+    params: GrowthParams,
+) -> FeatureDraw:
+    """Like scikit-learn: a feature constant in the node does not count as drawn.
+
+    For each stuck node, keep visiting features in its random order until one is not constant,
+    and add that one (if any).
+    """
+    start = np.cumsum(n) - n
     extra_node, extra_feature = [], []
-    for j in np.flatnonzero(usable == 0):
-        sample = samples.sample[rows[start[j] : start[j] + nodes.n[j]]]
-        for f in visit[j, k:]:
+    for j in np.flatnonzero(stuck):
+        sample = samples.sample[rows[start[j] : start[j] + n[j]]]
+        for f in visit[j, params.max_features :]:
             column = samples.values[f * samples.n_samples + sample]
             if column.max() > column.min() + FEATURE_THRESHOLD:
                 extra_node.append(j)
                 extra_feature.append(f)
                 break
-    if not extra_node:
-        return FeatureDraw(node, feature)
-    node = np.concatenate([node, np.array(extra_node, dtype=np.int64)])
-    feature = np.concatenate([feature, np.array(extra_feature, dtype=np.int64)])
+    node = np.concatenate([draw.node, np.array(extra_node, dtype=np.int64)])
+    feature = np.concatenate([draw.feature, np.array(extra_feature, dtype=np.int64)])
     order = np.lexsort((feature, node))
-    return FeatureDraw(node[order], feature[order])
+    return FeatureDraw(node[order], feature[order], visit)
 
 
-def _feature_range(
-    samples: Samples, rows: Int, start: Int, n: Int, node: Int, feature: Int
-) -> Float:
-    """``max - min`` of each (node, feature) pair's values."""
-    lengths = n[node]
-    firsts = np.cumsum(lengths) - lengths
-    sample = samples.sample[rows[_ranges(start[node], lengths)]]
-    x = samples.values[np.repeat(feature * samples.n_samples, lengths) + sample]
-    result: Float = np.maximum.reduceat(x, firsts) - np.minimum.reduceat(x, firsts)
-    return result
+def candidate_blocks(
+    samples: Samples,
+    rows: Int,
+    nodes: Nodes,
+    params: GrowthParams,
+    rngs: Sequence[np.random.Generator],
+) -> Blocks:
+    """Steps 1 and 2: draw the features, lay out and sort the blocks.
+
+    When features are drawn and all of a node's drawn features are constant in it, the node
+    draws on (:func:`draw_more_features`) and the blocks are laid out again; this is rare.
+    """
+    draw = draw_features(nodes, samples.n_features, params, rngs)
+    blocks = sort_blocks(samples, rows, nodes.n, draw)
+    if draw.visit is not None:
+        stuck = stuck_nodes(blocks, nodes.n.size)
+        if stuck.any():
+            draw = draw_more_features(draw, draw.visit, stuck, samples, rows, nodes.n, params)
+            blocks = sort_blocks(samples, rows, nodes.n, draw)
+    return blocks
 
 
 def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Blocks:
@@ -504,8 +531,7 @@ def score_candidates(
             w_left = prefix - prefix[blocks.first]
         w_right = nodes.weight[blocks.entry_node] - w_left
         right = (nodes.stats.T[:, blocks.entry_node] - left.T).T  # stored like left
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = w_left * impurity(left) + w_right * impurity(right)
+        score = w_left * impurity(left) + w_right * impurity(right)
     return np.where(valid, score, np.inf)
 
 

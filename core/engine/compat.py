@@ -76,7 +76,10 @@ def fit_data(
 
 def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
     """Sorted class labels, and the code ``0..n_classes-1`` of every row's label."""
-    check_classification_targets(y)
+    if y.dtype.kind not in "biuUS":
+        # Integer, boolean and string labels in one column are always classes; floats and
+        # objects may be continuous or mixed, which scikit-learn's check refuses.
+        check_classification_targets(y)
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.int64).ravel()
 

@@ -80,9 +80,10 @@ def gini(counts: ArrayLike) -> Float:
         0 for a pure node, ``1 - 1/K`` for ``K`` equally frequent classes; 0 for an empty node.
     """
     c, total = _as_counts(counts)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        impurity = 1.0 - np.sum(c * c, axis=-1) / (total * total)
-    return np.where(total > 0, impurity, 0.0)
+    share = np.divide(
+        np.sum(c * c, axis=-1), total * total, out=np.ones_like(total), where=total > 0
+    )
+    return 1.0 - share
 
 
 def entropy(counts: ArrayLike) -> Float:
@@ -98,11 +99,9 @@ def entropy(counts: ArrayLike) -> Float:
         0 for a pure node, ``log2(K)`` for ``K`` equally frequent classes.
     """
     c, total = _as_counts(counts)
-    safe = np.where(total > 0, total, 1.0)
-    p = c / safe[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return np.where(total > 0, -np.sum(terms, axis=-1) + 0.0, 0.0)
+    p = np.divide(c, total[..., None], out=np.zeros_like(c), where=total[..., None] > 0)
+    log_p = np.log2(p, out=np.zeros_like(p), where=p > 0)
+    return -np.sum(p * log_p, axis=-1) + 0.0
 
 
 def misclassification(counts: ArrayLike) -> Float:
@@ -146,9 +145,9 @@ def squared_error_of_moments(moments: ArrayLike) -> Float:
     """
     m = np.asarray(moments, dtype=np.float64)
     w, s, q = m[..., 0], m[..., 1], m[..., 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        impurity = np.maximum(q - s * s / w, 0.0) / w
-    return np.where(w > 0, impurity, 0.0)
+    positive = w > 0
+    spread = q - np.divide(s * s, w, out=np.zeros_like(w), where=positive)
+    return np.divide(np.maximum(spread, 0.0), w, out=np.zeros_like(w), where=positive)
 
 
 def moments(y: ArrayLike, sample_weight: ArrayLike | None = None) -> Float:
