@@ -484,19 +484,23 @@ def cumulative_statistics(
         (it is the transpose of a C-ordered ``(n_stats, n_entries)`` array): sums over a row's
         few statistics then run down long contiguous columns, many times faster.
     """
-    w = samples.weight[blocks.rows]
+    m = blocks.rows.size
+    w = None if samples.unit_weights else samples.weight[blocks.rows]
+    per_row: NDArray[np.bool_] | Float
     if params.n_classes:
-        classes = np.arange(params.n_classes)[:, None]
-        per_row = (classes == samples.y[blocks.rows]) * w
+        per_row = np.arange(params.n_classes)[:, None] == samples.y[blocks.rows]  # one-hot
+        if w is not None:
+            per_row = per_row * w
     elif params.criterion == "squared_error":
         centred = samples.y[blocks.rows] - nodes.value[blocks.entry_node, 0]
+        w = np.ones(m) if w is None else w
         per_row = np.stack([w, w * centred, w * centred * centred])
     else:
-        return np.zeros((w.size, 0))
+        return np.zeros((m, 0))
     # prefix[:, i] is the sum of the first i entries, so the rows above entry i in its block
     # sum to prefix[:, i] - prefix[:, first entry of the block].
-    prefix = np.zeros((per_row.shape[0], w.size + 1))
-    np.cumsum(per_row, axis=1, out=prefix[:, 1:])
+    prefix = np.zeros((per_row.shape[0], m + 1))
+    np.cumsum(per_row, axis=1, dtype=np.float64, out=prefix[:, 1:])
     left: Float = (prefix[:, :-1] - prefix[:, blocks.first]).T
     return left
 
