@@ -233,8 +233,11 @@ def grow_trees(
     rows = rows[np.repeat(open_, nodes.n)]
     nodes, ids = nodes.take(open_), ids[open_]
     depth, next_id = 0, n_trees
+    every_feature = params.max_features >= samples.n_features
+    blocks = None
     while ids.size:
-        blocks = candidate_blocks(samples, rows, nodes, params, rngs)
+        if blocks is None:
+            blocks = candidate_blocks(samples, rows, nodes, params, rngs)
         left = cumulative_statistics(samples, blocks, nodes, params)
         score = score_candidates(samples, blocks, left, nodes, params)
         splits = best_per_node(blocks, score, nodes.n.size)
@@ -246,6 +249,12 @@ def grow_trees(
         next_id += children.n.size
         depth += 1
         open_ = can_split(children, depth, params)
+        # Every node trying every feature: the children's blocks are the parent's, partitioned.
+        # Otherwise each node draws its own features: lay the blocks out afresh.
+        if every_feature and open_.any():
+            blocks = partition_blocks(samples, blocks, child_rows, children.n, open_)
+        else:
+            blocks = None
         rows = child_rows[np.repeat(open_, children.n)]
         nodes, ids = children.take(open_), child_ids[open_]
         if progress is not None:
@@ -630,6 +639,69 @@ def impurity_decrease(parents: Nodes, children: Nodes, tree_weight: Float) -> Fl
     child = (weighted[0::2] + weighted[1::2]) / parents.weight
     result: Float = parents.weight / tree_weight[parents.tree] * (parents.impurity - child)
     return result
+
+
+def partition_blocks(
+    samples: Samples, blocks: Blocks, child_rows: Int, child_n: Int, open_: Bool
+) -> Blocks:
+    """Step 6, continued: the next depth's blocks, without sorting again.
+
+    When every node tries every feature, the block of (child, feature) holds exactly the
+    entries of (parent, feature) that went to that child, in the same order: a *stable
+    partition* of each parent block into its left and right part keeps every block sorted.
+    Children that will not split (``open_`` false) are left out.
+
+    Parameters
+    ----------
+    blocks : Blocks
+        This depth's blocks.
+    child_rows, child_n : ndarray
+        The children's instances in consecutive groups (from :func:`split_rows`), and sizes.
+    open_ : ndarray of bool
+        Which children will be split at the next depth.
+    """
+    d = samples.n_features
+    # Each instance's child (-1: its node did not split), then that child's index among the
+    # next depth's nodes (-1: it will not split).
+    child_of = np.full(samples.tree.size, -1, dtype=np.int64)
+    child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
+    next_index = np.where(open_, np.cumsum(open_) - 1, -1)
+    child = child_of[blocks.rows]
+    new_node = np.where(child >= 0, next_index[child], -1)  # (child -1 reads a value unused)
+    keep = new_node >= 0
+
+    # An entry's place in its new block: the entries above it in its old block that went to
+    # the same side (children are interleaved, left at even positions).
+    goes_right = (child & 1).astype(np.int64)
+    right_prefix = np.cumsum(goes_right) - goes_right
+    right_above = right_prefix - right_prefix[blocks.first]
+    place = np.where(goes_right == 1, right_above, blocks.above - right_above)
+
+    n = child_n[open_]
+    size = np.repeat(n, d)
+    start = np.cumsum(size) - size
+    feature = blocks.feature[blocks.block]
+    new_block = new_node[keep] * d + feature[keep]
+    at = start[new_block] + place[keep]
+    rows = np.empty(at.size, dtype=np.int64)
+    x = np.empty(at.size)
+    rows[at], x[at] = blocks.rows[keep], blocks.x[keep]
+
+    node = np.repeat(np.arange(n.size), d)
+    block = np.repeat(np.arange(size.size), size)
+    first = start[block]
+    return Blocks(
+        node=node,
+        feature=np.tile(np.arange(d), n.size),
+        start=start,
+        size=size,
+        rows=rows,
+        x=x,
+        block=block,
+        first=first,
+        entry_node=node[block],
+        above=np.arange(rows.size) - first,
+    )
 
 
 # ------------------------------------------------------------------------------------------------
