@@ -23,8 +23,10 @@ Regression criteria work on the targets :math:`y_i` of the node:
 
 :func:`scan_feature` shows, on a single feature, the method the tree builder uses for every
 node and every feature at once: sort the samples by the feature, take cumulative sums of the
-class counts (or of :math:`y`) so that every candidate split's left and right statistics are a
-subtraction away, and score every candidate threshold in one vectorized expression.
+class counts (or of the moments of :math:`y`) so that every candidate split's left and right
+statistics are a subtraction away, and score every candidate threshold in one vectorized
+expression. Both score with the functions of the :data:`IMPURITY` registry, which take many
+nodes at once (one row of statistics per node).
 """
 
 from __future__ import annotations
