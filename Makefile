@@ -2,6 +2,7 @@
 #   make run    - install everything, then start the app on http://localhost:8501
 #   make test   - install everything (Graphviz and Chromium too), then lint, type-check, run all tests
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
+#   make floors - the engine and page tests on the lowest versions pyproject.toml allows
 
 PYTHON ?= python3
 VENV := .venv
@@ -9,12 +10,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run test lint typecheck pytest bench bench-latency system-graphviz system-browser setup
+.PHONY: run test lint typecheck pytest floors bench bench-latency system-graphviz system-browser setup
 
 run: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
 
-test: setup system-graphviz system-browser lint typecheck pytest
+test: setup system-graphviz system-browser lint typecheck pytest floors
 
 setup: $(STAMP)
 
@@ -42,6 +43,23 @@ typecheck: setup
 
 pytest: setup
 	$(BIN)/python -m pytest
+
+# The dependency floors in pyproject.toml are claims; this proves them. It installs exactly
+# the floor of every runtime dependency (">=" read as "==") into a second venv and runs the
+# engine and page tests there.
+FLOORS_VENV := build/venv-floors
+FLOORS_STAMP := $(FLOORS_VENV)/.arboretum-floors
+
+$(FLOORS_STAMP): pyproject.toml
+	test -x $(FLOORS_VENV)/bin/python || $(PYTHON) -m venv $(FLOORS_VENV)
+	$(FLOORS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(FLOORS_VENV)/bin/python -m pip install --quiet pytest $$($(FLOORS_VENV)/bin/python -c \
+		'import tomllib; deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]; print(" ".join(d.replace(">=", "==") for d in deps))')
+	touch $(FLOORS_STAMP)
+
+floors: $(FLOORS_STAMP)
+	$(FLOORS_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|pandas|plotly|graphviz|scikit-learn|streamlit) '
+	$(FLOORS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/pages
 
 bench: setup
 	$(BIN)/python -m bench.bench_core

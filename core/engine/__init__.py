@@ -2,16 +2,19 @@
 
 Read in this order:
 
-1. :mod:`core.engine.criteria`: impurity functions and ``scan_feature``, how one feature's best
-   threshold is found at one node, plainly.
+1. :mod:`core.engine.criteria`: impurity functions, the ``IMPURITY`` registry, and
+   ``scan_feature``, how one feature's best threshold is found at one node, plainly.
 2. :mod:`core.engine.builder`: the same search for every node of a depth (and every tree of a
-   forest) at once.
+   forest) at once, one function per step, scoring with the same ``IMPURITY`` functions.
 3. :mod:`core.engine.structure`: a fitted tree as flat arrays, walked by all rows at once.
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`
    is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters.
+5. :mod:`core.engine.compat`: the only module that imports scikit-learn (the estimator
+   contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.runtime`: allocator
+   tuning, called explicitly where the app and the benchmark start.
 
-Nothing here imports Streamlit or Plotly.
+Nothing here imports Streamlit or Plotly (``tests/engine/test_engine_imports.py``).
 """
 
 from core.engine.forest import RandomForestClassifier, RandomForestRegressor

@@ -1,31 +1,36 @@
-"""Growing trees level by level: every node of every tree at one depth in one vectorized pass.
+"""Growing trees level by level: :func:`~core.engine.criteria.scan_feature` for a whole depth.
 
-How it works
-------------
-A textbook tree grows one node at a time: for each feature, sort the node's samples by it, scan
-the thresholds, keep the best, split, recurse. Arboretum does the same work for *all nodes of a
-depth at once* (and for all trees of a forest at once), with a fixed handful of NumPy operations
-per depth:
+Read :mod:`core.engine.criteria` first. ``scan_feature`` finds one feature's best threshold at
+one node: sort the node's samples by the feature, take cumulative sums of their statistics (class
+counts, or the moments of ``y``) so that every candidate's left side is a prefix and its right
+side the node's total minus it, and score every candidate with the criterion's impurity
+function. This module does exactly that for *every node of a depth and every feature at once*
+(and for every tree of a forest at once), with a fixed handful of NumPy calls per depth.
 
-1. **Pick the features** each node may split on: all of them for a single tree, a random subset
-   of ``max_features`` for a forest's tree (drawn from that tree's own random generator).
-2. **Lay out the candidates.** Every (node, feature) pair gets a block holding the node's samples.
-   One sort orders every block by the feature's value at once: each block's sort key is the
-   pair's number, then the sample's precomputed rank for that feature.
-3. **Score every threshold at once.** Down each block, cumulative sums of the class counts (or of
-   the targets) give the left side of every candidate split; the right side is the node's total
-   minus the left. One vectorized expression scores them all (see :mod:`core.engine.criteria`).
-4. **Keep each node's best** with a segmented minimum over the node's blocks.
-5. **Split.** The winning block is sorted by the winning feature, so the left child's samples
-   are the block's first rows and the right child's the rest: the next depth's nodes are just
-   slices of it. Nodes that stop (pure, too small, too deep) leave the working set.
+One depth, step by step (:func:`grow_trees` runs them until no node is left to split):
+
+1. :func:`draw_features` picks the (node, feature) pairs to try: all features for a single
+   tree, ``max_features`` random ones per node for a forest's tree (:func:`candidate_blocks`
+   runs steps 1 and 2, and draws on where every drawn feature is constant in the node).
+2. :func:`sort_blocks` lays out one *block* per pair, holding the node's samples, and orders
+   every block by its feature with one sort (key: block number, then the sample's rank).
+3. :func:`cumulative_statistics` gives, for every *entry* of every block, the statistics of the
+   rows above it: the left side of the split "before this entry" (``scan_feature``'s step 3).
+4. :func:`score_candidates` scores every entry as ``n_L I(L) + n_R I(R)`` with the impurity
+   function from :data:`core.engine.criteria.IMPURITY` (``scan_feature``'s step 4).
+5. :func:`best_per_node` keeps each node's best entry with a segmented minimum over its blocks.
+6. :func:`split_rows` cuts the winning blocks: a block is sorted by its feature, so the left
+   child's rows are its first entries and the right child's the rest. :func:`node_statistics`
+   describes the children; those that may still split form the next depth.
 
 Ties between equally good splits go to the lowest feature index, then the lowest threshold.
+Each depth's nodes are recorded; :func:`assemble` finally numbers every tree's nodes in
+depth-first preorder as flat arrays (:class:`core.engine.structure.Tree`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +38,7 @@ from numpy.typing import NDArray
 
 from core.engine.criteria import (
     FEATURE_THRESHOLD,
+    IMPURITY,
     Criterion,
     absolute_error,
     midpoint,
@@ -45,13 +51,11 @@ Int = NDArray[np.int64]
 Float = NDArray[np.float64]
 Bool = NDArray[np.bool_]
 
+#: Called once per depth with the fraction of the training rows already settled in leaves.
+Progress = Callable[[float], None]
+
 #: A node whose impurity is at most this is pure and is not split (as in scikit-learn).
 EPSILON = float(np.finfo(np.float64).eps)
-
-# Columns of a node-statistics matrix (one row per node): sample count, weighted sample count,
-# impurity, sum of squared deviations (squared error only), tree index, then the value columns
-# (class counts while growing, or the predicted value).
-N_COL, W_COL, IMP_COL, SS_COL, TREE_COL, VAL_COL = 0, 1, 2, 3, 4, 5
 
 
 @dataclass(frozen=True)
@@ -86,14 +90,119 @@ class GrowthParams:
     max_features: int
 
 
+@dataclass(frozen=True)
+class Samples:
+    """The training rows of every tree, and every feature sorted once.
+
+    An *instance* is a (tree, sample) pair with a positive weight; instances are ordered by
+    tree, then sample. Feature values and ranks are stored feature-major and flat, at
+    ``feature * n_samples + sample``.
+    """
+
+    tree: Int  #: (n_instances,) the tree of each instance
+    sample: Int  #: (n_instances,) its row of X
+    weight: Float  #: (n_instances,) how often the tree drew that row
+    y: NDArray[np.int64] | Float  #: (n_instances,) class code or target
+    unit_weights: bool  #: every weight is 1 (a single tree)
+    tree_weight: Float  #: (n_trees,) total weight of each tree's root
+    rank: Int  #: (n_features * n_samples,) rank of each sample along each feature
+    values: Float  #: (n_features * n_samples,) X, feature-major
+    n_samples: int
+    n_features: int
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """Some nodes, one entry per node; their rows are consecutive groups of a ``rows`` array.
+
+    ``stats`` are the statistics the criterion adds up: class counts ``(n_nodes, n_classes)``,
+    or the moments ``(w, s, q)`` of ``y`` centred on the node's mean for squared error
+    (``(n_nodes, 0)`` for absolute error, which has none). ``value`` is what the node predicts
+    before normalisation: class counts, the mean, or the median.
+    """
+
+    tree: Int
+    n: Int  #: number of instances (distinct training rows)
+    weight: Float  #: their total weight
+    stats: Float
+    impurity: Float
+    value: Float  #: (n_nodes, n_values)
+
+    def take(self, keep: Bool | Int) -> Nodes:
+        """The nodes selected by a mask or index array."""
+        return Nodes(
+            self.tree[keep],
+            self.n[keep],
+            self.weight[keep],
+            self.stats[keep],
+            self.impurity[keep],
+            self.value[keep],
+        )
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """Every candidate split of one depth, laid out block by block.
+
+    One block per (node, feature) pair holds the node's instances sorted by the feature;
+    entry ``i`` of a block stands for the split that sends the block's first ``i`` rows left.
+    Blocks are ordered by node, then feature.
+    """
+
+    node: Int  #: (n_blocks,) index of the block's node
+    feature: Int  #: (n_blocks,)
+    start: Int  #: (n_blocks,) first entry of the block
+    size: Int  #: (n_blocks,) number of entries (the node's instance count)
+    rows: Int  #: (n_entries,) instance at each entry
+    x: Float  #: (n_entries,) its value of the block's feature
+    block: Int  #: (n_entries,) block of each entry
+    first: Int  #: (n_entries,) first entry of that block
+    entry_node: Int  #: (n_entries,) node of each entry
+    above: Int  #: (n_entries,) rows above the entry in its block (= rows sent left)
+
+
+@dataclass(frozen=True)
+class Splits:
+    """The chosen split of every node that splits."""
+
+    node: Int  #: index of the split node
+    feature: Int
+    threshold: Float
+    start: Int  #: first entry of the winning block: the left child's rows start here
+    n_left: Int  #: entries sent left: the left child is ``start .. start + n_left``
+
+    def take(self, keep: Bool) -> Splits:
+        return Splits(
+            self.node[keep], self.feature[keep], self.threshold[keep], self.start[keep],
+            self.n_left[keep],
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Level:
+    """The record of one depth: its nodes, their parents, and how the split ones split."""
+
+    nodes: Nodes
+    parent: Int  #: global id of each node's parent (-1 for roots)
+    split_ids: Int  #: global ids of the nodes of this depth that split
+    feature: Int
+    threshold: Float
+
+
+# ------------------------------------------------------------------------------------------------
+# The loop
+# ------------------------------------------------------------------------------------------------
+
+
 def grow_trees(
     X: Float,
     y: NDArray[np.int64] | Float,
     weights: Int,
     params: GrowthParams,
     rngs: Sequence[np.random.Generator],
+    progress: Progress | None = None,
 ) -> list[Tree]:
-    """Grow one tree per row of ``weights``, all of them together.
+    """Grow one tree per row of ``weights``, all of them together, one depth at a time.
 
     Parameters
     ----------
@@ -106,498 +215,585 @@ def grow_trees(
     params : GrowthParams
     rngs : sequence of numpy Generators, one per tree
         Used only to draw the features considered at each split.
+    progress : callable, optional
+        Called after every depth with the fraction (0 to 1) of training instances that have
+        reached a leaf, and once with 1.0 at the end.
 
     Returns
     -------
     list of Tree
     """
-    return _Grower(X, y, weights, params, rngs).grow()
+    samples = prepare_samples(X, y, weights)
+    n_trees = weights.shape[0]
+    rows = np.arange(samples.tree.size)
+    roots = node_statistics(samples, rows, np.bincount(samples.tree, minlength=n_trees), params)
+    levels = [_level(roots, np.full(n_trees, -1, dtype=np.int64))]
+    nodes, ids = roots, np.arange(n_trees)
+    open_ = can_split(nodes, 0, params)
+    rows = rows[np.repeat(open_, nodes.n)]
+    nodes, ids = nodes.take(open_), ids[open_]
+    depth, next_id = 0, n_trees
+    every_feature = params.max_features >= samples.n_features
+    blocks = None
+    while ids.size:
+        if blocks is None:
+            blocks = candidate_blocks(samples, rows, nodes, params, rngs)
+        left = cumulative_statistics(samples, blocks, nodes, params)
+        score = score_candidates(samples, blocks, left, nodes, params)
+        splits = best_per_node(blocks, score, nodes.n.size)
+        child_rows, children, splits = split_rows(samples, blocks, splits, nodes, params)
+        level = _level(children, np.repeat(ids[splits.node], 2))
+        levels[-1] = _with_splits(levels[-1], ids[splits.node], splits)
+        levels.append(level)
+        child_ids = np.arange(next_id, next_id + children.n.size)
+        next_id += children.n.size
+        depth += 1
+        open_ = can_split(children, depth, params)
+        # Every node trying every feature: the children's blocks are the parent's, partitioned.
+        # Otherwise each node draws its own features: lay the blocks out afresh.
+        if every_feature and open_.any():
+            blocks = partition_blocks(samples, blocks, child_rows, children.n, open_)
+        else:
+            blocks = None
+        rows = child_rows[np.repeat(open_, children.n)]
+        nodes, ids = children.take(open_), child_ids[open_]
+        if progress is not None:
+            progress(1.0 - rows.size / max(samples.tree.size, 1))
+    if progress is not None:
+        progress(1.0)
+    return assemble(levels, samples, n_trees, params)
+
+
+def _level(nodes: Nodes, parent: Int) -> Level:
+    empty = np.zeros(0, dtype=np.int64)
+    return Level(nodes, parent, empty, empty, np.zeros(0))
+
+
+def _with_splits(level: Level, split_ids: Int, splits: Splits) -> Level:
+    return Level(level.nodes, level.parent, split_ids, splits.feature, splits.threshold)
+
+
+def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Samples:
+    """Instances of every tree, and the one sort: each sample's rank along each feature."""
+    n_samples, n_features = X.shape
+    tree, sample = np.nonzero(weights > 0)
+    w = weights[tree, sample].astype(np.float64)
+    order = np.argsort(X, axis=0, kind="stable")  # ties broken by sample index
+    rank = np.empty((n_features, n_samples), dtype=np.int64)
+    rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
+    return Samples(
+        tree=tree.astype(np.int64),
+        sample=sample.astype(np.int64),
+        weight=w,
+        y=y[sample],
+        unit_weights=bool(np.all(w == 1.0)),
+        tree_weight=np.bincount(tree, weights=w, minlength=weights.shape[0]).astype(np.float64),
+        rank=rank.ravel(),
+        values=np.ascontiguousarray(X.T).ravel(),
+        n_samples=n_samples,
+        n_features=n_features,
+    )
 
 
 def _ranges(starts: Int, lengths: Int) -> Int:
     """Concatenation of ``arange(s, s + l)`` for every ``(s, l)``."""
-    total = int(lengths.sum())
     before = np.cumsum(lengths) - lengths
-    return np.repeat(starts - before, lengths) + np.arange(total)
+    return np.repeat(starts - before, lengths) + np.arange(int(before[-1] + lengths[-1]))
 
 
-def _block_prefix(values: Float, block_start: Int, entry_block: Int) -> Float:
-    """Sum of ``values`` over the entries above each entry, within its block."""
-    above = np.cumsum(values) - values
-    return above - above[block_start][entry_block]
+# ------------------------------------------------------------------------------------------------
+# Node statistics and the stopping rule
+# ------------------------------------------------------------------------------------------------
 
 
-def _xlog2x(c: Float) -> Float:
-    """``c log2 c`` with ``0 log 0 = 0``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(c > 0, c * np.log2(np.where(c > 0, c, 1.0)), 0.0)
+def node_statistics(samples: Samples, rows: Int, n: Int, params: GrowthParams) -> Nodes:
+    """Statistics of the nodes whose instances are ``rows``, in consecutive groups of ``n``.
+
+    Every group holds at least one instance. The impurity comes from the same registry function
+    as every candidate's score (:data:`core.engine.criteria.IMPURITY`).
+    """
+    n_nodes = n.size
+    group = np.repeat(np.arange(n_nodes), n)
+    w = samples.weight[rows]
+    tree = samples.tree[rows[np.cumsum(n) - n]]
+    weight = _sums(group, w, n_nodes)
+    k = params.n_classes
+    if k:
+        codes = np.asarray(samples.y[rows], dtype=np.int64)
+        counts = _sums(group * k + codes, w, n_nodes * k).reshape(n_nodes, k)
+        return Nodes(tree, n, weight, counts, IMPURITY[params.criterion](counts), counts)
+    y = samples.y[rows].astype(np.float64)
+    if params.criterion == "squared_error":
+        # Centre each node's targets on its own mean: then s ~ 0, and a node whose targets
+        # are all equal has q = 0 exactly, hence impurity 0.
+        mean = _sums(group, w * y, n_nodes) / weight
+        centred = y - mean[group]
+        s = _sums(group, w * centred, n_nodes)
+        q = _sums(group, w * centred * centred, n_nodes)
+        stats = np.column_stack([weight, s, q])
+        return Nodes(tree, n, weight, stats, IMPURITY["squared_error"](stats), mean[:, None])
+    # Absolute error: a median does not add up, so each node is measured on its own.
+    bounds = np.cumsum(n).tolist()
+    parts = [(y[a:b], w[a:b]) for a, b in zip([0, *bounds[:-1]], bounds, strict=True)]
+    median = np.array([weighted_median(yy, ww) for yy, ww in parts])
+    impurity = np.array([absolute_error(yy, ww) for yy, ww in parts])
+    return Nodes(tree, n, weight, np.zeros((n_nodes, 0)), impurity, median[:, None])
 
 
-class _Grower:
-    """State of one call to :func:`grow_trees`."""
-
-    def __init__(
-        self,
-        X: Float,
-        y: NDArray[np.int64] | Float,
-        weights: Int,
-        params: GrowthParams,
-        rngs: Sequence[np.random.Generator],
-    ) -> None:
-        self.params, self.rngs = params, rngs
-        self.n_samples, self.n_features = X.shape
-        self.n_trees = weights.shape[0]
-        self.k = params.n_classes
-        self.classification = params.n_classes > 0
-
-        # Instances: (tree, sample) pairs with a positive weight, ordered by tree, then sample.
-        inst_tree, inst_sample = np.nonzero(weights > 0)
-        self.inst_tree = inst_tree.astype(np.int64)
-        self.inst_sample = inst_sample.astype(np.int64)
-        self.inst_w = weights[inst_tree, inst_sample].astype(np.float64)
-        self.inst_y = y[inst_sample]
-        self.unit_weights = bool(np.all(self.inst_w == 1.0))
-        self.tree_weight: Float = np.bincount(
-            inst_tree, weights=self.inst_w, minlength=self.n_trees
-        ).astype(np.float64)
-
-        # The one sort: rank of every sample along every feature (ties broken by sample index).
-        # Feature values and ranks are stored feature-major and flat, indexed f * n + sample.
-        order = np.argsort(X, axis=0, kind="stable")
-        rank = np.empty((self.n_features, self.n_samples), dtype=np.int64)
-        rank[np.arange(self.n_features)[:, None], order.T] = np.arange(self.n_samples)
-        self.rank = rank.ravel()
-        self.values = np.ascontiguousarray(X.T).ravel()
-
-        self.batches: list[tuple[Int, Float]] = []  # (parent ids, node stats), batch by batch
-        self.splits: list[tuple[Int, Int, Float, Int, Int]] = []  # (id, feat, thr, left, right)
-        self.node_count = 0
-
-    # -- node statistics -------------------------------------------------------------------------
-
-    def _class_stats(self, tree: Float, n: Float, counts: Float) -> Float:
-        """Node statistics from class counts (every node here holds at least one sample)."""
-        weight = counts.sum(axis=1)
-        p = counts / weight[:, None]
-        if self.params.criterion == "gini":
-            impurity = 1.0 - np.sum(p * p, axis=1)  # as core.engine.criteria.gini
-        else:
-            impurity = -np.sum(_xlog2x(p), axis=1) + 0.0  # as core.engine.criteria.entropy
-        zeros = np.zeros(n.size)
-        return np.column_stack([n, weight, impurity, zeros, tree, counts])
-
-    @staticmethod
-    def _squared_stats(tree: Float, n: Float, weight: Float, mean: Float, node_ss: Float) -> Float:
-        stats = np.empty((n.size, VAL_COL + 1))
-        ss = np.maximum(node_ss, 0.0)
-        stats[:, N_COL], stats[:, W_COL], stats[:, TREE_COL] = n, weight, tree
-        stats[:, IMP_COL], stats[:, SS_COL], stats[:, VAL_COL] = ss / weight, ss, mean
-        return stats
-
-    @staticmethod
-    def _absolute_stats(tree: Float, groups: Sequence[tuple[Float, Float]]) -> Float:
-        stats = np.zeros((len(groups), VAL_COL + 1))
-        stats[:, TREE_COL] = tree
-        for i, (y, w) in enumerate(groups):
-            stats[i, N_COL], stats[i, W_COL] = y.size, w.sum()
-            stats[i, VAL_COL] = weighted_median(y, w)
-            stats[i, IMP_COL] = absolute_error(y, w)
-        return stats
-
-    def _root_stats(self) -> Float:
-        t = self.inst_tree
-        tree = np.arange(self.n_trees, dtype=np.float64)
-        n = np.bincount(t, minlength=self.n_trees).astype(np.float64)
-        w = self.inst_w
-        if self.classification:
-            flat = t * self.k + self.inst_y
-            counts = np.bincount(flat, weights=w, minlength=self.n_trees * self.k)
-            return self._class_stats(
-                tree, n, counts.reshape(self.n_trees, self.k).astype(np.float64)
-            )
-        y = self.inst_y.astype(np.float64)
-        if self.params.criterion == "absolute_error":
-            return self._absolute_stats(tree, [(y[t == i], w[t == i]) for i in range(self.n_trees)])
-        mean: Float = np.bincount(t, weights=w * y, minlength=self.n_trees) / self.tree_weight
-        ss = np.bincount(t, weights=w * (y - mean[t]) ** 2, minlength=self.n_trees).astype(float)
-        return self._squared_stats(tree, n, self.tree_weight, mean, ss)
-
-    def _can_split(self, stats: Float, depth: int) -> Bool:
-        p = self.params
-        n = stats[:, N_COL]
-        if depth >= p.max_depth:
-            return np.zeros(n.size, dtype=bool)
-        return (
-            (n >= p.min_samples_split)
-            & (n >= 2 * p.min_samples_leaf)
-            & (stats[:, IMP_COL] > EPSILON)
-        )
-
-    def _record(self, parent: Int, stats: Float) -> Int:
-        """Give the nodes in ``stats`` their ids; ``parent`` is -1 for roots."""
-        ids = np.arange(self.node_count, self.node_count + stats.shape[0], dtype=np.int64)
-        self.node_count += stats.shape[0]
-        self.batches.append((parent, stats))
-        return ids
-
-    # -- main loop -------------------------------------------------------------------------------
-
-    def grow(self) -> list[Tree]:
-        stats = self._root_stats()
-        gid = self._record(np.full(self.n_trees, -1, dtype=np.int64), stats)
-        size = stats[:, N_COL].astype(np.int64)
-        start = np.cumsum(size) - size
-        live = self._can_split(stats, 0)
-        # Working set: the instances of the nodes still to split, grouped node by node.
-        members = np.arange(self.inst_tree.size)[_ranges(start[live], size[live])]
-        stats, gid, size = stats[live], gid[live], size[live]
-        depth = 0
-        while gid.size:
-            members, stats, gid, size = self._split_level(members, stats, gid, size, depth)
-            depth += 1
-        return self._assemble()
-
-    def _features(self, stats: Float) -> tuple[Int, Int]:
-        """The (node, feature) pairs to evaluate, ordered by node, then feature."""
-        n_nodes, d, k = stats.shape[0], self.n_features, self.params.max_features
-        if k >= d:
-            return np.repeat(np.arange(n_nodes), d), np.tile(np.arange(d), n_nodes)
-        tree = stats[:, TREE_COL].astype(np.int64)
-        keys = np.empty((n_nodes, d))
-        # Each tree draws from its own generator, in node order, so it never depends on the
-        # other trees of the forest.
-        bounds = np.flatnonzero(np.diff(tree)) + 1
-        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, n_nodes], strict=True):
-            keys[lo:hi] = self.rngs[tree[lo]].random((hi - lo, d))
-        self._visit = np.argsort(keys, axis=1)  # visiting order, kept for the constant rule
-        chosen = np.sort(self._visit[:, :k], axis=1)
-        return np.repeat(np.arange(n_nodes), k), chosen.ravel()
-
-    def _split_level(
-        self, members: Int, stats: Float, gid: Int, size: Int, depth: int
-    ) -> tuple[Int, Float, Int, Int]:
-        """Split every node of one depth; return the working set of the next depth."""
-        start = np.cumsum(size) - size
-        pair_node, pair_feat = self._features(stats)
-        ev = self._evaluate(members, stats, start, size, pair_node, pair_feat)
-        if self.params.max_features < self.n_features:
-            # Like scikit-learn: a feature that is constant in the node does not count as
-            # usable; if all drawn ones are constant, keep visiting features in the drawn order
-            # until a non-constant one turns up.
-            stuck = self._all_constant(ev, pair_node, stats.shape[0])
-            if stuck.any():
-                pair_node, pair_feat = self._add_next_feature(
-                    members, start, size, stuck, pair_node, pair_feat
-                )
-                ev = self._evaluate(members, stats, start, size, pair_node, pair_feat)
-        return self._apply_best(ev, stats, gid, size, depth)
-
-    # -- evaluation of all candidates ------------------------------------------------------------
-
-    def _evaluate(
-        self, members: Int, stats: Float, start: Int, size: Int, pair_node: Int, pair_feat: Int
-    ) -> _Evaluation:
-        """Lay out, sort and score every candidate split of every (node, feature) pair."""
-        n = self.n_samples
-        lengths = size[pair_node]
-        pair_start = np.cumsum(lengths) - lengths
-        entry_pair = np.repeat(np.arange(pair_node.size), lengths)
-        inst = members[_ranges(start[pair_node], lengths)]
-        feat_base = pair_feat[entry_pair] * n
-        # Sort every block by its feature: key = pair number, then the sample's rank. (32-bit
-        # keys sort faster; use them whenever the largest key fits.)
-        key = entry_pair * n + self.rank[feat_base + self.inst_sample[inst]]
-        if pair_node.size * n < np.iinfo(np.int32).max:
-            key = key.astype(np.int32)
-        inst = inst[np.argsort(key)]
-        x = self.values[feat_base + self.inst_sample[inst]]
-        pos = np.arange(inst.size) - pair_start[entry_pair]  # rows above, in the block
-
-        msl = self.params.min_samples_leaf
-        valid = (pos >= max(1, msl)) & (lengths[entry_pair] - pos >= msl)
-        valid[1:] &= x[1:] > x[:-1] + FEATURE_THRESHOLD
-        ev = _Evaluation(inst, x, pair_start, lengths, entry_pair, valid, pair_node, pair_feat)
-        self._score(ev, stats, pair_node, pos)
-        return ev
-
-    def _score(self, ev: _Evaluation, stats: Float, pair_node: Int, pos: Int) -> None:
-        """Fill ``ev.score`` (lower is better, inf where invalid) and ``ev.left`` statistics."""
-        pair_start = ev.pair_start
-        node_of = pair_node[ev.entry_pair]
-        w = None if self.unit_weights else self.inst_w[ev.inst]
-        w_left = (
-            pos.astype(np.float64) if w is None else _block_prefix(w, pair_start, ev.entry_pair)
-        )
-        w_right = stats[node_of, W_COL] - w_left
-        crit = self.params.criterion
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.classification and self.k == 2 and crit == "gini":
-                # Two classes: sum_c c^2 / n = n - 2 c0 c1 / n, so minimising
-                # c0_L c1_L / n_L + c0_R c1_R / n_R is the same as minimising the Gini score.
-                is_1 = self.inst_y[ev.inst].astype(np.float64)
-                c1_left = _block_prefix(is_1 if w is None else is_1 * w, pair_start, ev.entry_pair)
-                c0_left = w_left - c1_left
-                c1_right = stats[node_of, VAL_COL + 1] - c1_left
-                c0_right = w_right - c1_right
-                score = c0_left * c1_left / w_left + c0_right * c1_right / w_right
-                ev.left = [c0_left, c1_left]
-            elif self.classification:
-                codes = self.inst_y[ev.inst]
-                counts = []
-                for c in range(self.k - 1):
-                    is_c = (codes == c).astype(np.float64)
-                    counts.append(
-                        _block_prefix(is_c if w is None else is_c * w, pair_start, ev.entry_pair)
-                    )
-                counts.append(w_left - np.sum(counts, axis=0) if counts else w_left)
-                acc_left = np.zeros(ev.inst.size)
-                acc_right = np.zeros(ev.inst.size)
-                for c, c_left in enumerate(counts):
-                    c_right = stats[node_of, VAL_COL + c] - c_left
-                    if crit == "gini":
-                        acc_left += c_left * c_left
-                        acc_right += c_right * c_right
-                    else:
-                        acc_left -= _xlog2x(c_left)
-                        acc_right -= _xlog2x(c_right)
-                if crit == "gini":
-                    # n_L I(L) + n_R I(R) = n - (sum c_L^2 / n_L + sum c_R^2 / n_R)
-                    score = -(acc_left / w_left + acc_right / w_right)
-                else:
-                    # n_L I(L) = n_L log2 n_L - sum c_L log2 c_L, likewise on the right
-                    score = _xlog2x(w_left) + acc_left + _xlog2x(w_right) + acc_right
-                ev.left = counts
-            elif crit == "squared_error":
-                # Centre y on the node mean: the node's sum is then ~0, so the right sum is
-                # -s_left, and n_L I(L) + n_R I(R) = const - (s_L^2 / n_L + s_R^2 / n_R).
-                centred = self.inst_y[ev.inst] - stats[node_of, VAL_COL]
-                wc = centred if w is None else w * centred
-                s_left = _block_prefix(wc, pair_start, ev.entry_pair)
-                score = -(s_left * s_left) * (1.0 / w_left + 1.0 / w_right)
-                ev.left = []  # the winners' children are summed exactly in _children
-            else:
-                score = self._score_absolute(ev, w)
-                ev.left = []
-        ev.score = np.where(ev.valid, score, np.inf)
-
-    def _score_absolute(self, ev: _Evaluation, w: Float | None) -> Float:
-        """Absolute error has no cumulative-sum shortcut: scan each block in turn.
-
-        A split before row ``o`` of a block costs the sum of absolute deviations of its first
-        ``o`` rows plus that of the remaining rows.
-        """
-        y = self.inst_y[ev.inst].astype(np.float64)
-        ww = np.ones(y.size, dtype=np.int64) if w is None else w.astype(np.int64)
-        score = np.empty(y.size)
-        for a, n in zip(ev.pair_start.tolist(), ev.lengths.tolist(), strict=True):
-            yy, wb = y[a : a + n], ww[a : a + n]
-            left = prefix_absolute_deviation(yy, wb)
-            right = prefix_absolute_deviation(yy[::-1], wb[::-1])
-            score[a : a + n] = left[:-1] + right[::-1][:-1]
-        return score
-
-    # -- the constant-feature rule of max_features ------------------------------------------------
-
-    def _all_constant(self, ev: _Evaluation, pair_node: Int, n_nodes: int) -> Bool:
-        """Nodes whose drawn features are all constant in the node."""
-        last = ev.pair_start + ev.lengths - 1
-        constant = ev.x[last] <= ev.x[ev.pair_start] + FEATURE_THRESHOLD
-        usable = np.bincount(pair_node, weights=~constant, minlength=n_nodes)
-        return usable == 0
-
-    def _add_next_feature(
-        self, members: Int, start: Int, size: Int, stuck: Bool, pair_node: Int, pair_feat: Int
-    ) -> tuple[Int, Int]:
-        """For each stuck node, add the first non-constant feature in its visiting order."""
-        k = self.params.max_features
-        extra_node, extra_feat = [], []
-        for j in np.flatnonzero(stuck):
-            samples = self.inst_sample[members[start[j] : start[j] + size[j]]]
-            for f in self._visit[j, k:]:
-                col = self.values[f * self.n_samples + samples]
-                if col.max() > col.min() + FEATURE_THRESHOLD:
-                    extra_node.append(j)
-                    extra_feat.append(f)
-                    break
-        nodes = np.concatenate([pair_node, np.array(extra_node, dtype=np.int64)])
-        feats = np.concatenate([pair_feat, np.array(extra_feat, dtype=np.int64)])
-        order = np.lexsort((feats, nodes))
-        return nodes[order], feats[order]
-
-    # -- choosing and applying the splits --------------------------------------------------------
-
-    def _apply_best(
-        self, ev: _Evaluation, stats: Float, gid: Int, size: Int, depth: int
-    ) -> tuple[Int, Float, Int, Int]:
-        n_nodes = stats.shape[0]
-        # Each node's blocks are contiguous and ordered by feature, then row, so the lowest
-        # entry index among a node's best scores is the lowest feature, then lowest threshold.
-        first_entry = ev.pair_start[np.searchsorted(ev.pair_node, np.arange(n_nodes))]
-        best_score = np.minimum.reduceat(ev.score, first_entry)
-        entry_node = ev.pair_node[ev.entry_pair]
-        index = np.where(
-            ev.score == best_score[entry_node], np.arange(ev.score.size), ev.score.size
-        )
-        winner = np.minimum.reduceat(index, first_entry)
-        s = np.flatnonzero(np.isfinite(best_score))
-        e = winner[s]
-        block_start = ev.pair_start[ev.entry_pair[e]]
-
-        # Both children of every candidate split, interleaved: left of the first node, right
-        # of the first node, left of the second... Keep the splits that decrease the impurity
-        # enough (min_impurity_decrease).
-        children = self._children(ev, stats[s], e, block_start, size[s])
-        keep = self._improvement(stats[s], children) + EPSILON >= self.params.min_impurity_decrease
-        if not keep.all():
-            s, e, block_start = s[keep], e[keep], block_start[keep]
-            children = children[np.repeat(keep, 2)]
-
-        feature = ev.pair_feat[ev.entry_pair[e]]
-        threshold = midpoint(ev.x[e - 1], ev.x[e])
-        child_gid = self._record(np.repeat(gid[s], 2), children)
-        self.splits.append((gid[s], feature, threshold, child_gid[0::2], child_gid[1::2]))
-
-        # Next depth: children that can still split; their samples are slices of the winning
-        # block (sorted by the winning feature: left child first).
-        child_start = np.stack([block_start, e], axis=1).ravel()
-        child_size = children[:, N_COL].astype(np.int64)
-        live = self._can_split(children, depth + 1)
-        members = ev.inst[_ranges(child_start[live], child_size[live])]
-        return members, children[live], child_gid[live], child_size[live]
-
-    def _children(self, ev: _Evaluation, node: Float, e: Int, block_start: Int, size: Int) -> Float:
-        """Statistics of both children of every node under its winning split at entry ``e``.
-
-        Returns one row per child, interleaved: left and right child of the first node, then
-        of the second...
-        """
-        n_left = (e - block_start).astype(np.float64)
-        n = np.stack([n_left, size - n_left], axis=1).ravel()
-        tree = np.repeat(node[:, TREE_COL], 2)
-        crit = self.params.criterion
-        if self.classification:
-            counts = np.empty((2 * e.size, self.k))
-            counts[0::2] = np.column_stack([c[e] for c in ev.left])
-            counts[1::2] = node[:, VAL_COL:] - counts[0::2]
-            return self._class_stats(tree, n, counts)
-        if crit == "squared_error":
-            # Two passes over each child's entries (mean, then squared deviations): exact enough
-            # that a child whose targets are all equal gets impurity 0.
-            starts = np.stack([block_start, e], axis=1).ravel()
-            lengths = n.astype(np.int64)
-            rows = ev.inst[_ranges(starts, lengths)]
-            y, w = self.inst_y[rows], self.inst_w[rows]
-            first = np.cumsum(lengths) - lengths
-            weight = np.add.reduceat(w, first)
-            mean = np.add.reduceat(w * y, first) / weight
-            ss = np.add.reduceat(w * (y - np.repeat(mean, lengths)) ** 2, first)
-            return self._squared_stats(tree, n, weight, mean, ss)
-        y = self.inst_y[ev.inst].astype(np.float64)
-        w = self.inst_w[ev.inst]
-        groups = []
-        for a, r, b in zip(
-            block_start.tolist(), e.tolist(), (block_start + size).tolist(), strict=True
-        ):
-            groups += [(y[a:r], w[a:r]), (y[r:b], w[r:b])]
-        return self._absolute_stats(tree, groups)
-
-    def _improvement(self, node: Float, children: Float) -> Float:
-        """Weighted impurity decrease of each split, as ``min_impurity_decrease`` sees it.
-
-        ``children`` holds the two children of each node, interleaved (see ``_children``).
-        """
-        w = node[:, W_COL]
-        weighted = children[:, W_COL] * children[:, IMP_COL]
-        children = (weighted[0::2] + weighted[1::2]) / w
-        root_weight = self.tree_weight[node[:, TREE_COL].astype(np.int64)]
-        return w / root_weight * (node[:, IMP_COL] - children)
-
-    # -- assembly --------------------------------------------------------------------------------
-
-    def _assemble(self) -> list[Tree]:
-        """Turn the recorded nodes into one flat-array Tree per tree, in depth-first preorder."""
-        total = self.node_count
-        parent = np.concatenate([b[0] for b in self.batches])
-        stats = np.concatenate([b[1] for b in self.batches])
-        tree = stats[:, TREE_COL].astype(np.int64)
-        value = stats[:, VAL_COL:]
-        if self.classification:
-            value = value / stats[:, W_COL : W_COL + 1]  # counts -> class fractions
-
-        left = np.full(total, TREE_LEAF, dtype=np.int64)
-        right = np.full(total, TREE_LEAF, dtype=np.int64)
-        feature = np.full(total, TREE_UNDEFINED, dtype=np.int64)
-        threshold = np.full(total, float(TREE_UNDEFINED))
-        for ids, feat, thr, s_left, s_right in self.splits:
-            left[ids], right[ids], feature[ids], threshold[ids] = s_left, s_right, feat, thr
-
-        # Subtree sizes bottom-up (a batch's parents were recorded in earlier batches), then
-        # preorder positions top-down: left child = parent + 1, right = parent + 1 + size(left).
-        # Batch k holds the nodes at depth k, children in (left, right) pairs.
-        size = np.ones(total, dtype=np.int64)
-        depth = np.zeros(total, dtype=np.int64)
-        batch_ids, first = [], 0
-        for k, b in enumerate(self.batches):
-            batch_ids.append(np.arange(first, first + b[1].shape[0]))
-            depth[first : first + b[1].shape[0]] = k
-            first += b[1].shape[0]
-        for ids in reversed(batch_ids[1:]):
-            size[parent[ids[0::2]]] = 1 + size[ids[0::2]] + size[ids[1::2]]
-        pre = np.zeros(total, dtype=np.int64)
-        for ids in batch_ids[1:]:
-            p = parent[ids]
-            pre[ids] = pre[p] + 1 + np.where(right[p] == ids, size[left[p]], 0)
-
-        tree_sizes = np.bincount(tree, minlength=self.n_trees)
-        tree_start = np.cumsum(tree_sizes) - tree_sizes
-        inv = np.empty(total, dtype=np.int64)
-        inv[tree_start[tree] + pre] = np.arange(total)
-        c_left = np.where(left >= 0, pre[np.maximum(left, 0)], TREE_LEAF)[inv]
-        c_right = np.where(right >= 0, pre[np.maximum(right, 0)], TREE_LEAF)[inv]
-        feature, threshold, value, depth = feature[inv], threshold[inv], value[inv], depth[inv]
-        impurity, n_node, weight = stats[inv, IMP_COL], stats[inv, N_COL], stats[inv, W_COL]
-        n_node = n_node.astype(np.int64)
-        trees = []
-        for t in range(self.n_trees):
-            sl = slice(int(tree_start[t]), int(tree_start[t] + tree_sizes[t]))
-            trees.append(
-                Tree(
-                    children_left=c_left[sl],
-                    children_right=c_right[sl],
-                    feature=feature[sl],
-                    threshold=threshold[sl],
-                    impurity=impurity[sl],
-                    n_node_samples=n_node[sl],
-                    weighted_n_node_samples=weight[sl],
-                    value=value[sl].reshape(-1, 1, value.shape[1]),
-                    n_features=self.n_features,
-                    node_depth=depth[sl],
-                )
-            )
-        return trees
+def _sums(group: Int, values: Float, n_groups: int) -> Float:
+    """Sum of ``values`` in each group ``0..n_groups-1``."""
+    return np.bincount(group, weights=values, minlength=n_groups).astype(np.float64, copy=False)
 
 
-class _Evaluation:
-    """Every candidate split of one depth, laid out block by block.
+def can_split(nodes: Nodes, depth: int, params: GrowthParams) -> Bool:
+    """Nodes that may be split: below ``max_depth``, big enough, and not pure."""
+    if depth >= params.max_depth:
+        return np.zeros(nodes.n.size, dtype=bool)
+    big_enough = max(params.min_samples_split, 2 * params.min_samples_leaf)
+    return (nodes.n >= big_enough) & (nodes.impurity > EPSILON)
 
-    One *block* per (node, feature) pair, holding the node's instances sorted by the feature;
-    *entry* ``i`` of a block stands for the split that sends the block's first ``i`` rows left.
+
+# ------------------------------------------------------------------------------------------------
+# Steps 1-2: the candidate blocks
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FeatureDraw:
+    """The (node, feature) pairs to try, ordered by node, then feature.
+
+    ``visit`` is each node's random order of all features when features are drawn (``None``
+    when every node tries every feature).
     """
 
-    def __init__(
-        self,
-        inst: Int,
-        x: Float,
-        pair_start: Int,
-        lengths: Int,
-        entry_pair: Int,
-        valid: Bool,
-        pair_node: Int,
-        pair_feat: Int,
-    ) -> None:
-        self.inst, self.x, self.valid = inst, x, valid  # per entry
-        self.pair_start, self.lengths = pair_start, lengths  # per block
-        self.pair_node, self.pair_feat = pair_node, pair_feat  # per block
-        self.entry_pair = entry_pair  # block of every entry
-        self.score: Float = np.zeros(0)  # per entry, lower is better, inf where invalid
-        self.left: list[Float] = []  # per entry: left-side statistics (see _score)
+    node: Int
+    feature: Int
+    visit: Int | None = None
+
+
+def draw_features(
+    nodes: Nodes, n_features: int, params: GrowthParams, rngs: Sequence[np.random.Generator]
+) -> FeatureDraw:
+    """Step 1: all features of every node, or ``max_features`` drawn at random per node.
+
+    Each tree draws from its own generator, in node order, so it never depends on the other
+    trees of a forest.
+    """
+    n_nodes, d, k = nodes.n.size, n_features, params.max_features
+    if k >= d:
+        return FeatureDraw(np.repeat(np.arange(n_nodes), d), np.tile(np.arange(d), n_nodes))
+    keys = np.empty((n_nodes, d))
+    bounds = np.flatnonzero(np.diff(nodes.tree)) + 1
+    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, n_nodes], strict=True):
+        keys[lo:hi] = rngs[nodes.tree[lo]].random((hi - lo, d))
+    visit = np.argsort(keys, axis=1)  # each node's random visiting order of the features
+    chosen = np.sort(visit[:, :k], axis=1).ravel()
+    return FeatureDraw(np.repeat(np.arange(n_nodes), k), chosen, visit)
+
+
+def stuck_nodes(blocks: Blocks, n_nodes: int) -> Bool:
+    """Nodes whose every block holds a single value of its feature (nothing to split on)."""
+    last = blocks.start + blocks.size - 1
+    usable = blocks.x[last] > blocks.x[blocks.start] + FEATURE_THRESHOLD
+    return np.bincount(blocks.node, weights=usable, minlength=n_nodes) == 0
+
+
+def draw_more_features(
+    draw: FeatureDraw,
+    visit: Int,
+    stuck: Bool,
+    samples: Samples,
+    rows: Int,
+    n: Int,
+    params: GrowthParams,
+) -> FeatureDraw:
+    """Like scikit-learn: a feature constant in the node does not count as drawn.
+
+    For each stuck node, keep visiting features in its random order until one is not constant,
+    and add that one (if any).
+    """
+    start = np.cumsum(n) - n
+    extra_node, extra_feature = [], []
+    for j in np.flatnonzero(stuck):
+        sample = samples.sample[rows[start[j] : start[j] + n[j]]]
+        for f in visit[j, params.max_features :]:
+            column = samples.values[f * samples.n_samples + sample]
+            if column.max() > column.min() + FEATURE_THRESHOLD:
+                extra_node.append(j)
+                extra_feature.append(f)
+                break
+    node = np.concatenate([draw.node, np.array(extra_node, dtype=np.int64)])
+    feature = np.concatenate([draw.feature, np.array(extra_feature, dtype=np.int64)])
+    order = np.lexsort((feature, node))
+    return FeatureDraw(node[order], feature[order], visit)
+
+
+def candidate_blocks(
+    samples: Samples,
+    rows: Int,
+    nodes: Nodes,
+    params: GrowthParams,
+    rngs: Sequence[np.random.Generator],
+) -> Blocks:
+    """Steps 1 and 2: draw the features, lay out and sort the blocks.
+
+    When features are drawn and all of a node's drawn features are constant in it, the node
+    draws on (:func:`draw_more_features`) and the blocks are laid out again; this is rare.
+    """
+    draw = draw_features(nodes, samples.n_features, params, rngs)
+    blocks = sort_blocks(samples, rows, nodes.n, draw)
+    if draw.visit is not None:
+        stuck = stuck_nodes(blocks, nodes.n.size)
+        if stuck.any():
+            draw = draw_more_features(draw, draw.visit, stuck, samples, rows, nodes.n, params)
+            blocks = sort_blocks(samples, rows, nodes.n, draw)
+    return blocks
+
+
+def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Blocks:
+    """Step 2: one block per (node, feature) pair, every block sorted by its feature at once.
+
+    ``rows`` holds the instances of the nodes, in consecutive groups of sizes ``n``. The sort
+    key of an entry is its block number, then the sample's rank along the block's feature.
+    """
+    size = n[draw.node]
+    start = np.cumsum(size) - size
+    block = np.repeat(np.arange(size.size), size)
+    node_start = np.cumsum(n) - n
+    entry_rows = np.take(rows, _ranges(node_start[draw.node], size))
+    base = np.repeat(draw.feature * samples.n_samples, size)  # where each entry's feature starts
+    rank = np.take(samples.rank, base + np.take(samples.sample, entry_rows))
+    key = block * samples.n_samples + rank
+    if size.size * samples.n_samples < np.iinfo(np.int32).max:
+        key = key.astype(np.int32)  # 32-bit keys sort faster
+    entry_rows = np.take(entry_rows, np.argsort(key))
+    x = np.take(samples.values, base + np.take(samples.sample, entry_rows))
+    first = np.repeat(start, size)
+    above = np.arange(entry_rows.size) - first
+    return Blocks(
+        draw.node,
+        draw.feature,
+        start,
+        size,
+        entry_rows,
+        x,
+        block,
+        first,
+        np.repeat(draw.node, size),
+        above,
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Steps 3-5: cumulative statistics, scores, the best split of every node
+# ------------------------------------------------------------------------------------------------
+
+
+def cumulative_statistics(
+    samples: Samples, blocks: Blocks, nodes: Nodes, params: GrowthParams
+) -> Float:
+    """Step 3: statistics of the rows above every entry in its block (the split's left side).
+
+    Returns
+    -------
+    ndarray of shape (n_entries, n_stats)
+        Class counts, or the moments ``(w, s, q)`` of ``y`` centred on the node's mean (the
+        centre of the node's own moments, so ``right = node - left`` holds);
+        ``(n_entries, 0)`` for absolute error. The array is stored statistic by statistic
+        (it is the transpose of a C-ordered ``(n_stats, n_entries)`` array): sums over a row's
+        few statistics then run down long contiguous columns, many times faster.
+    """
+    m = blocks.rows.size
+    w = None if samples.unit_weights else samples.weight[blocks.rows]
+    if params.n_classes:
+        one_hot = np.arange(params.n_classes)[:, None] == samples.y[blocks.rows]
+        per_row = one_hot.astype(np.float64) if w is None else one_hot * w
+    elif params.criterion == "squared_error":
+        centred = samples.y[blocks.rows] - nodes.value[blocks.entry_node, 0]
+        w = np.ones(m) if w is None else w
+        per_row = np.stack([w, w * centred, w * centred * centred])
+    else:
+        return np.zeros((m, 0))
+    # prefix[:, i] is the sum of the first i entries, so the rows above entry i in its block
+    # sum to prefix[:, i] - prefix[:, first entry of the block].
+    prefix = np.zeros((per_row.shape[0], m + 1))
+    np.cumsum(per_row, axis=1, out=prefix[:, 1:])
+    # (np.take along an axis is many times faster than fancy indexing prefix[:, first].)
+    left: Float = (prefix[:, :-1] - np.take(prefix, blocks.first, axis=1)).T
+    return left
+
+
+def score_candidates(
+    samples: Samples, blocks: Blocks, left: Float, nodes: Nodes, params: GrowthParams
+) -> Float:
+    """Step 4: the weighted child impurity ``n_L I(L) + n_R I(R)`` of every entry.
+
+    ``I`` is the criterion's function from :data:`core.engine.criteria.IMPURITY`, applied to
+    the left statistics and to the node's minus them. Entries that are not valid splits (an
+    empty or too small side, or equal feature values on both sides) score ``inf``.
+
+    Returns
+    -------
+    ndarray of shape (n_entries,)
+        Lower is better.
+    """
+    size = blocks.size[blocks.block]
+    msl = params.min_samples_leaf
+    valid = (blocks.above >= max(1, msl)) & (size - blocks.above >= msl)
+    valid[1:] &= blocks.x[1:] > blocks.x[:-1] + FEATURE_THRESHOLD
+    if params.criterion == "absolute_error":
+        score = _absolute_error_scores(samples, blocks)
+    else:
+        impurity = IMPURITY[params.criterion]
+        if samples.unit_weights:
+            w_left = blocks.above.astype(np.float64)
+        else:
+            w = samples.weight[blocks.rows]
+            prefix = np.cumsum(w) - w
+            w_left = prefix - prefix[blocks.first]
+        w_right = nodes.weight[blocks.entry_node] - w_left
+        node_stats = np.take(nodes.stats.T, blocks.entry_node, axis=1)
+        right = (node_stats - left.T).T  # stored like left
+        score = w_left * impurity(left) + w_right * impurity(right)
+    return np.where(valid, score, np.inf)
+
+
+def _absolute_error_scores(samples: Samples, blocks: Blocks) -> Float:
+    """Absolute error has no cumulative-sum shortcut: scan each block in turn.
+
+    A split before row ``o`` of a block costs the sum of absolute deviations of its first
+    ``o`` rows plus that of the remaining rows.
+    """
+    y = samples.y[blocks.rows].astype(np.float64)
+    w = samples.weight[blocks.rows].astype(np.int64)
+    score = np.empty(y.size)
+    for a, n in zip(blocks.start.tolist(), blocks.size.tolist(), strict=True):
+        yy, ww = y[a : a + n], w[a : a + n]
+        left = prefix_absolute_deviation(yy, ww)
+        right = prefix_absolute_deviation(yy[::-1], ww[::-1])
+        score[a : a + n] = left[:-1] + right[::-1][:-1]
+    return score
+
+
+def best_per_node(blocks: Blocks, score: Float, n_nodes: int) -> Splits:
+    """Step 5: each node's best entry, by a segmented minimum over the node's blocks.
+
+    A node's blocks are consecutive and ordered by feature, their entries by threshold, so
+    among equal scores the lowest entry is the lowest feature, then the lowest threshold.
+    Nodes with no valid split are left out.
+    """
+    first = blocks.start[np.searchsorted(blocks.node, np.arange(n_nodes))]
+    best = np.minimum.reduceat(score, first)
+    entry = np.arange(score.size)
+    is_best = score == best[blocks.entry_node]
+    winner = np.minimum.reduceat(np.where(is_best, entry, score.size), first)
+    node = np.flatnonzero(np.isfinite(best))
+    e = winner[node]
+    block = blocks.block[e]
+    return Splits(
+        node=node,
+        feature=blocks.feature[block],
+        threshold=midpoint(blocks.x[e - 1], blocks.x[e]),
+        start=blocks.start[block],
+        n_left=blocks.above[e],
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Step 6: split the rows
+# ------------------------------------------------------------------------------------------------
+
+
+def split_rows(
+    samples: Samples, blocks: Blocks, splits: Splits, nodes: Nodes, params: GrowthParams
+) -> tuple[Int, Nodes, Splits]:
+    """Step 6: the children of every split, and their rows.
+
+    A winning block is sorted by the winning feature, so its first ``n_left`` entries are the
+    left child's rows and the rest the right child's. Splits that do not decrease the weighted
+    impurity by ``min_impurity_decrease`` are dropped (their node stays a leaf).
+
+    Returns
+    -------
+    rows : ndarray
+        The children's instances, in consecutive groups: left and right child of the first
+        split, then of the second...
+    children : Nodes
+        Interleaved the same way.
+    splits : Splits
+        The splits kept.
+    """
+    n = nodes.n[splits.node]
+    child_n = np.column_stack([splits.n_left, n - splits.n_left]).ravel()
+    rows = blocks.rows[_ranges(splits.start, n)] if n.size else np.zeros(0, dtype=np.int64)
+    children = node_statistics(samples, rows, child_n, params)
+    gain = impurity_decrease(nodes.take(splits.node), children, samples.tree_weight)
+    keep = gain + EPSILON >= params.min_impurity_decrease
+    if keep.all():
+        return rows, children, splits
+    kept_children = np.repeat(keep, 2)
+    return (
+        rows[np.repeat(kept_children, child_n)],
+        children.take(kept_children),
+        splits.take(keep),
+    )
+
+
+def impurity_decrease(parents: Nodes, children: Nodes, tree_weight: Float) -> Float:
+    """Weighted impurity decrease of each split, as ``min_impurity_decrease`` sees it.
+
+    ``w_t / w * (I(t) - w_L / w_t * I(L) - w_R / w_t * I(R))``, with ``children`` interleaved
+    (left and right child of the first parent, then of the second...).
+    """
+    weighted = children.weight * children.impurity
+    child = (weighted[0::2] + weighted[1::2]) / parents.weight
+    result: Float = parents.weight / tree_weight[parents.tree] * (parents.impurity - child)
+    return result
+
+
+def partition_blocks(
+    samples: Samples, blocks: Blocks, child_rows: Int, child_n: Int, open_: Bool
+) -> Blocks:
+    """Step 6, continued: the next depth's blocks, without sorting again.
+
+    When every node tries every feature, the block of (child, feature) holds exactly the
+    entries of (parent, feature) that went to that child, in the same order: a *stable
+    partition* of each parent block into its left and right part keeps every block sorted.
+    Children that will not split (``open_`` false) are left out.
+
+    Parameters
+    ----------
+    blocks : Blocks
+        This depth's blocks.
+    child_rows, child_n : ndarray
+        The children's instances in consecutive groups (from :func:`split_rows`), and sizes.
+    open_ : ndarray of bool
+        Which children will be split at the next depth.
+    """
+    d = samples.n_features
+    # Each instance's child (-1: its node did not split), then that child's index among the
+    # next depth's nodes (-1: it will not split).
+    child_of = np.full(samples.tree.size, -1, dtype=np.int64)
+    child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
+    next_index = np.where(open_, np.cumsum(open_) - 1, -1)
+    child = child_of[blocks.rows]
+    new_node = np.where(child >= 0, next_index[child], -1)  # (child -1 reads a value unused)
+    keep = new_node >= 0
+
+    # An entry's place in its new block: the entries above it in its old block that went to
+    # the same side (children are interleaved, left at even positions).
+    goes_right = (child & 1).astype(np.int64)
+    right_prefix = np.cumsum(goes_right) - goes_right
+    right_above = right_prefix - right_prefix[blocks.first]
+    place = np.where(goes_right == 1, right_above, blocks.above - right_above)
+
+    n = child_n[open_]
+    size = np.repeat(n, d)
+    start = np.cumsum(size) - size
+    feature = blocks.feature[blocks.block]
+    new_block = new_node[keep] * d + feature[keep]
+    at = start[new_block] + place[keep]
+    rows = np.empty(at.size, dtype=np.int64)
+    x = np.empty(at.size)
+    rows[at], x[at] = blocks.rows[keep], blocks.x[keep]
+
+    node = np.repeat(np.arange(n.size), d)
+    block = np.repeat(np.arange(size.size), size)
+    first = start[block]
+    return Blocks(
+        node=node,
+        feature=np.tile(np.arange(d), n.size),
+        start=start,
+        size=size,
+        rows=rows,
+        x=x,
+        block=block,
+        first=first,
+        entry_node=node[block],
+        above=np.arange(rows.size) - first,
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Assembly: preorder flat arrays, one Tree per tree
+# ------------------------------------------------------------------------------------------------
+
+
+def assemble(
+    levels: list[Level], samples: Samples, n_trees: int, params: GrowthParams
+) -> list[Tree]:
+    """Number every tree's nodes in depth-first preorder and build its flat arrays.
+
+    Level ``k`` holds the nodes at depth ``k`` (children in (left, right) pairs), and every
+    node's parent is on the level before, so subtree sizes are summed bottom-up, then
+    preorder positions handed out top-down: left child = parent + 1, right child = parent + 1
+    + size of the left subtree.
+    """
+    sizes = [lv.nodes.n.size for lv in levels]
+    total = sum(sizes)
+    first = np.cumsum([0, *sizes])
+    parent = np.concatenate([lv.parent for lv in levels])
+    depth = np.repeat(np.arange(len(levels)), sizes)
+    nodes = _concat_nodes([lv.nodes for lv in levels])
+
+    left = np.full(total, TREE_LEAF, dtype=np.int64)
+    right = np.full(total, TREE_LEAF, dtype=np.int64)
+    feature = np.full(total, TREE_UNDEFINED, dtype=np.int64)
+    threshold = np.full(total, float(TREE_UNDEFINED))
+    for k, lv in enumerate(levels[1:], start=1):
+        ids = np.arange(first[k], first[k + 1])
+        left[lv.parent[0::2]], right[lv.parent[0::2]] = ids[0::2], ids[1::2]
+    for lv in levels:
+        feature[lv.split_ids], threshold[lv.split_ids] = lv.feature, lv.threshold
+
+    size = np.ones(total, dtype=np.int64)
+    for k in range(len(levels) - 1, 0, -1):
+        ids = np.arange(first[k], first[k + 1])
+        size[parent[ids[0::2]]] = 1 + size[ids[0::2]] + size[ids[1::2]]
+    pre = np.zeros(total, dtype=np.int64)
+    for k in range(1, len(levels)):
+        ids = np.arange(first[k], first[k + 1])
+        p = parent[ids]
+        is_right = np.tile([False, True], ids.size // 2)
+        pre[ids] = pre[p] + 1 + np.where(is_right, size[left[p]], 0)
+
+    tree_sizes = np.bincount(nodes.tree, minlength=n_trees)
+    tree_start = np.cumsum(tree_sizes) - tree_sizes
+    order = np.empty(total, dtype=np.int64)  # order[preorder position] = recorded id
+    order[tree_start[nodes.tree] + pre] = np.arange(total)
+    c_left = np.where(left >= 0, pre[np.maximum(left, 0)], TREE_LEAF)[order]
+    c_right = np.where(right >= 0, pre[np.maximum(right, 0)], TREE_LEAF)[order]
+    value = nodes.value[order]
+    if params.n_classes:
+        value = value / nodes.weight[order, None]  # counts -> class fractions
+    feature, threshold, depth = feature[order], threshold[order], depth[order]
+    impurity, n_node, weight = nodes.impurity[order], nodes.n[order], nodes.weight[order]
+    trees = []
+    for t in range(n_trees):
+        sl = slice(int(tree_start[t]), int(tree_start[t] + tree_sizes[t]))
+        trees.append(
+            Tree(
+                children_left=c_left[sl],
+                children_right=c_right[sl],
+                feature=feature[sl],
+                threshold=threshold[sl],
+                impurity=impurity[sl],
+                n_node_samples=n_node[sl],
+                weighted_n_node_samples=weight[sl],
+                value=value[sl].reshape(-1, 1, value.shape[1]),
+                n_features=samples.n_features,
+                node_depth=depth[sl],
+            )
+        )
+    return trees
+
+
+def _concat_nodes(parts: list[Nodes]) -> Nodes:
+    return Nodes(
+        np.concatenate([p.tree for p in parts]),
+        np.concatenate([p.n for p in parts]),
+        np.concatenate([p.weight for p in parts]),
+        np.concatenate([p.stats for p in parts]),
+        np.concatenate([p.impurity for p in parts]),
+        np.concatenate([p.value for p in parts]),
+    )

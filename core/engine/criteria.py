@@ -23,13 +23,16 @@ Regression criteria work on the targets :math:`y_i` of the node:
 
 :func:`scan_feature` shows, on a single feature, the method the tree builder uses for every
 node and every feature at once: sort the samples by the feature, take cumulative sums of the
-class counts (or of :math:`y`) so that every candidate split's left and right statistics are a
-subtraction away, and score every candidate threshold in one vectorized expression.
+class counts (or of the moments of :math:`y`) so that every candidate split's left and right
+statistics are a subtraction away, and score every candidate threshold in one vectorized
+expression. Both score with the functions of the :data:`IMPURITY` registry, which take many
+nodes at once (one row of statistics per node).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -62,7 +65,11 @@ def _as_counts(counts: ArrayLike) -> tuple[Float, Float]:
 
 
 def gini(counts: ArrayLike) -> Float:
-    """Gini impurity of class counts: ``1 - sum_k p_k**2``.
+    """Gini impurity of class counts: ``1 - sum_k p_k**2 = 1 - sum_k c_k**2 / n**2``.
+
+    Computed from the counts as written on the right: with whole-number counts the sum of
+    squares is exact, so two nodes whose counts are a permutation of each other get exactly the
+    same impurity (the tree builder's tie rule relies on it).
 
     Parameters
     ----------
@@ -75,9 +82,10 @@ def gini(counts: ArrayLike) -> Float:
         0 for a pure node, ``1 - 1/K`` for ``K`` equally frequent classes; 0 for an empty node.
     """
     c, total = _as_counts(counts)
-    safe = np.where(total > 0, total, 1.0)
-    p = c / safe[..., None]
-    return np.where(total > 0, 1.0 - np.sum(p * p, axis=-1), 0.0)
+    share = np.divide(
+        np.sum(c * c, axis=-1), total * total, out=np.ones_like(total), where=total > 0
+    )
+    return 1.0 - share
 
 
 def entropy(counts: ArrayLike) -> Float:
@@ -93,11 +101,9 @@ def entropy(counts: ArrayLike) -> Float:
         0 for a pure node, ``log2(K)`` for ``K`` equally frequent classes.
     """
     c, total = _as_counts(counts)
-    safe = np.where(total > 0, total, 1.0)
-    p = c / safe[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return np.where(total > 0, -np.sum(terms, axis=-1) + 0.0, 0.0)
+    p = np.divide(c, total[..., None], out=np.zeros_like(c), where=total[..., None] > 0)
+    log_p = np.log2(p, out=np.zeros_like(p), where=p > 0)
+    return -np.sum(p * log_p, axis=-1) + 0.0
 
 
 def misclassification(counts: ArrayLike) -> Float:
@@ -122,6 +128,51 @@ def _weights(y: Float, sample_weight: ArrayLike | None) -> Float:
     return np.asarray(sample_weight, dtype=np.float64)
 
 
+def squared_error_of_moments(moments: ArrayLike) -> Float:
+    """Squared error of a node from its moments ``(w, s, q)``: ``(q - s**2 / w) / w``.
+
+    ``w = sum_i w_i`` is the node's weight, ``s = sum_i w_i (y_i - c)`` and
+    ``q = sum_i w_i (y_i - c)**2`` for any centre ``c`` (the squared error does not depend on
+    it; a centre near the mean keeps the subtraction exact enough). Moments add up, so a
+    split's left moments are a cumulative sum and its right ones the node's minus the left.
+
+    Parameters
+    ----------
+    moments : array-like of shape (..., 3)
+
+    Returns
+    -------
+    ndarray of shape (...)
+        0 for an empty node; never negative.
+    """
+    m = np.asarray(moments, dtype=np.float64)
+    w, s, q = m[..., 0], m[..., 1], m[..., 2]
+    positive = w > 0
+    spread = q - np.divide(s * s, w, out=np.zeros_like(w), where=positive)
+    return np.divide(np.maximum(spread, 0.0), w, out=np.zeros_like(w), where=positive)
+
+
+def moments(y: ArrayLike, sample_weight: ArrayLike | None = None) -> Float:
+    """Moments ``(w, s, q)`` of targets centred on their weighted mean (see above).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    ndarray of shape (3,)
+    """
+    yy = np.asarray(y, dtype=np.float64)
+    w = _weights(yy, sample_weight)
+    total = w.sum()
+    if total <= 0:
+        return np.zeros(3)
+    centred = yy - np.dot(w, yy) / total
+    return np.array([total, np.dot(w, centred), np.dot(w, centred * centred)])
+
+
 def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Mean squared deviation from the (weighted) mean, the regression tree's default impurity.
 
@@ -135,13 +186,7 @@ def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float
     float
         ``sum_i w_i (y_i - mean)**2 / sum_i w_i``; 0 for an empty node.
     """
-    yy = np.asarray(y, dtype=np.float64)
-    w = _weights(yy, sample_weight)
-    total = w.sum()
-    if total <= 0:
-        return 0.0
-    mean = np.dot(w, yy) / total
-    return float(np.dot(w, (yy - mean) ** 2) / total)
+    return float(squared_error_of_moments(moments(y, sample_weight)))
 
 
 def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
@@ -192,6 +237,22 @@ def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> floa
     if total <= 0:
         return 0.0
     return float(np.dot(w, np.abs(yy - weighted_median(yy, w))) / total)
+
+
+# --------------------------------------------------------------------------------------------
+# The registry: one impurity function per criterion, over rows of statistics
+# --------------------------------------------------------------------------------------------
+
+#: ``criterion -> impurity`` of every row of an array of node statistics: class counts
+#: (shape ``(..., n_classes)``) for classification, moments ``(w, s, q)`` for squared error.
+#: :func:`scan_feature` and the tree builder both score splits with these functions. Absolute
+#: error is not here: its statistic, the median, does not add up (see below).
+IMPURITY: Final[dict[str, Callable[[ArrayLike], Float]]] = {
+    "gini": gini,
+    "entropy": entropy,
+    "log_loss": entropy,
+    "squared_error": squared_error_of_moments,
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,25 +405,23 @@ def scan_feature(
     w_right = total_w - w_left
 
     # 3. Left statistics of every candidate at once from cumulative sums; right = total - left.
-    if criterion in CLASSIFICATION_CRITERIA:
-        codes = np.asarray(y, dtype=np.int64)[order]
-        k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
-        onehot = np.zeros((n, k))
-        onehot[np.arange(n), codes] = ws
-        left = np.cumsum(onehot, axis=0)[:-1]
-        right = onehot.sum(axis=0) - left
-        impurity = gini if criterion == "gini" else entropy
+    #    (Class counts, or the moments (w, s, q) of y; IMPURITY turns either into impurities.)
+    if criterion in IMPURITY:
+        if criterion in CLASSIFICATION_CRITERIA:
+            codes = np.asarray(y, dtype=np.int64)[order]
+            k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
+            stats = np.zeros((n, k))
+            stats[np.arange(n), codes] = ws
+        else:
+            ys = np.asarray(y, dtype=np.float64)[order]
+            centred = ys - np.dot(ws, ys) / total_w if n else ys
+            stats = np.column_stack([ws, ws * centred, ws * centred * centred])
+        left = np.cumsum(stats, axis=0)[:-1]
+        right = stats.sum(axis=0) - left
+        # 4. Score: the weighted child impurity n_L I(L) + n_R I(R) of every candidate.
+        impurity = IMPURITY[criterion]
         children = w_left * impurity(left) + w_right * impurity(right)
-        parent = float(impurity(onehot.sum(axis=0)))
-    elif criterion == "squared_error":
-        ys = np.asarray(y, dtype=np.float64)[order]
-        ss = np.cumsum(ws * ys)
-        sq = np.cumsum(ws * ys * ys)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            left_mse = sq[:-1] - ss[:-1] ** 2 / w_left
-            right_mse = (sq[-1] - sq[:-1]) - (ss[-1] - ss[:-1]) ** 2 / w_right
-        children = left_mse + right_mse
-        parent = squared_error(ys, ws)
+        parent = float(impurity(stats.sum(axis=0)))
     elif criterion == "absolute_error":
         ys = np.asarray(y, dtype=np.float64)[order]
         counts = ws.astype(np.int64)
@@ -376,6 +435,7 @@ def scan_feature(
             f"absolute_error; got {criterion!r}"
         )
 
+    # 5. Keep the valid candidates; the best is the first smallest.
     thresholds = midpoint(xs[:-1], xs[1:])[valid]
     child_impurity = (children / total_w)[valid] if n > 1 else np.zeros(0)
     n_left = positions[valid]

@@ -17,21 +17,29 @@ first ``k`` trees of a forest of ``n > k`` trees with the same seed.
 from __future__ import annotations
 
 import warnings
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse import hstack as sparse_hstack
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from core.engine.builder import grow_trees
+from core.engine.builder import Progress, grow_trees
+from core.engine.compat import (
+    ClassifierMixin,
+    Estimator,
+    RegressorMixin,
+    check_fitted,
+    encode_classes,
+    fit_data,
+    predict_data,
+)
 from core.engine.params import (
     check_bool,
     check_n_estimators,
     check_non_negative,
     check_random_state,
+    resolve_growth_params,
     resolve_max_samples,
 )
 from core.engine.predict import StackedTrees
@@ -41,7 +49,7 @@ from core.engine.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionT
 Float = NDArray[np.float64]
 
 
-class BaseForest(BaseEstimator):
+class BaseForest(Estimator):
     """Shared parameters and machinery of the forest classifier and regressor.
 
     Parameters
@@ -94,21 +102,27 @@ max_features, ccp_alpha
         self.max_samples = max_samples
         self.ccp_alpha = ccp_alpha
 
-    def _make_tree(self) -> BaseDecisionTree:
-        return self._tree_class(
-            criterion=self.criterion,
-            max_depth=self.max_depth,
-            min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
-            min_impurity_decrease=self.min_impurity_decrease,
-            max_features=self.max_features,
-            ccp_alpha=self.ccp_alpha,
+    def _tree_settings(self) -> dict[str, Any]:
+        """The hyperparameters every tree of the forest gets."""
+        names = (
+            "criterion",
+            "max_depth",
+            "min_samples_split",
+            "min_samples_leaf",
+            "min_impurity_decrease",
+            "max_features",
+            "ccp_alpha",
         )
+        return {name: getattr(self, name) for name in names}
 
     # -- fitting ---------------------------------------------------------------------------------
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> BaseForest:
-        """Grow ``n_estimators`` trees on ``X`` (n_samples, n_features) and ``y``; return self."""
+    def fit(self, X: ArrayLike, y: ArrayLike, *, progress: Progress | None = None) -> Self:
+        """Grow ``n_estimators`` trees on ``X`` (n_samples, n_features) and ``y``; return self.
+
+        ``progress``, if given, is called after every depth with the fraction (0 to 1) of the
+        trees' training rows that have reached a leaf.
+        """
         n_trees = check_n_estimators(self.n_estimators)
         bootstrap = check_bool("bootstrap", self.bootstrap)
         oob = check_bool("oob_score", self.oob_score)
@@ -119,11 +133,20 @@ max_features, ccp_alpha
         seed = check_random_state(self.random_state)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
 
-        template = self._make_tree()
-        X_checked, y_checked = template._validate_fit_data(X, y)
-        codes, n_classes = template._encode_target(y_checked)
+        X_checked, y_checked = fit_data(self, X, y, classification=self._classification)
+        if self._classification:
+            self.classes_, codes = encode_classes(y_checked)
+            self.n_classes_ = int(self.classes_.size)
+        else:
+            codes = y_checked
         n_samples, n_features = X_checked.shape
-        params = template._growth_params(n_samples, n_features, n_classes)
+        params = resolve_growth_params(
+            self,
+            classification=self._classification,
+            n_samples=n_samples,
+            n_features=n_features,
+            n_classes=self.n_classes_ if self._classification else 0,
+        )
         n_draws = resolve_max_samples(self.max_samples, n_samples) if bootstrap else n_samples
 
         # One independent stream per tree: its bootstrap sample first, then its feature draws.
@@ -138,21 +161,19 @@ max_features, ccp_alpha
         else:
             weights = np.ones((n_trees, n_samples), dtype=np.int64)
 
-        trees = [prune(t, ccp_alpha) for t in grow_trees(X_checked, codes, weights, params, rngs)]
-        self.n_features_in_ = n_features
-        if hasattr(template, "feature_names_in_"):
-            self.feature_names_in_ = template.feature_names_in_
-        if self._classification:
-            self.classes_ = template.classes_
-            self.n_classes_ = template.n_classes_
-        self.estimators_ = []
-        for tree in trees:
-            estimator = self._make_tree()
-            estimator._set_tree(tree, n_features, params.max_features)
-            for name in ("classes_", "n_classes_", "feature_names_in_"):
-                if hasattr(self, name):
-                    setattr(estimator, name, getattr(self, name))
-            self.estimators_.append(estimator)
+        grown = grow_trees(X_checked, codes, weights, params, rngs, progress)
+        trees = [prune(t, ccp_alpha) for t in grown]
+        settings = self._tree_settings()
+        self.estimators_ = [
+            self._tree_class.from_tree(
+                tree,
+                settings,
+                max_features=params.max_features,
+                classes=getattr(self, "classes_", None),
+                feature_names=getattr(self, "feature_names_in_", None),
+            )
+            for tree in trees
+        ]
         self._stack = StackedTrees([t for t in trees])
         self._in_bag = weights > 0
         if oob:
@@ -180,9 +201,7 @@ max_features, ccp_alpha
     # -- prediction ------------------------------------------------------------------------------
 
     def _check_X(self, X: ArrayLike) -> Float:
-        check_is_fitted(self, "estimators_")
-        checked: Float = validate_data(self, X, dtype=np.float64, reset=False)
-        return checked
+        return predict_data(self, X, "estimators_")
 
     def _per_tree_values(self, X: Float) -> Float:
         """Leaf values of every tree for every row, shape (n_trees, n_samples, n_values)."""
@@ -214,7 +233,7 @@ max_features, ccp_alpha
     @property
     def feature_importances_(self) -> Float:
         """Mean of the trees' normalised impurity-decrease importances, shape (n_features,)."""
-        check_is_fitted(self, "estimators_")
+        check_fitted(self, "estimators_")
         grown = [e.tree_ for e in self.estimators_ if e.tree_.node_count > 1]
         if not grown:
             return np.zeros(self.n_features_in_)
@@ -273,11 +292,6 @@ max_features, ccp_alpha
 
     def _set_oob_prediction(self, values: Float) -> None:
         raise NotImplementedError
-
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        return tags
 
 
 class RandomForestClassifier(ClassifierMixin, BaseForest):

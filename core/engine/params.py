@@ -11,6 +11,7 @@ import math
 import numbers
 from typing import Any
 
+from core.engine.builder import GrowthParams
 from core.engine.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 
 
@@ -162,3 +163,42 @@ def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1, True, False):
         raise TypeError(f"{name} must be True or False; got {value!r}")
     return bool(value)
+
+
+#: Stands for "no depth limit" inside the builder.
+UNLIMITED_DEPTH = 2**31 - 1
+
+
+def resolve_growth_params(
+    settings: Any, *, classification: bool, n_samples: int, n_features: int, n_classes: int
+) -> GrowthParams:
+    """Check a tree's hyperparameters and resolve them for one dataset.
+
+    Parameters
+    ----------
+    settings : object
+        Anything with a tree's hyperparameters as attributes (``criterion``, ``max_depth``,
+        ``min_samples_split``, ``min_samples_leaf``, ``min_impurity_decrease``,
+        ``max_features``): a tree, or a forest applying them to every tree.
+    classification : bool
+    n_samples, n_features : int
+        Shape of the training data.
+    n_classes : int
+        Number of classes; 0 for regression.
+    """
+    criterion = check_criterion(settings.criterion, classification=classification)
+    max_depth = check_max_depth(settings.max_depth)
+    split, leaf = resolve_min_samples(
+        settings.min_samples_split, settings.min_samples_leaf, n_samples
+    )
+    return GrowthParams(
+        criterion=criterion,  # type: ignore[arg-type]
+        n_classes=n_classes,
+        max_depth=UNLIMITED_DEPTH if max_depth is None else max_depth,
+        min_samples_split=split,
+        min_samples_leaf=leaf,
+        min_impurity_decrease=check_non_negative(
+            "min_impurity_decrease", settings.min_impurity_decrease
+        ),
+        max_features=resolve_max_features(settings.max_features, n_features),
+    )

@@ -15,6 +15,7 @@ every row.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -54,6 +55,13 @@ class StackedTrees:
         self.threshold = np.where(leaf, np.inf, np.concatenate([t.threshold for t in trees]))
         self.value = np.concatenate([t.value[:, 0, :] for t in trees])
         self.children = np.column_stack([self.left, self.right]).ravel()  # 2 * node + go_right
+        self.is_leaf = leaf
+        # The walk's own copies, indexed by *twice* the node id so that a step is one lookup:
+        # the child of node i is children2[2 i + go_right], itself stored doubled.
+        self.children2 = 2 * self.children
+        self.feature2 = np.repeat(self.feature, 2)
+        self.threshold2 = np.repeat(self.threshold, 2)
+        self.is_leaf2 = np.repeat(leaf, 2)
         # Sorted distinct thresholds of each feature: the cell edges used to group rows.
         inner = ~leaf
         n_features = trees[0].n_features if trees else 0
@@ -63,6 +71,11 @@ class StackedTrees:
         for a in (
             self.offsets,
             self.children,
+            self.is_leaf,
+            self.children2,
+            self.feature2,
+            self.threshold2,
+            self.is_leaf2,
             self.feature,
             self.threshold,
             self.value,
@@ -71,16 +84,29 @@ class StackedTrees:
             a.setflags(write=False)
 
     def _walk(self, X: Float, trees: slice) -> Int:
-        """Global leaf ids for the trees in ``trees`` and all rows, shape (n_trees_in_slice, n)."""
+        """Global leaf ids for the trees in ``trees`` and all rows, shape (n_trees_in_slice, n).
+
+        Every (tree, row) pair moves one level down per step (a pair at a leaf stays there).
+        When more than half of the pairs still walking have reached a leaf, they are set
+        aside, so the deep levels of a forest, where few pairs still walk, cost little.
+        """
         n, d = X.shape
         flat = np.ascontiguousarray(X).ravel()
         roots = self.offsets[trees]
-        at = np.repeat(roots[:, None], n, axis=1).ravel().astype(np.intp)
-        base = np.tile(np.arange(n, dtype=np.intp) * d, roots.size)
-        for _ in range(self.max_depth):
-            go_right = flat[base + self.feature[at]] > self.threshold[at]
-            at = self.children[2 * at + go_right]
-        return at.reshape(roots.size, n)
+        leaf = np.repeat(2 * roots[:, None], n, axis=1).ravel().astype(np.intp)  # the answer
+        at = leaf.copy()  # twice the node of every pair still walking
+        pair = np.arange(at.size, dtype=np.intp)  # which pair that is
+        base = np.tile(np.arange(n, dtype=np.intp) * d, roots.size)  # its row's offset in X
+        for step in range(self.max_depth):
+            go_right = flat[base + self.feature2[at]] > self.threshold2[at]
+            at = self.children2[at + go_right]
+            if step % 2 == 1 and step + 1 < self.max_depth:
+                walking = np.flatnonzero(~self.is_leaf2[at])
+                if walking.size < at.size // 2:
+                    leaf[pair] = at  # final for the pairs set aside
+                    at, pair, base = at[walking], pair[walking], base[walking]
+        leaf[pair] = at
+        return (leaf // 2).reshape(roots.size, n)
 
     def cells(self, X: Float) -> tuple[Int, Int] | None:
         """Group rows that every tree treats alike.
@@ -95,13 +121,13 @@ class StackedTrees:
         n = X.shape[0]
         if n < 256 or not self.cuts:
             return None
+        if math.prod(cut.size + 1 for cut in self.cuts) > 1 << 62:
+            return None  # too many cells to number with one int64
         key = np.zeros(n, dtype=np.int64)
         stride = 1
         for f, cut in enumerate(self.cuts):
             if cut.size == 0:
                 continue
-            if stride > (1 << 62) // (cut.size + 1):
-                return None
             key += np.searchsorted(cut, X[:, f], side="left") * stride
             stride *= cut.size + 1
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)

@@ -1,41 +1,50 @@
 """Decision trees with scikit-learn's interface, grown by Arboretum's own NumPy builder.
 
-The estimator classes are a thin shell: they check the hyperparameters and the data (with
-scikit-learn's own validation helpers), hand the work to :func:`core.engine.builder.grow_trees`, and
-keep the result as a flat-array :class:`core.engine.structure.Tree` in ``tree_``.
+The estimator classes are a thin shell: they check the hyperparameters
+(:mod:`core.engine.params`) and the data (:mod:`core.engine.compat`), hand the work to
+:func:`core.engine.builder.grow_trees`, and keep the result as a flat-array
+:class:`core.engine.structure.Tree` in ``tree_``.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils import Bunch
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from core.engine.builder import GrowthParams, grow_trees
+from core.engine.builder import Progress, grow_trees
+from core.engine.compat import (
+    Bunch,
+    ClassifierMixin,
+    Estimator,
+    RegressorMixin,
+    check_fitted,
+    encode_classes,
+    fit_data,
+    predict_data,
+)
 from core.engine.params import (
-    check_criterion,
-    check_max_depth,
+    UNLIMITED_DEPTH,
     check_non_negative,
     check_random_state,
-    resolve_max_features,
-    resolve_min_samples,
+    resolve_growth_params,
 )
 from core.engine.pruning import prune, pruning_path
 from core.engine.structure import Tree
 
 Float = NDArray[np.float64]
 
-#: Stands for "no depth limit" inside the builder.
-UNLIMITED_DEPTH = np.iinfo(np.int32).max
+__all__ = [
+    "UNLIMITED_DEPTH",
+    "BaseDecisionTree",
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+]
 
 
-class BaseDecisionTree(BaseEstimator):
+class BaseDecisionTree(Estimator):
     """Shared parameters and machinery of the classifier and the regressor.
 
     Parameters
@@ -83,70 +92,73 @@ class BaseDecisionTree(BaseEstimator):
 
     # -- fitting -------------------------------------------------------------------------------
 
-    def _growth_params(self, n_samples: int, n_features: int, n_classes: int) -> GrowthParams:
-        """Check every hyperparameter and resolve it for this dataset."""
-        criterion = check_criterion(self.criterion, classification=self._classification)
-        max_depth = check_max_depth(self.max_depth)
-        split, leaf = resolve_min_samples(self.min_samples_split, self.min_samples_leaf, n_samples)
-        return GrowthParams(
-            criterion=criterion,  # type: ignore[arg-type]
-            n_classes=n_classes,
-            max_depth=UNLIMITED_DEPTH if max_depth is None else max_depth,
-            min_samples_split=split,
-            min_samples_leaf=leaf,
-            min_impurity_decrease=check_non_negative(
-                "min_impurity_decrease", self.min_impurity_decrease
-            ),
-            max_features=resolve_max_features(self.max_features, n_features),
-        )
-
-    def _validate_fit_data(self, X: ArrayLike, y: ArrayLike) -> tuple[Float, NDArray[Any]]:
-        X_checked, y_checked = validate_data(
-            self, X, y, dtype=np.float64, y_numeric=not self._classification
-        )
-        if not self._classification:
-            try:
-                y_checked = np.asarray(y_checked, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{type(self).__name__} needs numeric targets y; got values of type "
-                    f"{np.asarray(y_checked).dtype} (for class labels use a classifier)"
-                ) from None
-            if not np.all(np.isfinite(y_checked)):
-                raise ValueError("y must not contain NaN or infinity")
-        return X_checked, y_checked
-
     def _encode_target(self, y: NDArray[Any]) -> tuple[NDArray[Any], int]:
         """Class codes 0..K-1 (classification) or float targets; and K (0 for regression)."""
-        return np.asarray(y, dtype=np.float64), 0
+        return y, 0
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> BaseDecisionTree:
-        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,); return self."""
+    def fit(self, X: ArrayLike, y: ArrayLike, *, progress: Progress | None = None) -> Self:
+        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,); return self.
+
+        ``progress``, if given, is called after every depth with the fraction (0 to 1) of the
+        training rows that have reached a leaf (see :func:`core.engine.builder.grow_trees`).
+        """
         check_random_state(self.random_state)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
-        X_checked, y_checked = self._validate_fit_data(X, y)
+        X_checked, y_checked = fit_data(self, X, y, classification=self._classification)
         codes, n_classes = self._encode_target(y_checked)
         n_samples, n_features = X_checked.shape
-        params = self._growth_params(n_samples, n_features, n_classes)
+        params = resolve_growth_params(
+            self,
+            classification=self._classification,
+            n_samples=n_samples,
+            n_features=n_features,
+            n_classes=n_classes,
+        )
         rng = np.random.default_rng(self.random_state)
         weights = np.ones((1, n_samples), dtype=np.int64)
-        tree = grow_trees(X_checked, codes, weights, params, [rng])[0]
+        tree = grow_trees(X_checked, codes, weights, params, [rng], progress)[0]
         self.tree_ = prune(tree, ccp_alpha)
         self.max_features_ = params.max_features
         return self
 
-    def _set_tree(self, tree: Tree, n_features: int, max_features: int) -> None:
-        """Install a tree grown elsewhere (by a forest) as this estimator's fitted state."""
-        self.tree_ = tree
-        self.n_features_in_ = n_features
-        self.max_features_ = max_features
+    @classmethod
+    def from_tree(
+        cls,
+        tree: Tree,
+        settings: dict[str, Any],
+        *,
+        max_features: int,
+        classes: NDArray[Any] | None = None,
+        feature_names: NDArray[Any] | None = None,
+    ) -> Self:
+        """An estimator around a tree grown elsewhere (a forest's), as if ``fit`` had grown it.
+
+        Parameters
+        ----------
+        tree : Tree
+        settings : dict
+            The estimator's hyperparameters.
+        max_features : int
+            Resolved number of features drawn per split.
+        classes : ndarray, optional
+            A classifier's class labels.
+        feature_names : ndarray of str, optional
+        """
+        estimator = cls(**settings)
+        estimator.tree_ = tree
+        estimator.n_features_in_ = tree.n_features
+        estimator.max_features_ = max_features
+        if classes is not None:
+            estimator.classes_ = classes
+            estimator.n_classes_ = int(classes.size)
+        if feature_names is not None:
+            estimator.feature_names_in_ = feature_names
+        return estimator
 
     # -- using the tree --------------------------------------------------------------------------
 
     def _check_X(self, X: ArrayLike) -> Float:
-        check_is_fitted(self, "tree_")
-        checked: Float = validate_data(self, X, dtype=np.float64, reset=False)
-        return checked
+        return predict_data(self, X, "tree_")
 
     def apply(self, X: ArrayLike) -> NDArray[np.int64]:
         """Index of the leaf each sample ends up in, shape (n_samples,)."""
@@ -160,18 +172,18 @@ class BaseDecisionTree(BaseEstimator):
 
     def get_depth(self) -> int:
         """Depth of the tree: the longest root-to-leaf path (0 for a single leaf)."""
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return self.tree_.max_depth
 
     def get_n_leaves(self) -> int:
         """Number of leaves."""
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return self.tree_.n_leaves
 
     @property
     def feature_importances_(self) -> Float:
         """Normalised total impurity decrease brought by each feature, shape (n_features,)."""
-        check_is_fitted(self, "tree_")
+        check_fitted(self, "tree_")
         return self.tree_.compute_feature_importances()
 
     def cost_complexity_pruning_path(self, X: ArrayLike, y: ArrayLike) -> Bunch:
@@ -186,11 +198,6 @@ class BaseDecisionTree(BaseEstimator):
         full = self.__class__(**{**self.get_params(), "ccp_alpha": 0.0}).fit(X, y)
         path = pruning_path(full.tree_)
         return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
-
-    def __sklearn_tags__(self) -> Any:
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        return tags
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
@@ -250,10 +257,9 @@ random_state, ccp_alpha
         )
 
     def _encode_target(self, y: NDArray[Any]) -> tuple[NDArray[Any], int]:
-        check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = encode_classes(y)
         self.n_classes_ = int(self.classes_.size)
-        return codes.astype(np.int64), self.n_classes_
+        return codes, self.n_classes_
 
     def predict_proba(self, X: ArrayLike) -> Float:
         """Class fractions of the leaf each sample reaches, shape (n_samples, n_classes)."""

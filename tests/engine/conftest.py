@@ -19,30 +19,13 @@ from sklearn import datasets as sk_datasets
 IMPL = os.environ.get("ARBORETUM_IMPL", "core")
 
 
-def _from_core(name: str) -> type:
-    """``core.<name>``, or a stand-in whose construction fails the test that needs it.
-
-    While the engine is being written, a missing estimator fails only its own tests instead
-    of stopping the whole suite at import time.
-    """
-    import core
-
-    if hasattr(core, name):
-        return getattr(core, name)
-
-    class Missing:
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            pytest.fail(f"core does not export {name}")
-
-    Missing.__name__ = name
-    return Missing
-
-
 if IMPL == "core":
-    DecisionTreeClassifier = _from_core("DecisionTreeClassifier")
-    DecisionTreeRegressor = _from_core("DecisionTreeRegressor")
-    RandomForestClassifier = _from_core("RandomForestClassifier")
-    RandomForestRegressor = _from_core("RandomForestRegressor")
+    from core import (
+        DecisionTreeClassifier,
+        DecisionTreeRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
 elif IMPL == "sklearn":
     from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
     from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor

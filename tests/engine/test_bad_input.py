@@ -275,7 +275,6 @@ def test_thousand_classes_finish(kind: str) -> None:
     assert set(model.predict(X).tolist()) <= set(range(1000))
 
 
-@pytest.mark.slow
 def test_thousand_classes_fully_grown_tree() -> None:
     rng = np.random.default_rng(1)
     X = rng.normal(size=(2000, 3))
