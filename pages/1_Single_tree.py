@@ -7,7 +7,7 @@ from core.app.models import plotted_pair, tree_spec
 from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine import criteria
-from core.engine.builder import grow_trees
+from core.engine.builder import best_per_node, score_candidates
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
@@ -126,8 +126,10 @@ with walk, ui.guard("the pruning walk"):
         ui.pruning_walk(tree_spec(settings, shape), view, settings.ccp_alpha)
 
 ui.how_computed(
-    "`fit` checks its input and grows the tree level by level with `grow_trees`, which "
-    "scores every candidate split of a level at once. `scan_feature` does the same for one "
-    "feature at one node, plainly. The path above is read from the fitted tree's flat arrays.",
-    [type(model).fit, grow_trees, criteria.scan_feature, path_in_words],
+    "`scan_feature` finds one feature's best threshold at one node, plainly. `fit` grows the "
+    "tree level by level, doing the same for every node of a depth at once: "
+    "`score_candidates` scores every threshold of every (node, feature) block with the same "
+    "impurity function, and `best_per_node` keeps each node's lowest. The path above is read "
+    "from the fitted tree's flat arrays.",
+    [criteria.scan_feature, score_candidates, best_per_node, path_in_words],
 )

@@ -116,11 +116,17 @@ def test_every_page_explains_itself_with_real_source(path):
 
 def test_the_shown_source_is_the_engines_own():
     from core import RandomForestClassifier
+    from core.engine.builder import best_per_node, score_candidates
 
     app = open_page(RANDOM_FOREST)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
     real = textwrap.dedent(inspect.getsource(RandomForestClassifier.staged_scores)).strip()
     assert real in sources
+    # Issue 9: the single tree shows the functions doing the work, not a one-line wrapper.
+    app = open_page(SINGLE_TREE)
+    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    for function in (score_candidates, best_per_node):
+        assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 
 
 def test_home_page_shows_every_dataset_and_the_classroom_links():
