@@ -26,6 +26,7 @@ with st.sidebar:
         controls.pair(controls.settings.dataset)
         controls.fit()
     controls.seed()
+    controls.test_size()
 view = ui.view(controls.settings)
 
 st.title("Random forest")

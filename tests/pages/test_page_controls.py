@@ -305,3 +305,41 @@ def test_gini_page_charts_put_their_legends_below():
     app = open_page(GINI_VS_ENTROPY, dataset="iris")
     for key in ("impurity-curves", "depth-curves"):
         assert chart_spec(app, key)["layout"]["legend"]["orientation"] == "h", key
+
+
+@pytest.mark.parametrize("path", PAGE_FILES.values(), ids=PAGE_FILES.keys())
+def test_every_page_holds_out_the_share_of_rows_its_link_asks_for(path):
+    app = open_page(path, dataset="wine", test_size="0.4", seed="2")
+    assert_healthy(app)
+    assert not app.warning
+    rows = train_test_split(load_dataset("wine"), test_size=0.4, random_state=2)
+    assert app.select_slider(key="test_size").value == 0.4
+    if [box for box in app.selectbox if box.key == "sample"]:  # pages that trace a sample
+        assert len(app.selectbox(key="sample").options) == len(rows.y_test)
+    assert query_of(app)["test_size"] == "0.4"
+
+
+def test_moving_the_test_size_slider_changes_the_test_set_and_the_url():
+    app = open_page(SINGLE_TREE, dataset="iris")
+    assert len(app.selectbox(key="sample").options) == 38  # 25% of 150, rounded up
+    app.select_slider(key="test_size").set_value(0.1).run()
+    assert_healthy(app)
+    assert len(app.selectbox(key="sample").options) == 15
+    assert query_of(app)["test_size"] == "0.1"
+
+
+def test_the_sines_noise_is_a_control_only_for_the_sine():
+    iris = open_page(SINGLE_TREE, dataset="iris")
+    assert not [s for s in iris.select_slider if s.key == "noise"]
+    app = open_page(SINGLE_TREE, dataset="sine", noise="0")
+    assert_healthy(app)
+    assert app.select_slider(key="noise").value == 0.0
+    # Without noise every point lies on the wave itself.
+    wave = load_dataset("sine", noise=0.0)
+    rows = train_test_split(wave, test_size=0.25, random_state=0)
+    first = app.selectbox(key="sample").options[0]
+    assert first.endswith(f"y = {float(rows.y_test[0]):.2f})")
+    app.select_slider(key="noise").set_value(8.0).run()
+    assert_healthy(app)
+    assert app.selectbox(key="sample").options[0] != first
+    assert query_of(app)["noise"] == "8"
