@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core import ui
-from core.app.models import forest_spec, plotted_pair, tree_spec
+from core.app.models import affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
 from core.figures import compute_importances, forest_curve_figure, importance_figure
@@ -12,7 +12,7 @@ controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
     st.header("Grow a forest")
     shape = controls.dataset()
-    n_trees = controls.n_estimators()
+    controls.n_estimators()
     controls.max_features()
     controls.toggle(
         "bootstrap",
@@ -28,6 +28,9 @@ with st.sidebar:
     controls.seed()
     controls.test_size()
 view = ui.view(controls.settings)
+# A forest too big for a shared server grows only its first trees (cost.notice() says so).
+spec, cost = affordable(forest_spec(controls.settings, shape), shape)
+n_trees = spec.n_estimators
 
 st.title("Random forest")
 name = score_name(view.data.task)
@@ -55,6 +58,8 @@ settings = controls.finish()
 
 with top:
     ui.show_notices(settings)
+    if cost.too_big:
+        st.warning(cost.notice(), icon=":material/speed:")
     ui.what_to_notice(
         "Test accuracy climbs quickly over the first trees, then flattens: adding trees "
         "does not overfit, it only steadies the vote. The forest's boundary is smoother than "
@@ -62,8 +67,7 @@ with top:
         "the test curve without ever looking at the test set."
     )
     with ui.guard("the forest") as growing:
-        with st.spinner(f"Growing {settings.n_estimators} trees…", show_time=True):
-            spec = forest_spec(settings, shape)
+        with st.spinner(f"Growing {n_trees} trees…", show_time=True):
             forest = ui.fit_forest(spec)
             lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
@@ -76,12 +80,10 @@ if growing.failed:
     st.stop()
 
 with curve_column, ui.guard("the curve"):
-    n_curve = ui.curve_trees(settings.n_estimators)
+    n_curve = ui.curve_trees(n_trees)
     with st.spinner(f"Scoring forests of 1 to {n_curve} trees…", show_time=True):
         curve = ui.forest_curve(spec)
-    figure = forest_curve_figure(
-        curve, current=settings.n_estimators, title="", height=400, log_x=log_trees
-    )
+    figure = forest_curve_figure(curve, current=n_trees, title="", height=400, log_x=log_trees)
     ui.chart(figure, key="forest-curve")
     if not settings.bootstrap:
         st.caption("No out-of-bag curve: without bootstrap every tree sees every row.")
@@ -92,7 +94,7 @@ with importance_column, ui.guard("the feature importances"):
 
 boundary_area.subheader("The forest beside a single tree")
 with boundary_area, ui.guard("the decision boundaries"):
-    models = {"One tree": lone, f"Forest of {settings.n_estimators}": forest}
+    models = {"One tree": lone, f"Forest of {n_trees}": forest}
     ui.model_fit(view, models, pair=plotted_pair(settings), sample=sample, height=540)
     st.caption("Click a test sample (a ring) to see how the trees voted on it.")
 

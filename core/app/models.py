@@ -8,11 +8,12 @@ of in every page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from core.app.cost import ForestCost, forest_cost, n_train_rows
 from core.app.settings import TEST_SIZE, DatasetShape, Settings, SingleTreeSettings
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
@@ -138,6 +139,22 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
     return ForestSpec(**{**values, **changes})
 
 
+def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, ForestCost]:
+    """``spec`` with no more trees than a shared server grows (``core.app.cost``), and its cost.
+
+    The forest asked for is kept when its estimate is under the ceiling; otherwise the first
+    ``cost.grown`` trees of it (the same trees: a seeded forest's prefix).
+    """
+    cost = forest_cost(
+        spec.n_estimators,
+        n_train_rows(shape.n_samples, spec.test_size),
+        len(spec.columns),
+        None if spec.max_features == "all" else spec.max_features,
+        spec.max_depth,
+    )
+    return replace(spec, n_estimators=cost.grown), cost
+
+
 @dataclass(frozen=True, eq=False)
 class ModelView:
     """What a page's models are grown on and scored with, sliced to the chosen columns once.
@@ -242,6 +259,7 @@ __all__ = [
     "ForestSpec",
     "ModelView",
     "TreeSpec",
+    "affordable",
     "columns",
     "criterion_for",
     "data_spec",

@@ -20,6 +20,7 @@ from core import (
     RandomForestRegressor,
 )
 from core.app import settings as app_settings
+from core.app.cost import Gate, forest_cost
 from core.app.lessons import ClassroomLink, classroom_links
 from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, data_spec
 from core.app.models import columns as model_columns
@@ -117,9 +118,30 @@ def curve_trees(n_estimators: int) -> int:
     return max(n_estimators, CURVE_FLOOR)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+#: Big forests grow one at a time in this process, whoever asks (see core.app.cost).
+HEAVY_FITS = Gate(slots=1)
+
+
 def fit_forest(spec: ForestSpec) -> Any:
-    """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed."""
+    """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed.
+
+    A heavy fit (``ForestCost.heavy``) waits for any other heavy fit to finish, and says so
+    while it waits. A forest already in the cache is returned at once.
+    """
+    rows = _view(spec.data, spec.columns)
+    features = None if spec.max_features == "all" else spec.max_features
+    heavy = forest_cost(
+        spec.n_estimators, len(rows.y_train), len(spec.columns), features, spec.max_depth
+    ).heavy
+    if heavy and HEAVY_FITS.busy:
+        with st.spinner("Another big forest is growing; yours is next…", show_time=True):
+            return _fit_forest(spec, heavy)
+    return _fit_forest(spec, heavy)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _fit_forest(spec: ForestSpec, _heavy: bool) -> Any:
+    # ``_heavy`` follows from ``spec``; its underscore keeps it out of the cache key.
     rows = _view(spec.data, spec.columns)
     data = rows.data
     classify = data.task == "classification"
@@ -133,7 +155,10 @@ def fit_forest(spec: ForestSpec) -> Any:
         oob_score=spec.bootstrap,
         random_state=spec.seed,
     )
-    return model.fit(rows.X_train, rows.y_train)
+    if not _heavy:
+        return model.fit(rows.X_train, rows.y_train)
+    with HEAVY_FITS.turn():
+        return model.fit(rows.X_train, rows.y_train)
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:

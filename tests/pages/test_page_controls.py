@@ -343,3 +343,22 @@ def test_the_sines_noise_is_a_control_only_for_the_sine():
     assert_healthy(app)
     assert app.selectbox(key="sample").options[0] != first
     assert query_of(app)["noise"] == "8"
+
+
+def test_a_forest_too_big_for_the_server_grows_its_largest_allowed_prefix(monkeypatch):
+    # A ceiling low enough that 50 iris trees are over it, so the test stays quick.
+    monkeypatch.setattr("core.app.cost.CEILING_SECONDS", 0.005)
+    app = open_page(RANDOM_FOREST, dataset="iris", n_estimators="50", tree="40")
+    assert_healthy(app)
+    notices = [w for w in warnings(app) if "too big for a shared classroom server" in w]
+    assert len(notices) == 1
+    grown = int(notices[0].split("its first ")[1].split(" trees")[0])
+    assert 1 <= grown < 50
+    assert f"Forest of {grown}" in str(chart_spec(app, "boundary-chart"))
+    assert app.number_input(key="tree").proto.max == grown - 1
+    # What was asked for is kept: the slider and the link still say 50.
+    assert app.slider(key="n_estimators").value == 50
+    assert query_of(app)["n_estimators"] == "50"
+    app.slider(key="n_estimators").set_value(10).run()
+    assert_healthy(app)
+    assert not [w for w in warnings(app) if "too big" in w]
