@@ -65,16 +65,27 @@ with top:
         "does not overfit, it only steadies the vote. The forest's boundary is smoother than "
         "one tree's because it averages many different trees. The out-of-bag curve follows "
         "the test curve without ever looking at the test set."
+        if view.classify
+        else "Test R² climbs quickly over the first trees, then flattens: adding trees does "
+        "not overfit, it only steadies the average. The forest's fit over the data is a finer, "
+        "smoother staircase than one tree's because it averages many different trees. The "
+        "out-of-bag curve follows the test curve without ever looking at the test set."
     )
     with ui.guard("the forest") as growing:
         with st.spinner(f"Growing {n_trees} trees…", show_time=True):
             forest = ui.fit_forest(spec)
             lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
-        lone_test = (f"One tree's test {name}", score(lone, view.X_test, view.y_test))
+        lone_score = score(lone, view.X_test, view.y_test)
+        lone_test = (f"Lone tree's test {name}", lone_score)
         ui.metrics(
             [*ui.scores(forest, view), (f"Out-of-bag {name}", oob), lone_test],
-            help={f"Out-of-bag {name}": "Needs bootstrap."},
+            help={
+                f"Out-of-bag {name}": "Needs bootstrap.",
+                lone_test[0]: "One tree grown on all the training rows with every feature at "
+                "every split: the one drawn beside the forest below. The forest's own trees "
+                "differ: each sees a bootstrap sample and a few features per split.",
+            },
         )
 if growing.failed:
     st.stop()
@@ -113,8 +124,12 @@ with tree_area, ui.guard("that tree"):
         sample=sample,
     )
     one = score(forest.estimators_[tree_index], view.X_test, view.y_test)
+    rows = "its own bootstrap sample" if settings.bootstrap else "all rows"
     tree_note.caption(
-        f"Tree {tree_index} alone scores {one:.3f} on the test set; the forest scores "
+        f"Tree {tree_index} of the forest, grown on {rows} with "
+        f"max_features={settings.max_features}, scores {one:.3f} on the test set on its own. "
+        f"The lone tree beside the forest above, grown on all rows with every feature, "
+        f"scores {lone_score:.3f}; the forest scores "
         f"{score(forest, view.X_test, view.y_test):.3f}."
     )
 

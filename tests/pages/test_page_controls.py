@@ -362,3 +362,29 @@ def test_a_forest_too_big_for_the_server_grows_its_largest_allowed_prefix(monkey
     app.slider(key="n_estimators").set_value(10).run()
     assert_healthy(app)
     assert not [w for w in warnings(app) if "too big" in w]
+
+
+def test_forest_page_on_the_sine_speaks_of_r2_and_the_fit_not_accuracy_or_a_boundary():
+    app = open_page(RANDOM_FOREST, dataset="sine", n_estimators="20")
+    assert_healthy(app)
+    words = " ".join(
+        [
+            *(m.value for m in app.markdown),
+            *(c.value for c in app.caption),
+            *(m.label for m in app.metric),
+        ]
+        + [h.value for h in app.subheader]
+    )
+    assert "R²" in words
+    assert "accuracy" not in words.lower()
+    assert "boundary" not in words.lower()
+
+
+def test_forest_page_tells_its_two_single_trees_apart_with_one_number_each():
+    app = open_page(RANDOM_FOREST, dataset="wine", n_estimators="20", tree="3")
+    assert_healthy(app)
+    lone = next(m for m in app.metric if m.label.startswith("Lone tree's test"))
+    note = next(c.value for c in app.caption if c.value.startswith("Tree 3 of the forest"))
+    assert "bootstrap sample" in note and "max_features=sqrt" in note
+    lone_words = "The lone tree beside the forest above, grown on all rows with every feature"
+    assert f"{lone_words}, scores {lone.value}" in note
