@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures._layout import style_figure
+from core.figures._layout import style_figure, wrap_text
 from core.figures._model import FittedModel, FloatArray, is_forest, trees_of
 from core.figures.palette import EDGE_COLOR, LINE_COLORS
 
@@ -90,23 +89,7 @@ def wrap_name(name: str, width: int = NAME_WIDTH) -> str:
     ``od280/od315_of_<br>diluted_wines``); a word longer than ``width`` is cut at ``width``.
     Every character is kept, in order, except a space where a line breaks.
     """
-    pieces = re.findall(r"[^ _/]+[ _/]*|[ _/]+", name)
-    lines: list[str] = []
-    line = ""
-    for piece in pieces:
-        while len(piece) > width:  # one long word: cut it
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(piece[:width])
-            piece = piece[width:]
-        if line and len(line.rstrip()) + len(piece.rstrip()) > width:
-            lines.append(line)
-            line = ""
-        line += piece
-    if line or not lines:
-        lines.append(line)
-    return "<br>".join(part.removesuffix(" ") for part in lines)
+    return wrap_text(name, width)
 
 
 def importance_figure(
