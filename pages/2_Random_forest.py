@@ -3,7 +3,7 @@
 import streamlit as st
 
 from core import ui
-from core.app.models import forest_spec, plotted_pair, tree_spec
+from core.app.models import affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
 from core.figures import compute_importances, forest_curve_figure, importance_figure
@@ -12,7 +12,7 @@ controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
     st.header("Grow a forest")
     shape = controls.dataset()
-    n_trees = controls.n_estimators()
+    controls.n_estimators()
     controls.max_features()
     controls.toggle(
         "bootstrap",
@@ -26,7 +26,11 @@ with st.sidebar:
         controls.pair(controls.settings.dataset)
         controls.fit()
     controls.seed()
+    controls.test_size()
 view = ui.view(controls.settings)
+# A forest too big for a shared server grows only its first trees (cost.notice() says so).
+spec, cost = affordable(forest_spec(controls.settings, shape), shape)
+n_trees = spec.n_estimators
 
 st.title("Random forest")
 name = score_name(view.data.task)
@@ -54,33 +58,43 @@ settings = controls.finish()
 
 with top:
     ui.show_notices(settings)
+    if cost.too_big:
+        st.warning(cost.notice(), icon=":material/speed:")
     ui.what_to_notice(
         "Test accuracy climbs quickly over the first trees, then flattens: adding trees "
         "does not overfit, it only steadies the vote. The forest's boundary is smoother than "
         "one tree's because it averages many different trees. The out-of-bag curve follows "
         "the test curve without ever looking at the test set."
+        if view.classify
+        else "Test R² climbs quickly over the first trees, then flattens: adding trees does "
+        "not overfit, it only steadies the average. The forest's fit over the data is a finer, "
+        "smoother staircase than one tree's because it averages many different trees. The "
+        "out-of-bag curve follows the test curve without ever looking at the test set."
     )
     with ui.guard("the forest") as growing:
-        with st.spinner(f"Growing {settings.n_estimators} trees…", show_time=True):
-            spec = forest_spec(settings, shape)
+        with st.spinner(f"Growing {n_trees} trees…", show_time=True):
             forest = ui.fit_forest(spec)
             lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
-        lone_test = (f"One tree's test {name}", score(lone, view.X_test, view.y_test))
+        lone_score = score(lone, view.X_test, view.y_test)
+        lone_test = (f"Lone tree's test {name}", lone_score)
         ui.metrics(
             [*ui.scores(forest, view), (f"Out-of-bag {name}", oob), lone_test],
-            help={f"Out-of-bag {name}": "Needs bootstrap."},
+            help={
+                f"Out-of-bag {name}": "Needs bootstrap.",
+                lone_test[0]: "One tree grown on all the training rows with every feature at "
+                "every split: the one drawn beside the forest below. The forest's own trees "
+                "differ: each sees a bootstrap sample and a few features per split.",
+            },
         )
 if growing.failed:
     st.stop()
 
 with curve_column, ui.guard("the curve"):
-    n_curve = ui.curve_trees(settings.n_estimators)
+    n_curve = ui.curve_trees(n_trees)
     with st.spinner(f"Scoring forests of 1 to {n_curve} trees…", show_time=True):
         curve = ui.forest_curve(spec)
-    figure = forest_curve_figure(
-        curve, current=settings.n_estimators, title="", height=400, log_x=log_trees
-    )
+    figure = forest_curve_figure(curve, current=n_trees, title="", height=400, log_x=log_trees)
     ui.chart(figure, key="forest-curve")
     if not settings.bootstrap:
         st.caption("No out-of-bag curve: without bootstrap every tree sees every row.")
@@ -91,7 +105,7 @@ with importance_column, ui.guard("the feature importances"):
 
 boundary_area.subheader("The forest beside a single tree")
 with boundary_area, ui.guard("the decision boundaries"):
-    models = {"One tree": lone, f"Forest of {settings.n_estimators}": forest}
+    models = {"One tree": lone, f"Forest of {n_trees}": forest}
     ui.model_fit(view, models, pair=plotted_pair(settings), sample=sample, height=540)
     st.caption("Click a test sample (a ring) to see how the trees voted on it.")
 
@@ -110,8 +124,12 @@ with tree_area, ui.guard("that tree"):
         sample=sample,
     )
     one = score(forest.estimators_[tree_index], view.X_test, view.y_test)
+    rows = "its own bootstrap sample" if settings.bootstrap else "all rows"
     tree_note.caption(
-        f"Tree {tree_index} alone scores {one:.3f} on the test set; the forest scores "
+        f"Tree {tree_index} of the forest, grown on {rows} with "
+        f"max_features={settings.max_features}, scores {one:.3f} on the test set on its own. "
+        f"The lone tree beside the forest above, grown on all rows with every feature, "
+        f"scores {lone_score:.3f}; the forest scores "
         f"{score(forest, view.X_test, view.y_test):.3f}."
     )
 

@@ -26,6 +26,7 @@ with st.sidebar:
     controls.pair(controls.settings.dataset)
     controls.fit()
     controls.seed()
+    controls.test_size()
 settings = controls.finish()
 view = ui.view(settings)
 

@@ -8,14 +8,35 @@ of in every page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from core.app.settings import DatasetShape, Settings, SingleTreeSettings
+from core.app.cost import ForestCost, forest_cost, n_train_rows
+from core.app.settings import TEST_SIZE, DatasetShape, Settings, SingleTreeSettings
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """Which rows a model sees: the dataset (its noise, when generated) and its split.
+
+    ``noise`` is None for a table, so a noise setting left over from the sine does not make
+    a second cache entry of the same rows.
+    """
+
+    dataset: str
+    seed: int = 0
+    test_size: float = TEST_SIZE
+    noise: float | None = None
+
+
+def data_spec(settings: Settings, shape: DatasetShape) -> DataSpec:
+    """The rows ``settings`` ask for: noise only for a generated dataset."""
+    noise = settings.noise if shape.noise is not None else None
+    return DataSpec(settings.dataset, settings.seed, settings.test_size, noise)
 
 
 @dataclass(frozen=True)
@@ -32,6 +53,13 @@ class TreeSpec:
     min_samples_split: int = 2
     min_impurity_decrease: float = 0.0
     max_features: int | str | None = None
+    test_size: float = TEST_SIZE
+    noise: float | None = None
+
+    @property
+    def data(self) -> DataSpec:
+        """The rows this tree is grown on and scored with."""
+        return DataSpec(self.dataset, self.seed, self.test_size, self.noise)
 
 
 @dataclass(frozen=True)
@@ -46,6 +74,13 @@ class ForestSpec:
     max_features: str
     bootstrap: bool
     seed: int
+    test_size: float = TEST_SIZE
+    noise: float | None = None
+
+    @property
+    def data(self) -> DataSpec:
+        """The rows this forest is grown on and scored with."""
+        return DataSpec(self.dataset, self.seed, self.test_size, self.noise)
 
 
 def columns(settings: Settings, shape: DatasetShape) -> tuple[int, ...]:
@@ -81,6 +116,8 @@ def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSp
         "min_samples_split": getattr(settings, "min_samples_split", 2),
         "min_impurity_decrease": getattr(settings, "min_impurity_decrease", 0.0),
         "max_features": None if features == "all" else features,
+        "test_size": settings.test_size,
+        "noise": data_spec(settings, shape).noise,
     }
     return TreeSpec(**{**values, **changes})
 
@@ -96,8 +133,26 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
         "max_features": getattr(settings, "max_features", "sqrt"),
         "bootstrap": getattr(settings, "bootstrap", True),
         "seed": settings.seed,
+        "test_size": settings.test_size,
+        "noise": data_spec(settings, shape).noise,
     }
     return ForestSpec(**{**values, **changes})
+
+
+def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, ForestCost]:
+    """``spec`` with no more trees than a shared server grows (``core.app.cost``), and its cost.
+
+    The forest asked for is kept when its estimate is under the ceiling; otherwise the first
+    ``cost.grown`` trees of it (the same trees: a seeded forest's prefix).
+    """
+    cost = forest_cost(
+        spec.n_estimators,
+        n_train_rows(shape.n_samples, spec.test_size),
+        len(spec.columns),
+        None if spec.max_features == "all" else spec.max_features,
+        spec.max_depth,
+    )
+    return replace(spec, n_estimators=cost.grown), cost
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,11 +255,14 @@ def plotted_pair(settings: Settings) -> tuple[int, int]:
 
 
 __all__ = [
+    "DataSpec",
     "ForestSpec",
     "ModelView",
     "TreeSpec",
+    "affordable",
     "columns",
     "criterion_for",
+    "data_spec",
     "forest_spec",
     "plotted_pair",
     "tree_spec",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
 
-from core.data.datasets import Task
+from core.data.datasets import SINE_NOISE, Task
 from core.engine.criteria import ClassificationCriterion
 
 MaxFeatures: TypeAlias = Literal["sqrt", "log2", "all"]
@@ -47,6 +47,13 @@ MIN_SAMPLES_SPLIT_LIMIT = 100
 N_ESTIMATORS_LIMIT = 1000
 SEED_LIMIT = 2**31 - 1
 SAMPLE_LIMIT = 100_000
+#: The share of rows held out for testing: the slider's range and the default, which every
+#: link made before the setting existed still means.
+TEST_SIZE_RANGE = (0.1, 0.5)
+TEST_SIZE = 0.25
+#: The noise a generated dataset (the sine) may be asked for: a standard deviation in y's
+#: units; the wave's own swing is about 20.
+NOISE_LIMIT = 10.0
 # Longer values are not read at all: nothing valid is this long, and it bounds the work.
 _MAX_VALUE_LENGTH = 64
 
@@ -56,13 +63,15 @@ class DatasetShape:
     """What parsing needs to know about a dataset to check the settings that refer to it.
 
     ``pair`` is the two feature indices the boundary plot starts with (the manifest's
-    ``suggested_pair``).
+    ``suggested_pair``). ``noise`` is a generated dataset's default noise, None for a table
+    (whose rows no noise setting can change).
     """
 
     task: Task
     n_samples: int
     n_features: int
     pair: tuple[int, int] = (0, 1)
+    noise: float | None = None
 
 
 Catalogue: TypeAlias = Mapping[str, DatasetShape]
@@ -73,7 +82,7 @@ def default_catalogue() -> dict[str, DatasetShape]:
     from core.data.catalogue import list_datasets
 
     return {
-        info.name: DatasetShape(info.task, info.n_samples, info.n_features, info.pair)
+        info.name: DatasetShape(info.task, info.n_samples, info.n_features, info.pair, info.noise)
         for info in list_datasets()
     }
 
@@ -243,16 +252,25 @@ def _format(value: object) -> str:
 
 @dataclass(frozen=True)
 class _Settings:
-    """Fields and checks every page shares. Subclasses add their own fields."""
+    """Fields and checks every page shares. Subclasses add their own fields.
+
+    ``test_size`` is the share of rows held out for testing; ``noise`` is the sine's noise,
+    kept (and ignored) while a table is shown, so going back to the sine finds it again.
+    """
 
     dataset: str = "iris"
     x: int = 0
     y: int = 1
     seed: int = 0
+    test_size: float = TEST_SIZE
+    noise: float = SINE_NOISE
 
     classification_only: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
+        # Slider arithmetic gives 0.15000000000000002; keep the key (and the URL) tidy.
+        for name in ("test_size", "noise"):
+            object.__setattr__(self, name, round(float(getattr(self, name)), 6))
         for f in fields(self):
             rule = self.rules().get(f.name)
             value = getattr(self, f.name)
@@ -270,6 +288,8 @@ class _Settings:
             "x": _int_rule(0, 9999),
             "y": _int_rule(0, 9999),
             "seed": _int_rule(0, SEED_LIMIT),
+            "test_size": _float_rule(*TEST_SIZE_RANGE),
+            "noise": _float_rule(0.0, NOISE_LIMIT),
         }
 
     def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
@@ -639,7 +659,10 @@ __all__ = [
     "MAX_FEATURES",
     "MIN_IMPURITY_DECREASE_LIMITS",
     "MIN_SAMPLES_SPLIT_LIMIT",
+    "NOISE_LIMIT",
     "SETTINGS",
+    "TEST_SIZE",
+    "TEST_SIZE_RANGE",
     "Catalogue",
     "DatasetShape",
     "GiniEntropySettings",

@@ -93,9 +93,9 @@ def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetIn
             or load_dataset(entry["name"], catalogue_dir=directory).feature_names
         )
         pair = _suggested_pair(entry, list(names))
-        infos.append(
-            DatasetInfo(entry["name"], entry["title"], *counts, entry.get("description", ""), pair)
-        )
+        noise = entry.get("parameters", {}).get("noise") if entry.get("generator") else None
+        description = entry.get("description", "")
+        infos.append(DatasetInfo(entry["name"], entry["title"], *counts, description, pair, noise))
     return tuple(infos)
 
 

@@ -150,6 +150,7 @@ class DatasetInfo:
     n_classes: int
     description: str
     pair: tuple[int, int] = (0, 1)  # the two features the boundary plot starts with
+    noise: float | None = None  # a generated set's default noise; None for a table
 
 
 @dataclass(frozen=True, eq=False)

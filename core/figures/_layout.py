@@ -6,12 +6,42 @@ repaint them: the chart then reads the same in the light and the dark app theme.
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 
 from core.figures.palette import BACKGROUND, EDGE_COLOR, FONT_COLOR, GRID_COLOR
 
 FONT_FAMILY = "Helvetica, Arial, sans-serif"
 FONT_SIZE = 16
+#: Characters per line of a chart title: about what a 390 px phone shows at the title's size.
+TITLE_WIDTH = 36
+
+
+def wrap_text(text: str, width: int) -> str:
+    """``text`` in lines of about ``width`` characters, joined by ``<br>`` for Plotly.
+
+    Plotly never wraps a title or a tick label by itself; a long one runs off a narrow
+    screen. Lines break after a space, ``_`` or ``/``; a word longer than ``width`` is cut
+    at ``width``. Every character is kept, in order, except a space where a line breaks.
+    """
+    pieces = re.findall(r"[^ _/]+[ _/]*|[ _/]+", text)
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        while len(piece) > width:  # one long word: cut it
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if line and len(line.rstrip()) + len(piece.rstrip()) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    if line or not lines:
+        lines.append(line)
+    return "<br>".join(part.removesuffix(" ") for part in lines)
 
 
 def style_figure(
@@ -29,7 +59,8 @@ def style_figure(
     fig : plotly.graph_objects.Figure
         The figure to style.
     title, x_title, y_title : str
-        Chart and axis titles (``title`` may be None).
+        Chart and axis titles (``title`` may be None). A long title wraps over lines of
+        :data:`TITLE_WIDTH` characters, and the top margin grows to hold them.
     height : int, default 520
         Height in pixels; the width follows the container.
 
@@ -48,6 +79,9 @@ def style_figure(
         "tickcolor": EDGE_COLOR,
         "title": {"font": {"size": FONT_SIZE}},
     }
+    if title:
+        title = wrap_text(title, TITLE_WIDTH)
+    top = 60 + 24 * title.count("<br>") if title else 20
     fig.update_layout(
         template="none",
         paper_bgcolor=BACKGROUND,
@@ -55,7 +89,7 @@ def style_figure(
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": FONT_COLOR},
         title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
         height=height,
-        margin={"l": 70, "r": 20, "t": 60 if title else 20, "b": 60},
+        margin={"l": 70, "r": 20, "t": top, "b": 60},
         legend={
             "bgcolor": BACKGROUND,
             "bordercolor": GRID_COLOR,

@@ -8,11 +8,14 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures._layout import style_figure
+from core.figures._layout import style_figure, wrap_text
 from core.figures._model import FittedModel, FloatArray, is_forest, trees_of
 from core.figures.palette import EDGE_COLOR, LINE_COLORS
 
-__all__ = ["Importances", "compute_importances", "importance_figure"]
+__all__ = ["Importances", "compute_importances", "importance_figure", "wrap_name"]
+
+#: Characters per line of a bar's name; longer names wrap so the bars keep their room.
+NAME_WIDTH = 16
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,23 @@ def compute_importances(
     )
 
 
+def wrap_name(name: str, width: int = NAME_WIDTH) -> str:
+    """``name`` in lines of about ``width`` characters, joined by ``<br>`` for Plotly.
+
+    Lines break after a space, ``_`` or ``/`` (``od280/od315_of_diluted_wines`` becomes
+    ``od280/od315_of_<br>diluted_wines``); a word longer than ``width`` is cut at ``width``.
+    Every character is kept, in order, except a space where a line breaks.
+    """
+    return wrap_text(name, width)
+
+
 def importance_figure(
     importances: Importances, *, title: str | None = None, height: int | None = None
 ) -> go.Figure:
     """Horizontal bars, the most important feature on top.
+
+    Long names wrap over lines (:func:`wrap_name`; the full name shows on hover), and the
+    height grows with the number of bars and of extra lines.
 
     Parameters
     ----------
@@ -102,14 +118,16 @@ def importance_figure(
     fig = go.Figure(
         go.Bar(
             x=importances.values[::-1],
-            y=list(importances.names[::-1]),
+            y=[wrap_name(name) for name in importances.names[::-1]],
+            customdata=list(importances.names[::-1]),
             orientation="h",
             marker={"color": LINE_COLORS[0]},
             error_x=error,
-            hovertemplate="%{y}: %{x:.3f}<extra></extra>",
+            hovertemplate="%{customdata}: %{x:.3f}<extra></extra>",
             name="importance",
         )
     )
+    extra_lines = sum(wrap_name(name).count("<br>") for name in importances.names)
     if title is None:
         title = "Feature importance (mean decrease in impurity)"
         if importances.hidden:
@@ -119,7 +137,7 @@ def importance_figure(
         title=title,
         x_title="importance",
         y_title="",
-        height=height or 140 + 34 * len(importances.names),
+        height=height or 140 + 34 * len(importances.names) + 16 * extra_lines,
     )
     fig.update_yaxes(showgrid=False, automargin=True)
     return fig

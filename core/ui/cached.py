@@ -20,8 +20,9 @@ from core import (
     RandomForestRegressor,
 )
 from core.app import settings as app_settings
+from core.app.cost import Gate, forest_cost
 from core.app.lessons import ClassroomLink, classroom_links
-from core.app.models import ForestSpec, ModelView, TreeSpec
+from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, data_spec
 from core.app.models import columns as model_columns
 from core.app.settings import DatasetShape, Settings
 from core.data.catalogue import list_datasets, load_dataset
@@ -36,8 +37,6 @@ from core.figures import (
     render_svg,
 )
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
-
-TEST_SIZE = 0.25
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -61,25 +60,27 @@ def lessons() -> tuple[ClassroomLink, ...]:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def dataset(name: str) -> Dataset:
-    return load_dataset(name)
+def dataset(name: str, noise: float | None = None) -> Dataset:
+    """A dataset; ``noise`` replaces a generated one's (the sine's), None keeps its own."""
+    return load_dataset(name, noise=noise)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def split(name: str, seed: int) -> Split:
+def split(data: DataSpec) -> Split:
     """Train and test rows; the seed moves the split too, so trees meet new data."""
-    return split_dataset(dataset(name), test_size=TEST_SIZE, random_state=seed)
+    rows = dataset(data.dataset, data.noise)
+    return split_dataset(rows, test_size=data.test_size, random_state=data.seed)
 
 
 def view(settings: Settings) -> ModelView:
     """The rows a page's models see: its dataset, split by its seed, sliced to its columns."""
-    columns = model_columns(settings, catalogue()[settings.dataset])
-    return _view(settings.dataset, settings.seed, columns)
+    shape = catalogue()[settings.dataset]
+    return _view(data_spec(settings, shape), model_columns(settings, shape))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _view(name: str, seed: int, columns: tuple[int, ...]) -> ModelView:
-    return ModelView(dataset(name), split(name, seed), columns)
+def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
+    return ModelView(dataset(data.dataset, data.noise), split(data), columns)
 
 
 # --- models --------------------------------------------------------------------------------
@@ -89,7 +90,8 @@ def _view(name: str, seed: int, columns: tuple[int, ...]) -> ModelView:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def fit_tree(spec: TreeSpec) -> Any:
     """A fitted tree, shared by every visitor: read it, never change it."""
-    data, rows = dataset(spec.dataset), _view(spec.dataset, spec.seed, spec.columns)
+    rows = _view(spec.data, spec.columns)
+    data = rows.data
     model_type = DecisionTreeClassifier if data.task == "classification" else DecisionTreeRegressor
     model = model_type(
         criterion=spec.criterion,
@@ -116,10 +118,32 @@ def curve_trees(n_estimators: int) -> int:
     return max(n_estimators, CURVE_FLOOR)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+#: Big forests grow one at a time in this process, whoever asks (see core.app.cost).
+HEAVY_FITS = Gate(slots=1)
+
+
 def fit_forest(spec: ForestSpec) -> Any:
-    """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed."""
-    data, rows = dataset(spec.dataset), _view(spec.dataset, spec.seed, spec.columns)
+    """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed.
+
+    A heavy fit (``ForestCost.heavy``) waits for any other heavy fit to finish, and says so
+    while it waits. A forest already in the cache is returned at once.
+    """
+    rows = _view(spec.data, spec.columns)
+    features = None if spec.max_features == "all" else spec.max_features
+    heavy = forest_cost(
+        spec.n_estimators, len(rows.y_train), len(spec.columns), features, spec.max_depth
+    ).heavy
+    if heavy and HEAVY_FITS.busy:
+        with st.spinner("Another big forest is growing; yours is next…", show_time=True):
+            return _fit_forest(spec, heavy)
+    return _fit_forest(spec, heavy)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _fit_forest(spec: ForestSpec, _heavy: bool) -> Any:
+    # ``_heavy`` follows from ``spec``; its underscore keeps it out of the cache key.
+    rows = _view(spec.data, spec.columns)
+    data = rows.data
     classify = data.task == "classification"
     model_type = RandomForestClassifier if classify else RandomForestRegressor
     model = model_type(
@@ -131,7 +155,10 @@ def fit_forest(spec: ForestSpec) -> Any:
         oob_score=spec.bootstrap,
         random_state=spec.seed,
     )
-    return model.fit(rows.X_train, rows.y_train)
+    if not _heavy:
+        return model.fit(rows.X_train, rows.y_train)
+    with HEAVY_FITS.turn():
+        return model.fit(rows.X_train, rows.y_train)
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:
@@ -141,7 +168,7 @@ def forest_curve(spec: ForestSpec) -> ForestCurve:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _forest_curve(spec: ForestSpec) -> ForestCurve:
-    rows = _view(spec.dataset, spec.seed, spec.columns)
+    rows = _view(spec.data, spec.columns)
     return compute_forest_curve(
         fit_forest(spec), rows.X_train, rows.y_train, X_test=rows.X_test, y_test=rows.y_test
     )
@@ -158,7 +185,7 @@ def pruning_walk(spec: TreeSpec) -> PruningWalk:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _pruning_walk(full: TreeSpec) -> PruningWalk:
-    rows = _view(full.dataset, full.seed, full.columns)
+    rows = _view(full.data, full.columns)
     return compute_pruning_walk(
         fit_tree(full), rows.X_train, rows.y_train, rows.X_test, rows.y_test
     )
@@ -167,7 +194,7 @@ def _pruning_walk(full: TreeSpec) -> PruningWalk:
 @st.cache_data(max_entries=16, show_spinner=False)
 def depth_curve(spec: TreeSpec) -> DepthCurve:
     """Train and test accuracy at depths 1 to 10, gini and entropy, else as ``spec``."""
-    rows = _view(spec.dataset, spec.seed, spec.columns)
+    rows = _view(spec.data, spec.columns)
     make = functools.partial(
         DecisionTreeClassifier, min_samples_leaf=spec.min_samples_leaf, random_state=spec.seed
     )

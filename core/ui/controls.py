@@ -121,7 +121,7 @@ class Controls(Generic[S]):
     # -- the controls -------------------------------------------------------------------------
 
     def dataset(self) -> DatasetShape:
-        """The dataset picker; returns the chosen dataset's shape."""
+        """The dataset picker, and a generated dataset's noise; returns the chosen shape."""
         infos = {info.name: info for info in dataset_infos()}
         names = [name for name in catalogue() if self._valid("dataset", name)]
         name = self._control(
@@ -134,7 +134,49 @@ class Controls(Generic[S]):
                 on_change=_on_dataset_change,
             ),
         )
-        return catalogue()[name]
+        shape = catalogue()[name]
+        if shape.noise is not None:
+            self.noise()
+        return shape
+
+    def noise(self) -> float:
+        """The sine's noise: the standard deviation of what is added to the wave."""
+        steps = [i / 2 for i in range(int(state.NOISE_LIMIT * 2) + 1)]
+        held = st.session_state.get("noise")
+        extra = [held] if isinstance(held, float) and held not in steps else []
+        return float(
+            self._control(
+                "noise",
+                lambda: st.select_slider(
+                    "noise",
+                    sorted([*steps, *extra]),
+                    format_func=lambda v: f"{v:g}",
+                    key="noise",
+                    help="How far the points scatter around the wave (a standard deviation, "
+                    "in y's units). The points keep their places along x; 0 is the bare wave.",
+                ),
+            )
+        )
+
+    def test_size(self) -> float:
+        """The share of rows held out to test on, in steps of 5%."""
+        low, high = state.TEST_SIZE_RANGE
+        steps = [round(low + i / 20, 2) for i in range(round((high - low) * 20) + 1)]
+        held = st.session_state.get("test_size")
+        extra = [held] if isinstance(held, float) and held not in steps else []
+        return float(
+            self._control(
+                "test_size",
+                lambda: st.select_slider(
+                    "Test set size",
+                    sorted([*steps, *extra]),
+                    format_func=lambda v: f"{v:.0%}" if v in steps else f"{v:.1%}",
+                    key="test_size",
+                    help="The share of rows set aside before growing, to score the model on "
+                    "data it never saw. The seed picks which rows.",
+                ),
+            )
+        )
 
     def criterion(self, label: str = "Split criterion") -> str:
         return str(
@@ -457,7 +499,7 @@ def start(page: Page) -> Controls[Any]:
 
 
 def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
-    """The sidebar of a one-tree page: dataset, criterion, stopping rules, pair, seed."""
+    """The sidebar of a one-tree page: dataset, criterion, stopping rules, pair, seed, split."""
     st.header(header)
     shape = controls.dataset()
     if shape.task == "classification":
@@ -472,4 +514,5 @@ def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
         controls.fit()
         controls.tree_max_features(state.n_tree_columns(controls.settings, shape))
     controls.seed()
+    controls.test_size()
     return shape

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from core.app.models import columns, criterion_for, tree_spec
-from core.app.settings import DatasetShape, GiniEntropySettings, SingleTreeSettings
+from core.app.models import columns, criterion_for, data_spec, forest_spec, tree_spec
+from core.app.settings import (
+    DatasetShape,
+    GiniEntropySettings,
+    RandomForestSettings,
+    SingleTreeSettings,
+)
 
 # --- what a model is grown on --------------------------------------------------------------
 
@@ -35,3 +40,23 @@ def test_a_tree_spec_takes_the_settings_and_single_changes():
     shape = DatasetShape(task="classification", n_samples=150, n_features=4)
     spec = tree_spec(SingleTreeSettings(x=2, y=3, max_depth=4, seed=7), shape, max_depth=1)
     assert (spec.columns, spec.max_depth, spec.seed, spec.criterion) == ((2, 3), 1, 7, "gini")
+
+
+SINE = DatasetShape("regression", 200, 1, (0, 0), noise=2.5)
+IRIS = DatasetShape("classification", 150, 4, (2, 3))
+
+
+def test_the_split_and_the_sines_noise_are_part_of_every_model_key():
+    sine = SingleTreeSettings(dataset="sine", x=0, y=0, test_size=0.4, noise=6.0)
+    tree = tree_spec(sine, SINE)
+    assert (tree.test_size, tree.noise) == (0.4, 6.0)
+    assert tree.data == data_spec(sine, SINE)
+    assert tree != tree_spec(SingleTreeSettings(dataset="sine", x=0, y=0), SINE)
+    forest = forest_spec(RandomForestSettings(dataset="sine", x=0, y=0, noise=0.5), SINE)
+    assert (forest.test_size, forest.noise) == (0.25, 0.5)
+
+
+def test_a_tables_rows_do_not_depend_on_a_noise_left_over_from_the_sine():
+    noisy = SingleTreeSettings(noise=9.0)
+    assert data_spec(noisy, IRIS).noise is None
+    assert tree_spec(noisy, IRIS) == tree_spec(SingleTreeSettings(), IRIS)

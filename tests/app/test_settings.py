@@ -26,7 +26,7 @@ from core.app.settings import (
 CATALOGUE = {
     "iris": DatasetShape("classification", 150, 4, (2, 3)),
     "wine": DatasetShape("classification", 178, 13, (6, 12)),
-    "sine": DatasetShape("regression", 200, 1, (0, 0)),
+    "sine": DatasetShape("regression", 200, 1, (0, 0), noise=2.5),
 }
 
 
@@ -58,6 +58,8 @@ def test_every_field_is_read():
         "min_samples_split": "12",
         "min_impurity_decrease": "0.025",
         "max_features": "5",
+        "test_size": "0.4",
+        "noise": "6",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -76,6 +78,8 @@ def test_every_field_is_read():
         min_samples_split=12,
         min_impurity_decrease=0.025,
         max_features=5,
+        test_size=0.4,
+        noise=6.0,
     )
     assert to_query(settings) == query
 
@@ -115,6 +119,11 @@ def test_a_missing_pair_uses_the_datasets_suggested_pair():
         ("test_on_tree", "maybe", "false"),
         ("seed", "1.5", "0"),
         ("sample", "9" * 40, "0"),
+        ("test_size", "0.05", "0.25"),
+        ("test_size", "0.9", "0.25"),
+        ("test_size", "nan", "0.25"),
+        ("noise", "-1", "2.5"),
+        ("noise", "11", "2.5"),
     ],
 )
 def test_a_bad_value_falls_back_to_its_default_with_a_notice(name, raw, fallback):
@@ -301,3 +310,24 @@ def test_every_page_with_settings_is_in_the_registry_once():
         "Gini_vs_entropy",
         "Grow_it_step_by_step",
     ]
+
+
+def test_a_link_without_test_size_or_noise_means_the_view_it_always_meant():
+    settings, notices = parse(SingleTreeSettings, {"dataset": "sine", "seed": "3"}, CATALOGUE)
+    assert notices == []
+    assert (settings.test_size, settings.noise) == (0.25, 2.5)
+
+
+def test_test_size_and_noise_keep_what_a_link_asks_and_survive_a_dataset_change():
+    query = {"dataset": "sine", "test_size": "0.35", "noise": "7.5"}
+    settings, notices = parse(RandomForestSettings, query, CATALOGUE)
+    assert notices == []
+    assert (settings.test_size, settings.noise) == (0.35, 7.5)
+    moved = with_dataset(settings, "iris", CATALOGUE)
+    assert (moved.test_size, moved.noise) == (0.35, 7.5)
+    assert to_query(moved)["test_size"] == "0.35"
+
+
+def test_slider_float_test_size_is_rounded_away():
+    assert SingleTreeSettings(test_size=0.1 + 0.05).test_size == 0.15
+    assert to_query(SingleTreeSettings(test_size=0.1 + 0.05))["test_size"] == "0.15"

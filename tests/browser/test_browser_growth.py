@@ -15,10 +15,10 @@ import pytest
 from browser_helpers import GROW_STEP_BY_STEP, SINGLE_TREE, AppPage
 
 from core import DecisionTreeClassifier
+from core.app.settings import TEST_SIZE
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
 from core.engine.structure import TREE_LEAF
-from core.ui.cached import TEST_SIZE
 
 pytestmark = pytest.mark.browser
 

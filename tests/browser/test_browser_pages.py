@@ -60,6 +60,7 @@ def test_home_links_into_every_page_and_lists_the_datasets(app: AppPage) -> None
     app.open(HOME.path, HOME.ready)
     app.assert_healthy()
     links = app.page.locator(".st-key-page-links a")
+    links.first.wait_for()  # under load the links can arrive after the page looks ready
     hrefs = [urlsplit(link.get_attribute("href") or "").path for link in links.all()]
     assert [href.rsplit("/", 1)[-1] for href in hrefs] == [
         "Single_tree",

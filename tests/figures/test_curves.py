@@ -6,6 +6,7 @@ import functools
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from core import (
@@ -27,6 +28,8 @@ from core.figures import (
     node_proportion,
     split_scan_figure,
 )
+from core.figures._layout import TITLE_WIDTH, style_figure
+from core.figures.importances import Importances, wrap_name
 
 
 @pytest.fixture(scope="module")
@@ -240,6 +243,44 @@ def test_empty_title_means_no_title_and_none_means_the_default(iris: Any, halves
         ),
     }
     for default, build in builders.items():
-        assert build().layout.title.text == default
+        assert build().layout.title.text.replace("<br>", " ") == default
         assert build(title="").layout.title.text in (None, "")
         assert build(title="Mine").layout.title.text == "Mine"
+
+
+@pytest.mark.parametrize(
+    ("name", "wrapped"),
+    [
+        ("alcohol", "alcohol"),
+        ("od280/od315_of_diluted_wines", "od280/od315_of_<br>diluted_wines"),
+        ("worst fractal dimension", "worst fractal<br>dimension"),
+        ("x" * 20, "x" * 16 + "<br>" + "x" * 4),
+    ],
+)
+def test_long_feature_names_wrap_and_keep_every_character(name: str, wrapped: str) -> None:
+    assert wrap_name(name) == wrapped
+    # Only a space where a line breaks may go.
+    assert wrap_name(name).replace("<br>", "").replace(" ", "") == name.replace(" ", "")
+
+
+def test_importance_bars_show_full_names_on_hover_and_grow_with_wrapped_lines() -> None:
+    names = ("od280/od315_of_diluted_wines", "alcohol")
+    short = Importances(("a", "b"), np.array([0.6, 0.4]), None, 0)
+    long = Importances(names, np.array([0.6, 0.4]), None, 0)
+    bar = importance_figure(long).data[0]
+    assert list(bar.customdata) == ["alcohol", "od280/od315_of_diluted_wines"]
+    assert "%{customdata}" in bar.hovertemplate
+    assert list(bar.y) == ["alcohol", "od280/od315_of_<br>diluted_wines"]
+    assert importance_figure(long).layout.height > importance_figure(short).layout.height
+
+
+def test_a_long_title_wraps_to_fit_a_phone_and_the_margin_makes_room() -> None:
+    title = "Slice of the full model: mean radius vs mean texture (other features at medians)"
+    long = style_figure(go.Figure(), title=title, x_title="x", y_title="y")
+    short = style_figure(go.Figure(), title="Decision regions", x_title="x", y_title="y")
+    lines = long.layout.title.text.split("<br>")
+    assert len(lines) >= 2
+    assert all(len(line) <= TITLE_WIDTH for line in lines)
+    assert " ".join(lines) == title
+    assert long.layout.margin.t > short.layout.margin.t
+    assert short.layout.title.text == "Decision regions"

@@ -186,7 +186,7 @@ def test_split_comparison_figure() -> None:
     bar = fig.data[0]
     assert list(bar.y) == ["your split: a ≤ 1.5", "the tree's best: a ≤ 2.5"]
     assert_allclose(bar.x, [0.08, 0.48 - 4 / 15])
-    assert fig.layout.title.text == comparison.sentence
+    assert fig.layout.title.text.replace("<br>", " ") == comparison.sentence
     nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
     assert len(split_comparison_figure(nothing, NAMES).data[0].x) == 1
 

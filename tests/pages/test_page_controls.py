@@ -305,3 +305,86 @@ def test_gini_page_charts_put_their_legends_below():
     app = open_page(GINI_VS_ENTROPY, dataset="iris")
     for key in ("impurity-curves", "depth-curves"):
         assert chart_spec(app, key)["layout"]["legend"]["orientation"] == "h", key
+
+
+@pytest.mark.parametrize("path", PAGE_FILES.values(), ids=PAGE_FILES.keys())
+def test_every_page_holds_out_the_share_of_rows_its_link_asks_for(path):
+    app = open_page(path, dataset="wine", test_size="0.4", seed="2")
+    assert_healthy(app)
+    assert not app.warning
+    rows = train_test_split(load_dataset("wine"), test_size=0.4, random_state=2)
+    assert app.select_slider(key="test_size").value == 0.4
+    if [box for box in app.selectbox if box.key == "sample"]:  # pages that trace a sample
+        assert len(app.selectbox(key="sample").options) == len(rows.y_test)
+    assert query_of(app)["test_size"] == "0.4"
+
+
+def test_moving_the_test_size_slider_changes_the_test_set_and_the_url():
+    app = open_page(SINGLE_TREE, dataset="iris")
+    assert len(app.selectbox(key="sample").options) == 38  # 25% of 150, rounded up
+    app.select_slider(key="test_size").set_value(0.1).run()
+    assert_healthy(app)
+    assert len(app.selectbox(key="sample").options) == 15
+    assert query_of(app)["test_size"] == "0.1"
+
+
+def test_the_sines_noise_is_a_control_only_for_the_sine():
+    iris = open_page(SINGLE_TREE, dataset="iris")
+    assert not [s for s in iris.select_slider if s.key == "noise"]
+    app = open_page(SINGLE_TREE, dataset="sine", noise="0")
+    assert_healthy(app)
+    assert app.select_slider(key="noise").value == 0.0
+    # Without noise every point lies on the wave itself.
+    wave = load_dataset("sine", noise=0.0)
+    rows = train_test_split(wave, test_size=0.25, random_state=0)
+    first = app.selectbox(key="sample").options[0]
+    assert first.endswith(f"y = {float(rows.y_test[0]):.2f})")
+    app.select_slider(key="noise").set_value(8.0).run()
+    assert_healthy(app)
+    assert app.selectbox(key="sample").options[0] != first
+    assert query_of(app)["noise"] == "8"
+
+
+def test_a_forest_too_big_for_the_server_grows_its_largest_allowed_prefix(monkeypatch):
+    # A ceiling low enough that 50 iris trees are over it, so the test stays quick.
+    monkeypatch.setattr("core.app.cost.CEILING_SECONDS", 0.005)
+    app = open_page(RANDOM_FOREST, dataset="iris", n_estimators="50", tree="40")
+    assert_healthy(app)
+    notices = [w for w in warnings(app) if "too big for a shared classroom server" in w]
+    assert len(notices) == 1
+    grown = int(notices[0].split("its first ")[1].split(" trees")[0])
+    assert 1 <= grown < 50
+    assert f"Forest of {grown}" in str(chart_spec(app, "boundary-chart"))
+    assert app.number_input(key="tree").proto.max == grown - 1
+    # What was asked for is kept: the slider and the link still say 50.
+    assert app.slider(key="n_estimators").value == 50
+    assert query_of(app)["n_estimators"] == "50"
+    app.slider(key="n_estimators").set_value(10).run()
+    assert_healthy(app)
+    assert not [w for w in warnings(app) if "too big" in w]
+
+
+def test_forest_page_on_the_sine_speaks_of_r2_and_the_fit_not_accuracy_or_a_boundary():
+    app = open_page(RANDOM_FOREST, dataset="sine", n_estimators="20")
+    assert_healthy(app)
+    words = " ".join(
+        [
+            *(m.value for m in app.markdown),
+            *(c.value for c in app.caption),
+            *(m.label for m in app.metric),
+        ]
+        + [h.value for h in app.subheader]
+    )
+    assert "R²" in words
+    assert "accuracy" not in words.lower()
+    assert "boundary" not in words.lower()
+
+
+def test_forest_page_tells_its_two_single_trees_apart_with_one_number_each():
+    app = open_page(RANDOM_FOREST, dataset="wine", n_estimators="20", tree="3")
+    assert_healthy(app)
+    lone = next(m for m in app.metric if m.label.startswith("Lone tree's test"))
+    note = next(c.value for c in app.caption if c.value.startswith("Tree 3 of the forest"))
+    assert "bootstrap sample" in note and "max_features=sqrt" in note
+    lone_words = "The lone tree beside the forest above, grown on all rows with every feature"
+    assert f"{lone_words}, scores {lone.value}" in note

@@ -21,12 +21,12 @@ from page_helpers import (
 
 from core import DecisionTreeClassifier
 from core.app.pages import GROW_STEP_BY_STEP
+from core.app.settings import TEST_SIZE
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
 from core.engine.growth import growth_steps
 from core.engine.node_splits import why_leaf
 from core.engine.structure import TREE_LEAF
-from core.ui.cached import TEST_SIZE
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
 WINE_PAIR = (6, 12)  # flavanoids and proline, the manifest's suggested pair

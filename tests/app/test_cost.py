@@ -1,0 +1,157 @@
+"""core/app/cost.py: the estimated cost of a forest fit, its ceiling, and the one-at-a-time gate."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from core.app.cost import (
+    CEILING_SECONDS,
+    SECONDS_PER_SCAN,
+    SECONDS_PER_TREE,
+    Gate,
+    expected_levels,
+    features_per_split,
+    forest_cost,
+    forest_seconds,
+    n_train_rows,
+)
+
+
+def test_features_per_split_follows_the_engines_rules():
+    assert features_per_split("sqrt", 30) == 5
+    assert features_per_split("log2", 30) == 4
+    assert features_per_split(None, 30) == 30
+    assert features_per_split("sqrt", 2) == 1
+    assert features_per_split(7, 4) == 4
+
+
+def test_levels_are_a_balanced_trees_capped_by_max_depth():
+    assert expected_levels(426, None) == 9  # 2**9 = 512 >= 426 > 256
+    assert expected_levels(426, 3) == 3
+    assert expected_levels(1, None) == 1
+
+
+def test_the_estimate_is_the_formula_by_hand():
+    # 10 trees, 100 rows, all 4 features, 7 levels: 10 * (per tree + per scan * 100 * 4 * 7).
+    by_hand = 10 * (SECONDS_PER_TREE + SECONDS_PER_SCAN * 2800)
+    assert forest_seconds(10, 100, 4, None, None) == pytest.approx(by_hand)
+
+
+@pytest.mark.parametrize(
+    ("n_train", "n_features", "max_features", "measured"),
+    [(112, 4, "sqrt", 0.3e-3), (426, 30, "sqrt", 1.5e-3), (426, 30, None, 8e-3)],
+)
+def test_the_estimate_is_within_a_factor_of_two_of_the_measured_fits(
+    n_train, n_features, max_features, measured
+):
+    per_tree = forest_seconds(100, n_train, n_features, max_features, None) / 100
+    assert measured / 2 <= per_tree <= measured * 2
+
+
+def test_the_estimate_grows_with_trees_rows_features_and_depth():
+    base = forest_seconds(100, 400, 30, "sqrt", None)
+    assert forest_seconds(200, 400, 30, "sqrt", None) == pytest.approx(2 * base)
+    assert forest_seconds(100, 800, 30, "sqrt", None) > base
+    assert forest_seconds(100, 400, 30, None, None) > base
+    assert forest_seconds(100, 400, 30, "sqrt", 3) < base
+
+
+def test_the_issues_forest_is_too_big_and_the_everyday_ones_are_not():
+    # Issue 12: 500 trees of all 30 breast cancer features took 40 s of the busy core.
+    big = forest_cost(500, n_train_rows(569, 0.25), 30, None, None)
+    assert big.too_big and big.seconds > CEILING_SECONDS
+    assert 1 <= big.grown < 500
+    assert forest_cost(big.grown, 426, 30, None, None).seconds <= CEILING_SECONDS
+    assert forest_cost(big.grown + 1, 426, 30, None, None).seconds > CEILING_SECONDS
+    assert "500 trees" in big.notice() and f"{big.grown} trees" in big.notice()
+    iris = forest_cost(1000, n_train_rows(150, 0.25), 2, "sqrt", None)
+    assert not iris.too_big and not iris.heavy and iris.notice() is None
+    assert iris.grown == 1000
+
+
+def test_a_forest_whose_first_tree_is_over_the_ceiling_still_grows_one():
+    cost = forest_cost(10, 10_000, 100, None, None, ceiling=1e-6)
+    assert cost.grown == 1 and cost.too_big
+
+
+def test_heavy_is_judged_on_the_trees_actually_grown():
+    cost = forest_cost(1000, 426, 30, None, None, ceiling=2.0, heavy=1.5)
+    assert cost.too_big and cost.heavy
+    assert not forest_cost(1000, 426, 30, None, None, ceiling=2.0, heavy=2.5).heavy
+
+
+def test_training_rows_leave_the_rounded_up_test_set_out():
+    assert n_train_rows(150, 0.25) == 112
+    assert n_train_rows(150, 0.1) == 135
+
+
+def test_the_gate_lets_one_fit_through_at_a_time():
+    gate = Gate(slots=1)
+    inside, most, lock = [0], [0], threading.Lock()
+
+    def fit() -> None:
+        with gate.turn():
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            time.sleep(0.05)
+            with lock:
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=fit) for _ in range(4)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1
+    assert time.perf_counter() - start >= 4 * 0.05  # they waited for one another
+    assert not gate.busy
+
+
+def test_the_gate_says_busy_while_held_and_frees_its_slot_after_an_error():
+    gate = Gate()
+    assert not gate.busy
+    with pytest.raises(RuntimeError), gate.turn():
+        assert gate.busy
+        raise RuntimeError("the fit failed")
+    assert not gate.busy
+    with gate.turn():  # the slot came back: this does not block
+        pass
+
+
+def test_a_waiting_fit_starts_as_soon_as_the_other_ends():
+    gate = Gate()
+    started = threading.Event()
+    release = threading.Event()
+    waited: list[float] = []
+
+    def first() -> None:
+        with gate.turn():
+            started.set()
+            release.wait(5)
+
+    def second() -> None:
+        t = time.perf_counter()
+        with gate.turn():
+            waited.append(time.perf_counter() - t)
+
+    a = threading.Thread(target=first)
+    a.start()
+    started.wait(5)
+    b = threading.Thread(target=second)
+    b.start()
+    time.sleep(0.1)
+    assert gate.busy and not waited  # still waiting its turn
+    release.set()
+    a.join()
+    b.join()
+    assert len(waited) == 1 and waited[0] >= 0.1
+
+
+def test_a_gate_needs_a_slot():
+    with pytest.raises(ValueError, match="slots must be an int >= 1; got 0"):
+        Gate(slots=0)
