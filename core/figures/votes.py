@@ -75,10 +75,11 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
             x=names,
             y=hard,
             marker_color=colors,
-            text=[f"{count} of {n_trees} trees" for count in votes.winners],
+            # No label on an empty bar: beside its neighbour's, two zero labels overlap.
+            text=[f"{count} of {n_trees} trees" if count else "" for count in votes.winners],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{x}: %{text}<extra></extra>",
+            hovertemplate="%{x}: %{y:.0f}% of the trees vote for it<extra></extra>",
             offsetgroup="hard",
         )
         figure.add_bar(
@@ -87,7 +88,7 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
             y=soft,
             marker={"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
             opacity=0.55,
-            text=[f"{share:.0f}% share" for share in soft],
+            text=[f"{share:.0f}% share" if share >= 0.5 else "" for share in soft],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{x}: average share %{y:.1f}%<extra></extra>",
