@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
+from core.engine.structure import Tree
 
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
@@ -208,20 +208,7 @@ def prefix_after(tree: Tree, k: int, steps: GrowthSteps | None = None) -> Growth
     keep = np.flatnonzero(grown)
     prefix_id = np.full(tree.node_count, -1, dtype=np.int64)
     prefix_id[keep] = np.arange(keep.size)
-    leaf = ~split[keep]
-    left, right = tree.children_left[keep], tree.children_right[keep]
-    prefix = Tree(
-        children_left=np.where(leaf, TREE_LEAF, prefix_id[np.maximum(left, 0)]),
-        children_right=np.where(leaf, TREE_LEAF, prefix_id[np.maximum(right, 0)]),
-        feature=np.where(leaf, TREE_UNDEFINED, tree.feature[keep]),
-        threshold=np.where(leaf, float(TREE_UNDEFINED), tree.threshold[keep]),
-        impurity=tree.impurity[keep].copy(),
-        n_node_samples=tree.n_node_samples[keep].copy(),
-        weighted_n_node_samples=tree.weighted_n_node_samples[keep].copy(),
-        value=tree.value[keep].copy(),
-        n_features=tree.n_features,
-        node_depth=tree.depth[keep].copy(),
-    )
+    prefix = tree.top(grown)
     newest = None if k == 0 else int(prefix_id[steps.node[k - 1]])
     return GrowthPrefix(k=int(k), tree=prefix, final_id=keep, prefix_id=prefix_id, newest=newest)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
+from core.engine.structure import TREE_LEAF, Tree
 
 Float = NDArray[np.float64]
 
@@ -115,21 +115,4 @@ def prune(tree: Tree, ccp_alpha: float) -> Tree:
     if ccp_alpha <= 0.0:
         return tree
     _, in_tree = _weakest_link(tree, ccp_alpha)
-    keep = np.flatnonzero(in_tree)
-    new_id = np.full(tree.node_count, TREE_LEAF, dtype=np.int64)
-    new_id[keep] = np.arange(keep.size)
-    left, right = tree.children_left[keep], tree.children_right[keep]
-    # A kept node whose children were removed is now a leaf.
-    is_leaf = (left == TREE_LEAF) | ~in_tree[np.maximum(left, 0)]
-    return Tree(
-        children_left=np.where(is_leaf, TREE_LEAF, new_id[np.maximum(left, 0)]),
-        children_right=np.where(is_leaf, TREE_LEAF, new_id[np.maximum(right, 0)]),
-        feature=np.where(is_leaf, TREE_UNDEFINED, tree.feature[keep]),
-        threshold=np.where(is_leaf, float(TREE_UNDEFINED), tree.threshold[keep]),
-        impurity=tree.impurity[keep].copy(),
-        n_node_samples=tree.n_node_samples[keep].copy(),
-        weighted_n_node_samples=tree.weighted_n_node_samples[keep].copy(),
-        value=tree.value[keep].copy(),
-        n_features=tree.n_features,
-        node_depth=tree.depth[keep].copy(),  # pruning keeps every kept node at its depth
-    )
+    return tree.top(in_tree)

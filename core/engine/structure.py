@@ -248,3 +248,38 @@ class Tree:
     def subtree(self, node: int) -> Int:
         """Ids of ``node`` and every node below it, in preorder."""
         return np.arange(node, node + int(self.subtree_sizes[node]), dtype=np.int64)
+
+    def top(self, kept: NDArray[np.bool_]) -> Tree:
+        """The tree made of the ``kept`` nodes, the rest cut away.
+
+        ``kept`` must hold the root and the parent of every kept node (the top of the tree,
+        as pruning leaves it, or as a tree grown for a few steps has it). Kept nodes keep their
+        preorder and their statistics; one whose children are cut becomes a leaf that predicts
+        its own value.
+
+        Parameters
+        ----------
+        kept : ndarray of shape (node_count,), bool
+
+        Returns
+        -------
+        Tree
+            ``kept.sum()`` nodes, numbered ``0..`` in their original order.
+        """
+        keep = np.flatnonzero(kept)
+        new_id = np.full(self.node_count, TREE_LEAF, dtype=np.int64)
+        new_id[keep] = np.arange(keep.size)
+        left, right = self.children_left[keep], self.children_right[keep]
+        is_leaf = (left == TREE_LEAF) | ~kept[np.maximum(left, 0)]
+        return Tree(
+            children_left=np.where(is_leaf, TREE_LEAF, new_id[np.maximum(left, 0)]),
+            children_right=np.where(is_leaf, TREE_LEAF, new_id[np.maximum(right, 0)]),
+            feature=np.where(is_leaf, TREE_UNDEFINED, self.feature[keep]),
+            threshold=np.where(is_leaf, float(TREE_UNDEFINED), self.threshold[keep]),
+            impurity=self.impurity[keep].copy(),
+            n_node_samples=self.n_node_samples[keep].copy(),
+            weighted_n_node_samples=self.weighted_n_node_samples[keep].copy(),
+            value=self.value[keep].copy(),
+            n_features=self.n_features,
+            node_depth=self.depth[keep].copy(),  # a kept node stays at its depth
+        )
