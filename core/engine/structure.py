@@ -30,6 +30,18 @@ from scipy.sparse import csr_matrix
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
+#: The flat arrays of a fitted tree, as scikit-learn's ``tree_`` names them.
+TREE_ARRAYS = (
+    "children_left",
+    "children_right",
+    "feature",
+    "threshold",
+    "impurity",
+    "n_node_samples",
+    "weighted_n_node_samples",
+    "value",
+)
+
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
 
@@ -69,16 +81,7 @@ class Tree:
     node_depth: Int | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        for name in (
-            "children_left",
-            "children_right",
-            "feature",
-            "threshold",
-            "impurity",
-            "n_node_samples",
-            "weighted_n_node_samples",
-            "value",
-        ):
+        for name in TREE_ARRAYS:
             getattr(self, name).setflags(write=False)
         if self.node_depth is None:
             depth = np.zeros(self.node_count, dtype=np.int64)

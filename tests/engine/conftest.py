@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from sklearn import datasets as sk_datasets
 
+from core.engine.structure import TREE_ARRAYS
+
 IMPL = os.environ.get("ARBORETUM_IMPL", "core")
 
 
@@ -52,17 +54,6 @@ needs_core = pytest.mark.skipif(
     reason="Arboretum extra (not part of scikit-learn's API): only testable on core",
 )
 
-# The flat arrays of a fitted tree_, as scikit-learn names them.
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-    "value",
-)
 
 CLASSIFIER_DATASETS = ("iris", "wine", "breast_cancer")
 
