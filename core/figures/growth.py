@@ -36,6 +36,7 @@ __all__ = [
     "history_rows",
     "node_region",
     "rule_text",
+    "side_text",
     "split_comparison_figure",
     "split_segment",
 ]
@@ -75,7 +76,7 @@ def history_rows(
     ]
 
 
-def _side(n: int, counts: tuple[float, ...]) -> str:
+def side_text(n: int, counts: tuple[float, ...]) -> str:
     """``"52 (45/6/1)"``: samples, then class counts (classification) in class order."""
     if not counts:
         return str(n)
@@ -96,8 +97,8 @@ def candidate_rows(candidates: SplitCandidates, feature_names: Sequence[str]) ->
                 "tree's split": i == candidates.chosen,
                 "feature": feature_names[s.feature],
                 "rule": rule_text(feature_names, s.feature, s.threshold),
-                "left": _side(s.n_left, s.left_counts),
-                "right": _side(s.n_right, s.right_counts),
+                "left": side_text(s.n_left, s.left_counts),
+                "right": side_text(s.n_right, s.right_counts),
                 "weighted impurity": s.child_impurity,
                 "gain": s.gain,
             }

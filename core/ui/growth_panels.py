@@ -33,6 +33,7 @@ from core.figures.growth import (
     candidate_rows,
     history_rows,
     rule_text,
+    side_text,
     split_comparison_figure,
 )
 from core.figures.overlays import legend_below
@@ -248,17 +249,13 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
 # --- your split against the tree's ----------------------------------------------------------
 
 
-def _side(n: int, counts: tuple[float, ...]) -> str:
-    return f"{n} ({'/'.join(str(round(c)) for c in counts)})" if counts else str(n)
-
-
 def _split_row(who: str, split: SplitEvaluation, names: tuple[str, ...]) -> dict[str, object]:
     return {
         "split": who,
         "rule": rule_text(names, split.feature, split.threshold),
-        "left": _side(split.n_left, split.left_counts),
+        "left": side_text(split.n_left, split.left_counts),
         "left impurity": split.left_impurity,
-        "right": _side(split.n_right, split.right_counts),
+        "right": side_text(split.n_right, split.right_counts),
         "right impurity": split.right_impurity,
         "weighted impurity": split.child_impurity,
         "gain": split.gain,
