@@ -180,6 +180,13 @@ class ModelView:
         return tuple(self.data.feature_names[c] for c in self.columns)
 
     @property
+    def categories(self) -> tuple[tuple[str, str] | None, ...]:
+        """Per model column, ``(text column, level)`` for a one-hot column, else None."""
+        if not self.data.categories:
+            return (None,) * len(self.columns)
+        return tuple(self.data.categories[c] for c in self.columns)
+
+    @property
     def X_train(self) -> np.ndarray:
         return self.rows.X_train[:, list(self.columns)]
 

@@ -74,6 +74,11 @@ class Dataset:
     class_names : tuple of str, length K, empty for regression
     description, provenance : str
         What the rows are and what is predicted; where the data comes from and its licence.
+    categories : tuple, empty or length n_features
+        Where a text column became 0/1 columns (one-hot): entry ``j`` is ``(column, level)``
+        when feature ``j`` is 1 exactly where the table's ``column`` holds ``level`` (the rule
+        ``x[j] <= 0.5`` then reads "column is not level"), and None for a numeric feature.
+        Empty when every feature is numeric.
     """
 
     name: str
@@ -86,6 +91,7 @@ class Dataset:
     class_names: tuple[str, ...]
     description: str
     provenance: str
+    categories: tuple[tuple[str, str] | None, ...] = ()
 
     def __post_init__(self) -> None:
         if self.task not in get_args(Task):
@@ -106,6 +112,13 @@ class Dataset:
                 f"class_names must name every class code of y for classification and be empty "
                 f"for regression, got {classes} for codes {np.unique(y)[:10]}"
             )
+        categories = tuple(self.categories)
+        if categories and len(categories) != X.shape[1]:
+            raise ValueError(
+                f"categories must be empty or give one entry per feature, got "
+                f"{len(categories)} entries for {X.shape[1]} features"
+            )
+        object.__setattr__(self, "categories", categories)
         object.__setattr__(self, "X", X)
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "feature_names", names)
