@@ -1,0 +1,422 @@
+"""A classroom against the real server: N students at once, what they wait, what it costs.
+
+Run with ``make bench-classroom`` or ``python -m bench.classroom [options]``; ``--help`` lists
+them. It is a measurement, not a test: nothing fails on a slow machine; the load average is
+recorded beside every run.
+
+What it simulates
+-----------------
+Each student (:mod:`bench.classroom_students`) is a websocket session of Streamlit's own
+protocol (:mod:`bench.st_client`): it opens a classroom link or a random valid URL, then
+changes one control at a time with think time between (exponential, 2 s on average, seeded),
+sometimes following the sidebar to another page. Students join over the first ``--ramp``
+seconds, as a class does when the teacher hands out the link. A few real Chromium students
+(``--browsers``) ride along and report what a person sees.
+
+Modes (any combination; each starts its own server unless ``--url`` names one):
+
+- ``--students 10,30,60``: one run per class size, each on a fresh server.
+- ``--pages``: the server's CPU per change on each page alone (4 students staying on it).
+- ``--distinct 1000``: 30 students at once open fresh random links until the server has shown
+  that many distinct settings; memory during and after.
+
+What it reports
+---------------
+Per run: interactions completed, errors (an exception in the page, "Uncaught app execution"
+in the server's log, a timeout, a closed connection, the wrong page), latency from sending a
+change to the server's ``script_finished`` (median, p95, max), the server's CPU seconds per
+interaction (``/proc/<pid>/stat``, ``dot`` included), resident memory (peak and end) of every
+server process, sampled twice a second. A Markdown table goes to ``build/classroom/<label>.md``
+and everything, memory timelines included, to ``build/classroom/<label>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.classroom_browsers import BrowserRiders
+from bench.classroom_server import (
+    ProcessWatch,
+    load_average,
+    log_offsets,
+    uncaught_since,
+)
+from bench.classroom_students import (
+    PAGE_BY_PATH,
+    Interaction,
+    Plan,
+    random_settings,
+    start_link,
+    student,
+)
+from bench.live_app import ROOT, LiveServer, streamlit_command
+from bench.st_client import StudentSession
+from core.app import settings as app_settings
+from core.app.pages import Page
+
+OUT = ROOT / "build" / "classroom"
+DEFAULT_PORT = 8651
+
+#: What a classroom run must show to count as served (stated before measuring).
+P95_TARGET_S = 1.0
+RSS_BUDGET_MIB = 1024.0
+#: Server CPU seconds per change, per page: the budget that lets two cores serve a class of 30
+#: moving a control every few seconds (30 students / 3 s = 10 changes a second).
+CPU_TARGETS_S = {
+    "Single_tree": 0.10,
+    "Random_forest": 0.30,
+    "Gini_vs_entropy": 0.10,
+    "Grow_it_step_by_step": 0.10,
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the students are sent and which processes and logs serve them."""
+
+    url: str
+    pids: list[int]
+    logs: list[Path]
+
+
+@contextmanager
+def served(args: argparse.Namespace, name: str) -> Iterator[Target]:
+    """The server to measure: ``--url`` as given, else a fresh one on ``--port``."""
+    if args.url:
+        yield Target(args.url, list(args.pid), [Path(p) for p in args.log])
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    log = OUT / f"server-{name}.log"
+    command = streamlit_command(ROOT / "app.py", args.port)
+    with LiveServer.start(command, args.port, log) as server:
+        yield Target(server.url, [server.process.pid], [log])
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank), 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+def summarize(
+    name: str,
+    log: list[Interaction],
+    target: Target,
+    watch: ProcessWatch,
+    cpu: float,
+    uncaught: list[str],
+    load: tuple[str, str],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One run's numbers, as plain data for the JSON and the table."""
+    done = [i.seconds for i in log if not i.error]
+    errors = Counter(i.error.split(":")[0] for i in log if i.error)
+    if uncaught:
+        errors["uncaught in server log"] += len(uncaught)
+    by_page: dict[str, list[float]] = {}
+    for i in log:
+        if not i.error:
+            by_page.setdefault(i.page, []).append(i.seconds)
+    return {
+        "name": name,
+        "replicas": len(target.pids),
+        "load_before": load[0],
+        "load_after": load[1],
+        "interactions": len(done),
+        "errors": dict(errors),
+        "error_examples": sorted({i.error for i in log if i.error})[:5] + uncaught[:3],
+        "median_s": round(statistics.median(done), 3) if done else 0.0,
+        "p95_s": round(percentile(done, 0.95), 3),
+        "max_s": round(max(done), 3) if done else 0.0,
+        "p95_by_page_s": {p: round(percentile(v, 0.95), 3) for p, v in sorted(by_page.items())},
+        "cpu_s": round(cpu, 2),
+        "cpu_per_interaction_s": round(cpu / max(1, len(done)), 4),
+        "rss_peak_mib": {str(pid): round(watch.peak(pid), 1) for pid in target.pids},
+        "rss_end_mib": {str(pid): watch.samples[pid][-1][1] for pid in target.pids},
+        "rss_timeline_mib": {str(pid): watch.samples[pid] for pid in target.pids},
+        "interaction_log": [
+            [i.student, i.page, i.action, round(i.seconds, 3), i.error] for i in log
+        ],
+        **(extra or {}),
+    }
+
+
+async def _class(
+    url: str, n: int, plan: Plan, seed: int, ramp: float, catalogue: Any, log: list[Interaction]
+) -> None:
+    async def join(who: int) -> None:
+        rng = random.Random(seed * 100_003 + who)
+        await asyncio.sleep(rng.uniform(0, ramp))
+        await student(who, url, plan, rng, catalogue, log)
+
+    await asyncio.gather(*(join(who) for who in range(n)))
+
+
+async def warm_up(url: str, replicas: int) -> None:
+    """Open every page once per replica, as a server that has been up a while has.
+
+    Streamlit imports a page's modules on its first run; a class meeting a server just
+    started would measure that, once, rather than the server at work.
+    """
+    for _ in range(replicas):
+        session = await StudentSession(url, timeout=300).connect()
+        try:
+            for path in PAGE_BY_PATH:
+                await session.open(path)
+        finally:
+            await session.close()
+
+
+def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) -> dict[str, Any]:
+    """Serve, watch, run the coroutine ``drive(url, log)``, and summarize what happened."""
+    catalogue = app_settings.default_catalogue()
+    with served(args, name) as target:
+        if args.warm:
+            asyncio.run(warm_up(target.url, len(target.pids)))
+        watch = ProcessWatch(target.pids).start()
+        offsets = log_offsets(target.logs)
+        load_before = load_average()
+        cpu0 = sum(watch.cpu().values())
+        driver0 = time.process_time()
+        log: list[Interaction] = []
+        browsers = None
+        if riders:
+            rng = random.Random(args.seed + 7)
+            links = [start_link(rng, catalogue, lesson_share=1.0) for _ in range(riders)]
+            browsers = BrowserRiders(target.url, links, changes=args.changes).start()
+        asyncio.run(drive(target.url, log))
+        if browsers is not None:
+            browsers.join()
+        cpu = sum(watch.cpu().values()) - cpu0
+        driver = time.process_time() - driver0
+        time.sleep(args.settle)  # students have left: what memory does the server keep?
+        watch.stop()
+        extra: dict[str, Any] = {"driver_cpu_s": round(driver, 2)}
+        if browsers is not None:
+            seen = [i.seconds for i in browsers.log if not i.error]
+            extra["browsers"] = {
+                "students": riders,
+                "changes": len(seen),
+                "errors": sorted({i.error for i in browsers.log if i.error}),
+                "median_s": round(statistics.median(seen), 3) if seen else 0.0,
+                "p95_s": round(percentile(seen, 0.95), 3),
+            }
+        uncaught = uncaught_since(target.logs, offsets)
+        return summarize(
+            name, log, target, watch, cpu, uncaught, (load_before, load_average()), extra
+        )
+
+
+def run_classes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One run per class size in ``--students``."""
+    plan = Plan(changes=args.changes, think=args.think)
+    catalogue = app_settings.default_catalogue()
+    rows = []
+    for n in args.students:
+
+        async def drive(url: str, log: list[Interaction], n: int = n) -> None:
+            await _class(url, n, plan, args.seed, args.ramp, catalogue, log)
+
+        row = measure(args, f"{args.label}-{n}", drive, riders=args.browsers)
+        row["students"] = n
+        rows.append(row)
+        print(table_row(row), flush=True)
+    return rows
+
+
+def run_pages(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Server CPU per change on each page alone: 4 students staying on it."""
+    plan = Plan(changes=args.changes, think=1.0)
+    catalogue = app_settings.default_catalogue()
+    rows = []
+    for path, page in PAGE_BY_PATH.items():
+
+        async def drive(
+            url: str, log: list[Interaction], path: str = path, page: Page = page
+        ) -> None:
+            async def one(who: int) -> None:
+                rng = random.Random(args.seed * 1009 + who)
+                start = (path, app_settings.to_query(random_settings(page, rng, catalogue)))
+                await student(who, url, plan, rng, catalogue, log, start=start, stay=True)
+
+            await asyncio.gather(*(one(who) for who in range(4)))
+
+        row = measure(args, f"{args.label}-page-{path}", drive)
+        row["page"] = path
+        row["cpu_target_s"] = CPU_TARGETS_S[path]
+        rows.append(row)
+        print(page_row(row), flush=True)
+    return rows
+
+
+def run_distinct(args: argparse.Namespace) -> dict[str, Any]:
+    """30 students at once open fresh random links until ``--distinct`` settings were shown."""
+    catalogue = app_settings.default_catalogue()
+    plan = Plan(changes=2, think=0.5, min_think=0.1)
+    seen: set[str] = set()
+
+    async def drive(url: str, log: list[Interaction]) -> None:
+        async def one(who: int) -> None:
+            rng = random.Random(args.seed * 7919 + who)
+            while len(seen) < args.distinct:
+                path = rng.choice(list(PAGE_BY_PATH))
+                query = app_settings.to_query(random_settings(PAGE_BY_PATH[path], rng, catalogue))
+                key = path + "?" + json.dumps(query, sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
+                await student(who, url, plan, rng, catalogue, log, start=(path, query), stay=True)
+
+        await asyncio.gather(*(one(who) for who in range(args.concurrent)))
+
+    row = measure(args, f"{args.label}-distinct", drive)
+    row["distinct_links"] = len(seen)
+    row["concurrent"] = args.concurrent
+    print(memory_row(row), flush=True)
+    return row
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def _mib(values: dict[str, float]) -> str:
+    return " / ".join(f"{v:.0f}" for v in values.values())
+
+
+def _errors(row: dict[str, Any]) -> str:
+    total = sum(row["errors"].values())
+    return (
+        "0" if not total else f"{total} ({', '.join(f'{k} {v}' for k, v in row['errors'].items())})"
+    )
+
+
+CLASS_HEADER = (
+    "| students | replicas | load before / after | interactions | errors | median | p95 | max "
+    "| server CPU / interaction | RSS peak (MiB) | RSS end (MiB) | Chromium riders |\n"
+    "| ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+)
+
+
+def table_row(row: dict[str, Any]) -> str:
+    riders = row.get("browsers")
+    ride = (
+        f"{riders['changes']} changes, p95 {riders['p95_s']:.2f} s, {len(riders['errors'])} errors"
+        if riders
+        else "-"
+    )
+    served = "ok" if row["p95_s"] < P95_TARGET_S and not row["errors"] else "MISS"
+    return (
+        f"| {row['students']} | {row['replicas']} | {row['load_before']} / {row['load_after']} "
+        f"| {row['interactions']} | {_errors(row)} | {row['median_s']:.2f} s "
+        f"| {row['p95_s']:.2f} s {served} | {row['max_s']:.1f} s "
+        f"| {row['cpu_per_interaction_s']:.3f} s | {_mib(row['rss_peak_mib'])} "
+        f"| {_mib(row['rss_end_mib'])} | {ride} |"
+    )
+
+
+PAGE_HEADER = (
+    "| page | interactions | errors | median | p95 | server CPU / change | target |\n"
+    "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
+)
+
+
+def page_row(row: dict[str, Any]) -> str:
+    met = "ok" if row["cpu_per_interaction_s"] <= row["cpu_target_s"] else "MISS"
+    return (
+        f"| {row['page']} | {row['interactions']} | {_errors(row)} | {row['median_s']:.2f} s "
+        f"| {row['p95_s']:.2f} s | {row['cpu_per_interaction_s']:.3f} s "
+        f"| {row['cpu_target_s']:.2f} s {met} |"
+    )
+
+
+MEMORY_HEADER = (
+    "| distinct settings | students at once | interactions | errors | p95 | RSS peak (MiB) "
+    "| RSS end (MiB) | budget |\n| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"
+)
+
+
+def memory_row(row: dict[str, Any]) -> str:
+    peak = max(row["rss_peak_mib"].values())
+    met = "ok" if peak < RSS_BUDGET_MIB else "MISS"
+    return (
+        f"| {row['distinct_links']} | {row['concurrent']} | {row['interactions']} "
+        f"| {_errors(row)} | {row['p95_s']:.2f} s | {_mib(row['rss_peak_mib'])} "
+        f"| {_mib(row['rss_end_mib'])} | {RSS_BUDGET_MIB:.0f} {met} |"
+    )
+
+
+def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
+    """The Markdown tables of every mode that ran."""
+    parts = [
+        f"Classroom benchmark `{args.label}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})"
+    ]
+    if results.get("classes"):
+        parts += ["", CLASS_HEADER, *map(table_row, results["classes"])]
+    if results.get("pages"):
+        parts += ["", PAGE_HEADER, *map(page_row, results["pages"])]
+    if results.get("distinct"):
+        parts += ["", MEMORY_HEADER, memory_row(results["distinct"])]
+    return "\n".join(parts) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--students", type=lambda s: [int(n) for n in s.split(",") if n], default=[]
+    )
+    parser.add_argument("--pages", action="store_true", help="CPU per change on each page")
+    parser.add_argument("--distinct", type=int, default=0, help="distinct settings to walk")
+    parser.add_argument("--concurrent", type=int, default=30, help="students at once (--distinct)")
+    parser.add_argument("--changes", type=int, default=15, help="changes per student")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which students join")
+    parser.add_argument("--browsers", type=int, default=0, help="Chromium students riding along")
+    parser.add_argument("--settle", type=float, default=5.0, help="seconds after, for 'RSS end'")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--cold", dest="warm", action="store_false", help="no warm-up visit of each page"
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="for the server it starts")
+    parser.add_argument("--url", default="", help="measure this server (or load balancer) instead")
+    parser.add_argument(
+        "--pid", type=int, action="append", default=[], help="with --url: a server process"
+    )
+    parser.add_argument("--log", action="append", default=[], help="with --url: a server log")
+    parser.add_argument("--label", default="1-replica", help="names the output files")
+    args = parser.parse_args(argv)
+    if args.url and not args.pid:
+        parser.error("--url needs --pid for every server process behind it")
+    if not (args.students or args.pages or args.distinct):
+        args.students = [10, 30, 60]
+    results: dict[str, Any] = {"label": args.label, "args": vars(args), "cores": os.cpu_count()}
+    if args.students:
+        print(CLASS_HEADER, flush=True)
+        results["classes"] = run_classes(args)
+    if args.pages:
+        print(PAGE_HEADER, flush=True)
+        results["pages"] = run_pages(args)
+    if args.distinct:
+        print(MEMORY_HEADER, flush=True)
+        results["distinct"] = run_distinct(args)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{args.label}.json").write_text(json.dumps(results, indent=1, default=str))
+    (OUT / f"{args.label}.md").write_text(report(args, results))
+    print(f"\nwritten: {OUT / args.label}.md and .json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""What a server process spends: CPU seconds and resident memory, read from ``/proc``.
+
+:class:`ProcessWatch` samples every watched process's resident memory (``VmRSS`` in
+``/proc/<pid>/status``) a few times a second in a background thread, and reads CPU time
+(``utime + stime`` of ``/proc/<pid>/stat``, plus ``cutime + cstime``: Graphviz's ``dot``
+runs as a child of the server and is waited for) whenever asked. Linux only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+#: What Streamlit logs when a page's script raised outside any guard.
+UNCAUGHT = "Uncaught app execution"
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of process ``pid`` and its waited-for children so far, in seconds."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    # The command name (field 2) may hold spaces; the fields after its ")" are fixed.
+    after = stat.rsplit(")", 1)[1].split()
+    utime, stime, cutime, cstime = (int(v) for v in after[11:15])
+    return (utime + stime + cutime + cstime) / _TICKS
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of process ``pid`` (``VmRSS``), in MiB; 0 when it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(match.group(1)) / 1024 if match else 0.0
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` prints them."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+@dataclass
+class ProcessWatch:
+    """Resident memory over time and CPU time of some server processes.
+
+    Attributes
+    ----------
+    pids : list of int
+        The processes (one per replica).
+    interval : float
+        Seconds between memory samples.
+    samples : dict of int to list of (float, float)
+        Per process, ``(seconds since start, MiB)`` pairs.
+    """
+
+    pids: list[int]
+    interval: float = 0.5
+    samples: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _t0: float = 0.0
+
+    def start(self) -> ProcessWatch:
+        """Start sampling memory in a daemon thread."""
+        self._t0 = time.monotonic()
+        self.samples = {pid: [] for pid in self.pids}
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            now = time.monotonic() - self._t0
+            for pid in self.pids:
+                self.samples[pid].append((round(now, 2), round(rss_mib(pid), 1)))
+            self._stop.wait(self.interval)
+
+    def stop(self) -> None:
+        """Stop sampling (after one last sample)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def cpu(self) -> dict[int, float]:
+        """CPU seconds of each process so far."""
+        return {pid: cpu_seconds(pid) for pid in self.pids}
+
+    def peak(self, pid: int) -> float:
+        """The highest resident memory sampled for ``pid``, in MiB."""
+        return max((mib for _, mib in self.samples.get(pid, [])), default=0.0)
+
+
+def log_offsets(logs: list[Path]) -> list[int]:
+    """How long each log is now, to read only what is written after."""
+    return [log.stat().st_size if log.exists() else 0 for log in logs]
+
+
+def uncaught_since(logs: list[Path], offsets: list[int]) -> list[str]:
+    """Lines after ``offsets`` that report an uncaught exception in a page's script."""
+    found = []
+    for log, offset in zip(logs, offsets, strict=True):
+        if not log.exists():
+            continue
+        with log.open("rb") as stream:
+            stream.seek(offset)
+            text = stream.read().decode(errors="replace")
+        found += [line for line in text.splitlines() if UNCAUGHT in line]
+    return found

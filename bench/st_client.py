@@ -1,0 +1,294 @@
+"""A small client of Streamlit's own protocol: one simulated student, without a browser.
+
+A browser tab talks to Streamlit over one websocket, ``/_stcore/stream``: it sends
+``BackMsg`` protobufs (chiefly ``rerun_script``, carrying the URL's query string, the page and
+every widget's value) and receives ``ForwardMsg`` protobufs (``new_session`` at the start of a
+run, ``delta`` for each element, ``script_finished`` at the end). :class:`StudentSession`
+speaks exactly that, so a benchmark can run dozens of students on one core and measure the
+server, not the driver. It does what the frontend does and nothing it does not: it answers
+large messages it has already seen with their hashes (Streamlit's message cache), reads widget
+ids from the elements the server sent, and sends the widgets' values back on a rerun.
+
+What it cannot do is lay out or draw: a page that the server finishes but that a browser would
+fail to draw looks fine here. ``tests/bench/test_st_client.py`` checks the client once against
+Chromium on the same page and settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Element_pb2 import Element
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+#: Element kinds that are widgets a student changes, by their ``Element`` field name.
+WIDGET_KINDS = frozenset(
+    {"selectbox", "slider", "checkbox", "radio", "number_input", "button_group", "button"}
+)
+_ENDED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR)
+
+
+class ProtocolError(RuntimeError):
+    """The server closed the connection or sent something a browser would not expect."""
+
+
+@dataclass(frozen=True)
+class Widget:
+    """One widget of a finished run, as the server described it.
+
+    Attributes
+    ----------
+    key : str
+        The key the page gave it (``"max_depth"``), read from the end of its id.
+    kind : str
+        Its ``Element`` field: ``"slider"`` (also select sliders), ``"selectbox"``...
+    proto : Any
+        Its protobuf message (options, range, current value).
+    """
+
+    key: str
+    kind: str
+    proto: Any
+
+    @property
+    def id(self) -> str:
+        return str(self.proto.id)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one script run sent: its page, elements, and how long it took.
+
+    Attributes
+    ----------
+    page_hash : str
+        The page the server ran (``new_session.page_script_hash``).
+    elements : tuple of Element
+        Every element the run sent, in order (a replaced element counts once, as drawn).
+    seconds : float
+        From sending the request to receiving ``script_finished``.
+    status : int
+        The ``script_finished`` status; 0 is a successful run.
+    """
+
+    page_hash: str
+    elements: tuple[Element, ...]
+    seconds: float
+    status: int
+
+    def kinds(self) -> Counter[str]:
+        """How many elements of each kind (``"plotly_chart"``, ``"slider"``...) the run sent."""
+        return Counter(str(element.WhichOneof("type")) for element in self.elements)
+
+    def exceptions(self) -> list[str]:
+        """The messages of the exception elements (tracebacks shown in the page)."""
+        return [
+            f"{e.exception.type}: {e.exception.message}"
+            for e in self.elements
+            if e.WhichOneof("type") == "exception"
+        ]
+
+    def widgets(self) -> dict[str, Widget]:
+        """The run's widgets that carry a key, by that key."""
+        found: dict[str, Widget] = {}
+        for element in self.elements:
+            kind = str(element.WhichOneof("type"))
+            if kind not in WIDGET_KINDS:
+                continue
+            proto = getattr(element, kind)
+            key = widget_key(proto.id)
+            if key:
+                found[key] = Widget(key, kind, proto)
+        return found
+
+    def headings(self) -> list[str]:
+        """The text of every heading, in order (the first is the page's title)."""
+        return [e.heading.body for e in self.elements if e.WhichOneof("type") == "heading"]
+
+
+def widget_key(widget_id: str) -> str:
+    """The user's key at the end of a Streamlit widget id (``$$ID-<hash>-<key>``), or ``""``."""
+    prefix = "$$ID-"
+    if not widget_id.startswith(prefix):
+        return ""
+    _, _, key = widget_id[len(prefix) :].partition("-")
+    return key
+
+
+def widget_state(widget: Widget, value: Any) -> WidgetState:
+    """The ``WidgetState`` a browser sends when ``widget`` is set to ``value``.
+
+    ``value`` is what the student picks as the widget shows it: an option's label for
+    selectboxes, radios, segmented controls and select sliders; a number for sliders and
+    number inputs; a bool for toggles and checkboxes; anything for a button (a click).
+    """
+    state = WidgetState(id=widget.id)
+    if widget.kind == "slider" and len(widget.proto.options) > 0:
+        state.string_array_value.data.append(str(value))
+    elif widget.kind == "slider":
+        state.double_array_value.data.append(float(value))
+    elif widget.kind in ("selectbox", "radio"):
+        state.string_value = str(value)
+    elif widget.kind == "button_group":
+        state.string_array_value.data.append(str(value))
+    elif widget.kind == "number_input":
+        state.double_value = float(value)
+    elif widget.kind == "checkbox":
+        state.bool_value = bool(value)
+    elif widget.kind == "button":
+        state.trigger_value = True
+    else:
+        raise ValueError(f"widget kind must be one of {sorted(WIDGET_KINDS)}; got {widget.kind!r}")
+    return state
+
+
+@dataclass
+class StudentSession:
+    """One browser tab's websocket session with a Streamlit server.
+
+    Open with :meth:`connect`; :meth:`open` runs a page from a link, :meth:`change` sets one
+    widget and waits for the rerun, :meth:`switch` follows a link to another page of the app.
+
+    Attributes
+    ----------
+    base_url : str
+        ``http://host:port`` of the server (or the load balancer in front of it).
+    pages : dict of str to str
+        Every page's script hash by its URL path (``""`` is the home page), from the server.
+    last : Run or None
+        The last finished run.
+    """
+
+    base_url: str
+    timeout: float = 60.0
+    pages: dict[str, str] = field(default_factory=dict)
+    last: Run | None = None
+    _socket: Any = None
+    _cache: dict[str, ForwardMsg] = field(default_factory=dict)
+    _states: dict[str, WidgetState] = field(default_factory=dict)
+    _query: str = ""
+    _page_hash: str = ""
+    cookies: str = ""
+
+    async def connect(self) -> StudentSession:
+        """Open the websocket (after a plain GET, as a browser would, for any affinity cookie)."""
+        ws_url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
+        headers = {"Cookie": self.cookies} if self.cookies else None
+        self._socket = await asyncio.wait_for(
+            websockets.connect(
+                ws_url,
+                subprotocols=[websockets.Subprotocol("streamlit")],
+                max_size=None,
+                additional_headers=headers,
+                open_timeout=self.timeout,
+                ping_interval=None,
+            ),
+            self.timeout,
+        )
+        return self
+
+    async def close(self) -> None:
+        """Close the websocket; the server ends the session."""
+        if self._socket is not None:
+            await self._socket.close()
+            self._socket = None
+
+    async def open(self, url_path: str, query: dict[str, str] | None = None) -> Run:
+        """Load page ``url_path`` with the query ``query``: what opening a link does."""
+        self._query = urlencode(query or {})
+        self._states = {}
+        return await self._rerun(page_name=url_path)
+
+    async def switch(self, url_path: str) -> Run:
+        """Follow the sidebar's link to another page (no query: the page finds its own)."""
+        if url_path not in self.pages:
+            raise ProtocolError(f"page {url_path!r} is not one of {sorted(self.pages)}")
+        self._query = ""
+        self._states = {}
+        return await self._rerun(page_hash=self.pages[url_path])
+
+    async def change(self, key: str, value: Any) -> Run:
+        """Set the widget keyed ``key`` of the last run to ``value`` and wait for the rerun."""
+        if self.last is None:
+            raise ProtocolError("change() before any page was opened")
+        widget = self.last.widgets().get(key)
+        if widget is None:
+            raise ProtocolError(f"no widget keyed {key!r} on the page")
+        self._states[widget.id] = widget_state(widget, value)
+        return await self._rerun(page_hash=self._page_hash)
+
+    async def _rerun(self, *, page_hash: str = "", page_name: str = "") -> Run:
+        if self._socket is None:
+            raise ProtocolError("not connected")
+        current = self.last.widgets() if self.last is not None else {}
+        live_ids = {w.id for w in current.values()}
+        # A browser sends the values of the widgets it shows; ids of widgets gone are dropped.
+        if page_name or page_hash != self._page_hash:
+            states = list(self._states.values())
+        else:
+            states = [s for i, s in self._states.items() if i in live_ids]
+        message = BackMsg()
+        client = message.rerun_script
+        client.query_string = self._query
+        client.page_script_hash = page_hash
+        client.page_name = page_name
+        client.widget_states.widgets.extend(states)
+        client.cached_message_hashes.extend(self._cache)
+        client.context_info.url = f"{self.base_url}/{page_name}"
+        client.context_info.timezone = "UTC"
+        client.context_info.locale = "en-US"
+        # A click is sent once; the value of every other widget stays until it changes.
+        self._states = {i: s for i, s in self._states.items() if not s.HasField("trigger_value")}
+        started = time.perf_counter()
+        await self._socket.send(message.SerializeToString())
+        return await asyncio.wait_for(self._collect(started), self.timeout)
+
+    async def _collect(self, started: float) -> Run:
+        elements: dict[tuple[int, ...], Element] = {}
+        page_hash = ""
+        while True:
+            try:
+                raw = await self._socket.recv()
+            except websockets.ConnectionClosed as closed:
+                raise ProtocolError(f"connection closed: {closed}") from None
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "ref_hash":
+                if message.ref_hash not in self._cache:
+                    raise ProtocolError(f"reference to a message never seen: {message.ref_hash}")
+                path = message.metadata.delta_path
+                message = self._cache[message.ref_hash]
+                message.metadata.delta_path[:] = path
+                kind = message.WhichOneof("type")
+            elif message.metadata.cacheable:
+                self._cache[message.hash] = message
+            if kind == "navigation":
+                # The page that runs, and every page's hash for the sidebar's links.
+                page_hash = message.navigation.page_script_hash
+                self.pages = {
+                    page.url_pathname: page.page_script_hash
+                    for page in message.navigation.app_pages
+                }
+            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                elements[tuple(message.metadata.delta_path)] = message.delta.new_element
+            elif kind == "page_info_changed":
+                self._query = message.page_info_changed.query_string
+            elif kind == "script_finished" and message.script_finished in _ENDED:
+                run = Run(
+                    page_hash,
+                    tuple(elements[path] for path in sorted(elements)),
+                    time.perf_counter() - started,
+                    int(message.script_finished),
+                )
+                self._page_hash = page_hash
+                self.last = run
+                return run
