@@ -1,0 +1,58 @@
+"""Cache keys of core.ui.cached: settings a result does not read must not make a new entry."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from core.app.models import TreeSpec
+from core.ui import cached
+
+WINE = TreeSpec(dataset="wine", columns=(0, 12), criterion="gini", max_depth=4)
+
+
+@pytest.fixture
+def curve_fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the depth curves actually computed (not served from the cache)."""
+    cached._depth_curve.clear()
+    computed: list[int] = []
+    real = cached.compute_depth_curve
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        computed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cached, "compute_depth_curve", counting)
+    yield computed
+    cached._depth_curve.clear()
+
+
+def test_the_depth_curve_is_computed_once_for_every_depth_and_criterion(curve_fits):
+    first = cached.depth_curve(WINE)
+    for changed in (
+        replace(WINE, max_depth=9),
+        replace(WINE, max_depth=None, criterion="entropy"),
+        replace(WINE, ccp_alpha=0.01, min_samples_split=5, min_impurity_decrease=0.02),
+    ):
+        again = cached.depth_curve(changed)
+        np.testing.assert_array_equal(again.test, first.test)
+        np.testing.assert_array_equal(again.train, first.train)
+    assert len(curve_fits) == 1
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        replace(WINE, min_samples_leaf=5),
+        replace(WINE, seed=3),
+        replace(WINE, columns=(0, 1)),
+        replace(WINE, test_size=0.4),
+    ],
+)
+def test_what_the_depth_curve_reads_still_makes_a_new_curve(curve_fits, changed):
+    cached.depth_curve(WINE)
+    cached.depth_curve(changed)
+    assert len(curve_fits) == 2
