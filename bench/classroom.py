@@ -51,6 +51,7 @@ from bench.classroom_server import (
     ProcessWatch,
     load_average,
     log_offsets,
+    memory_breakdown,
     uncaught_since,
 )
 from bench.classroom_students import (
@@ -100,7 +101,14 @@ def served(args: argparse.Namespace, name: str) -> Iterator[Target]:
     OUT.mkdir(parents=True, exist_ok=True)
     log = OUT / f"server-{name}.log"
     command = streamlit_command(ROOT / "app.py", args.port)
-    with LiveServer.start(command, args.port, log) as server:
+    saved = dict(os.environ)
+    os.environ.update(dict(pair.split("=", 1) for pair in args.server_env))
+    try:
+        server = LiveServer.start(command, args.port, log)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    with server:
         yield Target(server.url, [server.process.pid], [log])
 
 
@@ -205,7 +213,11 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
         driver = time.process_time() - driver0
         time.sleep(args.settle)  # students have left: what memory does the server keep?
         watch.stop()
-        extra: dict[str, Any] = {"driver_cpu_s": round(driver, 2)}
+        extra: dict[str, Any] = {
+            "driver_cpu_s": round(driver, 2),
+            "server_env": args.server_env,
+            "memory_end_mib": {str(pid): memory_breakdown(pid) for pid in target.pids},
+        }
         if browsers is not None:
             seen = [i.seconds for i in browsers.log if not i.error]
             extra["browsers"] = {
@@ -396,6 +408,13 @@ def main(argv: list[str] | None = None) -> None:
         "--pid", type=int, action="append", default=[], help="with --url: a server process"
     )
     parser.add_argument("--log", action="append", default=[], help="with --url: a server log")
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="environment of the server it starts (MALLOC_ARENA_MAX=2)",
+    )
     parser.add_argument("--label", default="1-replica", help="names the output files")
     args = parser.parse_args(argv)
     if args.url and not args.pid:

@@ -39,6 +39,43 @@ def rss_mib(pid: int) -> float:
     return int(match.group(1)) / 1024 if match else 0.0
 
 
+_ARENA_HEAP = 64 * 1024 * 1024  # glibc's HEAP_MAX_SIZE on 64-bit: one thread arena's heap
+
+
+def memory_breakdown(pid: int) -> dict[str, float]:
+    """Resident MiB of process ``pid`` by kind of mapping, from ``/proc/<pid>/smaps``.
+
+    ``thread_arenas`` are glibc's per-thread malloc heaps (anonymous, 64 MiB-aligned, 64 MiB
+    reserved); ``main_heap`` is ``[heap]``; ``other_anonymous`` holds NumPy's large blocks
+    served by ``mmap``, Python's object arenas and stacks; ``files`` are the mapped libraries.
+    """
+    try:
+        text = Path(f"/proc/{pid}/smaps").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return {}
+    sizes = {"main_heap": 0, "thread_arenas": 0, "other_anonymous": 0, "files": 0}
+    arena_end = 0
+    kind = "files"
+    for line in text.splitlines():
+        head = line.split()
+        if "-" in head[0] and len(head) >= 5 and ":" not in head[0]:
+            start = int(head[0].split("-")[0], 16)
+            name = head[5] if len(head) > 5 else ""
+            if name == "[heap]":
+                kind = "main_heap"
+            elif name.startswith("/"):
+                kind = "files"
+            elif start % _ARENA_HEAP == 0 and not name:
+                kind, arena_end = "thread_arenas", start + _ARENA_HEAP
+            elif start < arena_end:
+                kind = "thread_arenas"
+            else:
+                kind = "other_anonymous"
+        elif head[0] == "Rss:":
+            sizes[kind] += int(head[1])
+    return {name: round(kib / 1024, 1) for name, kib in sizes.items()}
+
+
 def load_average() -> str:
     """The 1, 5 and 15 minute load averages, as ``uptime`` prints them."""
     one, five, fifteen = os.getloadavg()

@@ -131,48 +131,49 @@ def _moved_index(current: int, count: int, rng: random.Random) -> int:
     return moved if moved != current else (current - step) % count
 
 
-def new_value(widget: Widget, rng: random.Random) -> Any:
-    """A value a student would move ``widget`` to, different from the one it shows."""
+def new_value(widget: Widget, shown: Any, rng: random.Random) -> Any:
+    """A value a student would move ``widget`` to from ``shown``, the value it shows."""
     proto = widget.proto
     if widget.kind == "slider" and len(proto.options) > 0:
-        current = int(proto.value[0]) if len(proto.value) else int(proto.default[0])
-        return proto.options[_moved_index(current, len(proto.options), rng)]
-    if widget.kind == "slider":
-        current = proto.value[0] if len(proto.value) else proto.default[0]
-        count = round((proto.max - proto.min) / proto.step) + 1
-        index = round((current - proto.min) / proto.step)
-        return proto.min + _moved_index(index, count, rng) * proto.step
-    if widget.kind in ("selectbox", "radio"):
         options = list(proto.options)
-        current = options.index(proto.raw_value) if proto.raw_value in options else proto.default
+        current = options.index(shown) if shown in options else 0
         return options[_moved_index(current, len(options), rng)]
-    if widget.kind == "button_group":
-        options = [option.content for option in proto.options]
-        chosen = [options.index(v) for v in proto.raw_values if v in options]
-        current = chosen[0] if chosen else (proto.default[0] if len(proto.default) else 0)
+    if widget.kind == "slider":
+        count = round((proto.max - proto.min) / proto.step) + 1
+        index = round((float(shown) - proto.min) / proto.step)
+        return proto.min + _moved_index(index, count, rng) * proto.step
+    if widget.kind in ("selectbox", "radio", "button_group"):
+        options = (
+            [option.content for option in proto.options]
+            if widget.kind == "button_group"
+            else list(proto.options)
+        )
+        current = options.index(shown) if shown in options else 0
         return options[_moved_index(current, len(options), rng)]
     if widget.kind == "number_input":
-        high = proto.max if proto.has_max else proto.value + 100
+        high = proto.max if proto.has_max else float(shown) + 100
         if widget.key == "seed" and rng.random() > JUMP_CHANCE:
-            return min(proto.value + 1, high)
+            return min(float(shown) + 1, high)
         return float(rng.randint(int(proto.min if proto.has_min else 0), int(min(high, 999))))
     if widget.kind == "checkbox":
-        return not proto.value
+        return not shown
     return True  # a button: a click
 
 
-def pick_change(run: Run, rng: random.Random) -> tuple[str, Any] | None:
-    """The control a student moves next on the page ``run`` shows, and its new value."""
+def pick_change(session: StudentSession, rng: random.Random) -> tuple[str, Any] | None:
+    """The control a student moves next on the page the last run showed, and its new value."""
+    if session.last is None:
+        return None
     widgets = [
         w
-        for w in run.widgets().values()
+        for w in session.last.widgets().values()
         if w.key not in _SKIP and not getattr(w.proto, "disabled", False)
     ]
     if not widgets:
         return None
     weights = [_WEIGHTS.get(w.key, 0.5) for w in widgets]
     widget = rng.choices(widgets, weights)[0]
-    return widget.key, new_value(widget, rng)
+    return widget.key, new_value(widget, session.shown(widget.key), rng)
 
 
 def check(run: Run, session: StudentSession, url_path: str) -> str:
@@ -228,18 +229,19 @@ async def student(
         try:
             run = await call
             error = check(run, session, page)
+        except TimeoutError:  # before OSError, of which it is a kind
+            error, alive = f"timeout after {plan.timeout:g} s", False
         except (ProtocolError, OSError) as failure:
             error, alive = f"{type(failure).__name__}: {failure}"[:200], False
-        except TimeoutError:
-            error, alive = f"timeout after {plan.timeout:g} s", False
         log.append(Interaction(who, page, action, began, time.monotonic() - began, error))
         return alive
 
     try:
         try:
             await session.connect()
-        except (OSError, TimeoutError, ProtocolError) as failure:
-            log.append(Interaction(who, url_path, "open", time.monotonic(), 0.0, str(failure)))
+        except (OSError, ProtocolError) as failure:  # TimeoutError is an OSError
+            error = f"cannot connect: {type(failure).__name__} {failure}"[:200]
+            log.append(Interaction(who, url_path, "open", time.monotonic(), 0.0, error))
             return
         if not await act("open", url_path, session.open(url_path, query)):
             return
@@ -250,7 +252,7 @@ async def student(
                 url_path = rng.choice(others)
                 alive = await act("switch", url_path, session.switch(url_path))
             else:
-                change = pick_change(session.last, rng) if session.last else None
+                change = pick_change(session, rng)
                 if change is None:
                     continue
                 key, value = change

@@ -150,6 +150,99 @@ def widget_state(widget: Widget, value: Any) -> WidgetState:
     return state
 
 
+def shown_value(widget: Widget, sent: WidgetState | None = None) -> Any:
+    """The value ``widget`` shows, as :func:`widget_state` takes it.
+
+    The server sends a widget's value only when the script set it (``set_value``); otherwise
+    the browser shows what it last sent (``sent``), or the widget's default.
+    """
+    proto, kind = widget.proto, widget.kind
+    if kind == "slider" and len(proto.options) > 0:
+        if proto.set_value and len(proto.raw_value):
+            return proto.raw_value[0]
+        if sent is not None:
+            return sent.string_array_value.data[0]
+        return proto.options[int(proto.default[0])]
+    if kind == "slider":
+        if proto.set_value and len(proto.value):
+            return proto.value[0]
+        return sent.double_array_value.data[0] if sent is not None else proto.default[0]
+    if kind in ("selectbox", "radio"):
+        if proto.set_value:
+            return proto.raw_value
+        return sent.string_value if sent is not None else proto.options[proto.default]
+    if kind == "button_group":
+        if proto.set_value and len(proto.raw_values):
+            return proto.raw_values[0]
+        if sent is not None:
+            return sent.string_array_value.data[0]
+        return proto.options[proto.default[0]].content if len(proto.default) else None
+    if kind == "number_input":
+        if proto.set_value:
+            return proto.value
+        return sent.double_value if sent is not None else proto.default
+    if kind == "checkbox":
+        if proto.set_value:
+            return proto.value
+        return sent.bool_value if sent is not None else proto.default
+    return None  # a button shows no value
+
+
+@dataclass
+class RunReader:
+    """Turns the ``ForwardMsg`` bytes of one connection into finished :class:`Run` s.
+
+    It keeps what a browser keeps between runs: the large messages it has seen (so a later
+    ``ref_hash`` can be read), every page's hash, and the query string the server last wrote.
+    Used by :class:`StudentSession` and by the test that reads Chromium's own websocket frames.
+    """
+
+    cache: dict[str, ForwardMsg] = field(default_factory=dict)
+    pages: dict[str, str] = field(default_factory=dict)
+    query: str = ""
+    _elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
+    _page_hash: str = ""
+    _started: float = 0.0
+
+    def start(self, started: float) -> None:
+        """A new run was asked for at ``started`` (``time.perf_counter``)."""
+        self._started = started
+        self._elements = {}
+
+    def feed(self, raw: bytes) -> Run | None:
+        """Read one message; the finished run when it ends one, else None."""
+        message = ForwardMsg()
+        message.ParseFromString(raw)
+        kind = message.WhichOneof("type")
+        if kind == "ref_hash":
+            if message.ref_hash not in self.cache:
+                raise ProtocolError(f"reference to a message never seen: {message.ref_hash}")
+            path = list(message.metadata.delta_path)
+            message = self.cache[message.ref_hash]
+            message.metadata.delta_path[:] = path
+            kind = message.WhichOneof("type")
+        elif message.metadata.cacheable:
+            self.cache[message.hash] = message
+        if kind == "new_session":
+            self._elements = {}
+        elif kind == "navigation":
+            # The page that runs, and every page's hash for the sidebar's links.
+            self._page_hash = message.navigation.page_script_hash
+            self.pages = {
+                page.url_pathname: page.page_script_hash for page in message.navigation.app_pages
+            }
+        elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+            self._elements[tuple(message.metadata.delta_path)] = message.delta.new_element
+        elif kind == "page_info_changed":
+            self.query = message.page_info_changed.query_string
+        elif kind == "script_finished" and message.script_finished in _ENDED:
+            elements = tuple(self._elements[path] for path in sorted(self._elements))
+            self._elements = {}
+            seconds = time.perf_counter() - self._started
+            return Run(self._page_hash, elements, seconds, int(message.script_finished))
+        return None
+
+
 @dataclass
 class StudentSession:
     """One browser tab's websocket session with a Streamlit server.
@@ -172,22 +265,19 @@ class StudentSession:
     pages: dict[str, str] = field(default_factory=dict)
     last: Run | None = None
     _socket: Any = None
-    _cache: dict[str, ForwardMsg] = field(default_factory=dict)
+    _reader: RunReader = field(default_factory=RunReader)
     _states: dict[str, WidgetState] = field(default_factory=dict)
     _query: str = ""
     _page_hash: str = ""
-    cookies: str = ""
 
     async def connect(self) -> StudentSession:
-        """Open the websocket (after a plain GET, as a browser would, for any affinity cookie)."""
+        """Open the websocket; one connection stays on one server behind a load balancer."""
         ws_url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
-        headers = {"Cookie": self.cookies} if self.cookies else None
         self._socket = await asyncio.wait_for(
             websockets.connect(
                 ws_url,
                 subprotocols=[websockets.Subprotocol("streamlit")],
                 max_size=None,
-                additional_headers=headers,
                 open_timeout=self.timeout,
                 ping_interval=None,
             ),
@@ -215,6 +305,13 @@ class StudentSession:
         self._states = {}
         return await self._rerun(page_hash=self.pages[url_path])
 
+    def shown(self, key: str) -> Any:
+        """The value the widget keyed ``key`` shows after the last run (see :func:`shown_value`)."""
+        widget = self.last.widgets().get(key) if self.last is not None else None
+        if widget is None:
+            raise ProtocolError(f"no widget keyed {key!r} on the page")
+        return shown_value(widget, self._states.get(widget.id))
+
     async def change(self, key: str, value: Any) -> Run:
         """Set the widget keyed ``key`` of the last run to ``value`` and wait for the rerun."""
         if self.last is None:
@@ -241,7 +338,7 @@ class StudentSession:
         client.page_script_hash = page_hash
         client.page_name = page_name
         client.widget_states.widgets.extend(states)
-        client.cached_message_hashes.extend(self._cache)
+        client.cached_message_hashes.extend(self._reader.cache)
         client.context_info.url = f"{self.base_url}/{page_name}"
         client.context_info.timezone = "UTC"
         client.context_info.locale = "en-US"
@@ -252,43 +349,16 @@ class StudentSession:
         return await asyncio.wait_for(self._collect(started), self.timeout)
 
     async def _collect(self, started: float) -> Run:
-        elements: dict[tuple[int, ...], Element] = {}
-        page_hash = ""
+        self._reader.start(started)
         while True:
             try:
                 raw = await self._socket.recv()
             except websockets.ConnectionClosed as closed:
                 raise ProtocolError(f"connection closed: {closed}") from None
-            message = ForwardMsg()
-            message.ParseFromString(raw)
-            kind = message.WhichOneof("type")
-            if kind == "ref_hash":
-                if message.ref_hash not in self._cache:
-                    raise ProtocolError(f"reference to a message never seen: {message.ref_hash}")
-                path = message.metadata.delta_path
-                message = self._cache[message.ref_hash]
-                message.metadata.delta_path[:] = path
-                kind = message.WhichOneof("type")
-            elif message.metadata.cacheable:
-                self._cache[message.hash] = message
-            if kind == "navigation":
-                # The page that runs, and every page's hash for the sidebar's links.
-                page_hash = message.navigation.page_script_hash
-                self.pages = {
-                    page.url_pathname: page.page_script_hash
-                    for page in message.navigation.app_pages
-                }
-            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
-                elements[tuple(message.metadata.delta_path)] = message.delta.new_element
-            elif kind == "page_info_changed":
-                self._query = message.page_info_changed.query_string
-            elif kind == "script_finished" and message.script_finished in _ENDED:
-                run = Run(
-                    page_hash,
-                    tuple(elements[path] for path in sorted(elements)),
-                    time.perf_counter() - started,
-                    int(message.script_finished),
-                )
-                self._page_hash = page_hash
+            run = self._reader.feed(raw)
+            if run is not None:
+                self._page_hash = run.page_hash
+                self.pages = self._reader.pages
+                self._query = self._reader.query
                 self.last = run
                 return run

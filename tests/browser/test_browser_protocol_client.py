@@ -1,0 +1,83 @@
+"""The classroom benchmark's protocol client sees what Chromium sees (bench/st_client.py).
+
+Chromium's own websocket frames are read with the same :class:`RunReader` the client uses, so
+both sides are compared message for message: the same page runs, with the same kinds and
+numbers of elements, no exception, and the same URL written back after a slider change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+from browser_helpers import AppPage
+
+from bench.st_client import Run, RunReader, StudentSession
+from core.app import settings as app_settings
+from core.app.lessons import classroom_links
+
+pytestmark = pytest.mark.browser
+
+# "One question sorts out setosa": the Single tree on iris at max_depth 1.
+LESSON = classroom_links(app_settings.default_catalogue())[0]
+
+
+class FrameRuns:
+    """Every run Chromium's websocket received, read from its frames."""
+
+    def __init__(self, page: Any) -> None:
+        self.reader = RunReader()
+        self.runs: list[Run] = []
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: Any) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: Any) -> None:
+        if isinstance(payload, bytes):
+            run = self.reader.feed(payload)
+            if run is not None:
+                self.runs.append(run)
+
+
+async def _client_runs(url: str, path: str, query: dict[str, str], key: str) -> list[Any]:
+    session = await StudentSession(url, timeout=120).connect()
+    try:
+        opened = await session.open(path, query)
+        options = list(opened.widgets()[key].proto.options)
+        changed = await session.change(key, options[options.index(session.shown(key)) + 1])
+        return [opened, changed, session.pages, dict(parse_qsl(session._reader.query))]
+    finally:
+        await session.close()
+
+
+def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPage):
+    path = LESSON.page.url_path
+    query = app_settings.to_query(LESSON.settings)
+    frames = FrameRuns(app.page)
+    app.open(f"/{path}?{urlencode(query)}", ready=(".st-key-max_depth", ".st-key-tree-diagram"))
+    before = app.html(".st-key-tree-diagram")
+    app.nudge_slider("max_depth")  # 1 -> 2, as the client does below
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    browser_url = dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:]))
+
+    # Playwright's sync API holds this thread's event loop: the client gets its own thread.
+    with ThreadPoolExecutor(1) as thread:
+        client = thread.submit(asyncio.run, _client_runs(app.server.url, path, query, "max_depth"))
+        opened, changed, pages, client_url = client.result()
+
+    assert [run.status for run in frames.runs] == [0, 0]
+    for seen, ours in zip(frames.runs, (opened, changed), strict=True):
+        assert ours.page_hash == seen.page_hash == pages[path]
+        assert ours.kinds() == seen.kinds()
+        assert ours.headings() == seen.headings()
+        assert ours.exceptions() == seen.exceptions() == []
+    assert opened.kinds()["plotly_chart"] >= 1  # a whole page, not a fragment of one
+    assert sum(opened.kinds().values()) > 30
+    assert client_url == browser_url
+    assert (query["max_depth"], client_url["max_depth"]) == ("1", "2")
+    assert app.exceptions() == []
