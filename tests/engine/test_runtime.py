@@ -7,6 +7,7 @@ never have been tuned.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -62,3 +63,52 @@ def test_results_are_identical_with_and_without_the_tuning() -> None:
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
 def test_settings_apply_on_glibc() -> None:
     assert run("tuned")["applied"] is True
+
+
+COUNT_ARENAS = """
+import ctypes, ctypes.util, sys, threading
+if sys.argv[1] == "tuned":
+    from core.engine.runtime import tune_allocator
+    tune_allocator()
+import numpy as np
+
+# Twelve threads allocate while all of them are alive, as a class's sessions do.
+barrier = threading.Barrier(12)
+kept = []
+
+def session():
+    kept.append(np.ones(50_000))
+    barrier.wait()
+
+threads = [threading.Thread(target=session) for _ in range(12)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+ctypes.CDLL(ctypes.util.find_library("c")).malloc_stats()  # "Arena N:" per arena, on stderr
+"""
+
+
+def arenas(mode: str, env: dict[str, str] | None = None) -> int:
+    result = subprocess.run(
+        [sys.executable, "-c", COUNT_ARENAS, mode],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"} | (env or {}),
+    )
+    return result.stderr.count("Arena ")
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="arenas are glibc's")
+def test_threads_share_at_most_arena_max_arenas_when_tuned() -> None:
+    from core.engine.runtime import ARENA_MAX
+
+    assert arenas("plain") > ARENA_MAX + 2  # glibc's default gives threads their own
+    assert 1 <= arenas("tuned") <= ARENA_MAX
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="arenas are glibc's")
+def test_malloc_arena_max_in_the_environment_wins() -> None:
+    assert arenas("tuned", {"MALLOC_ARENA_MAX": "4"}) > 2
