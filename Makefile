@@ -3,6 +3,7 @@
 #   make test   - install everything (Graphviz and Chromium too), then lint, type-check, run all tests
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
+#   make bench-classroom - simulated students against the real server: latency, CPU, memory
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,7 +11,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run test lint typecheck pytest floors bench bench-latency system-graphviz system-browser setup
+.PHONY: run test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz system-browser setup
 
 run: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
@@ -66,3 +67,11 @@ bench: setup
 
 bench-latency: setup system-graphviz system-browser
 	$(BIN)/python -m bench.bench_latency
+
+# A class of simulated students (Streamlit's own websocket protocol) against a fresh server per
+# run, with a few real Chromium students riding along; tables in build/classroom/ (README,
+# "Classroom benchmark"). CLASSROOM_ARGS="--url http://127.0.0.1:8640 --pid ..." measures
+# replicas behind a load balancer instead.
+CLASSROOM_ARGS ?= --students 10,30,60 --pages --distinct 1000 --browsers 2
+bench-classroom: setup system-graphviz system-browser
+	$(BIN)/python -m bench.classroom $(CLASSROOM_ARGS)
