@@ -23,9 +23,11 @@ import plotly.graph_objects as go
 from core.engine.growth import GrowthSteps
 from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
+from core.figures import rules
 from core.figures._layout import style_figure
 from core.figures.boundary import BoundaryData
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR
+from core.figures.rules import Categories, category_of
 
 __all__ = [
     "Region",
@@ -44,9 +46,18 @@ __all__ = [
 Row = dict[str, object]
 
 
-def rule_text(feature_names: Sequence[str], feature: int, threshold: float) -> str:
-    """A split rule as a student reads it: ``"petal width (cm) ≤ 0.8"``."""
-    return f"{feature_names[feature]} ≤ {threshold:.4g}"
+def rule_text(
+    feature_names: Sequence[str],
+    feature: int,
+    threshold: float,
+    categories: Categories | None = None,
+    missing_left: bool | None = None,
+) -> str:
+    """A split rule as a student reads it: ``"petal width (cm) ≤ 0.8"``, ``"sex is not
+    female"`` for a one-hot column, with ``(missing → left)`` when ``missing_left`` is given
+    (see :func:`core.figures.rules.rule_text`)."""
+    category = category_of(categories, feature)
+    return rules.rule_text(feature_names[feature], threshold, category, missing_left)
 
 
 def history_rows(
