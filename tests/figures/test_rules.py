@@ -140,3 +140,24 @@ def test_path_in_words_says_a_value_was_missing(titanic_like) -> None:
     assert steps[0] == "**sex** is not female: go left (True)"
     side = "left" if model.tree_.missing_go_to_left[model.tree_.children_left[0]] else "right"
     assert steps[1] == f"**age** is missing: missing values go {side} here"
+
+
+# --- the boundary's axes -------------------------------------------------------------------
+
+
+def test_a_one_hot_axis_is_no_and_yes_and_missing_values_leave_the_grid_whole(
+    titanic_like,
+) -> None:
+    from core.figures.boundary import boundary_figure, compute_boundary
+
+    X, y = titanic_like
+    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    data = compute_boundary(model, X, y, feature_names=["sex_female", "age"], resolution=20)
+    assert np.isfinite(data.grid.x_edges).all() and np.isfinite(data.grid.y_edges).all()
+    assert np.isfinite(data.grid.proba).all()
+    figure = boundary_figure(data, categories=(SEX_FEMALE, None))
+    assert figure.layout.xaxis.title.text == "sex is female"
+    assert list(figure.layout.xaxis.ticktext) == ["no", "yes"]
+    assert list(figure.layout.xaxis.tickvals) == [0, 1]
+    assert figure.layout.yaxis.title.text == "age"
+    assert figure.layout.yaxis.ticktext is None
