@@ -161,3 +161,17 @@ def test_a_one_hot_axis_is_no_and_yes_and_missing_values_leave_the_grid_whole(
     assert list(figure.layout.xaxis.tickvals) == [0, 1]
     assert figure.layout.yaxis.title.text == "age"
     assert figure.layout.yaxis.ticktext is None
+
+
+def test_split_scan_curve_has_one_point_per_threshold_with_missing_values(titanic_like) -> None:
+    from core.figures.impurity_curves import compute_split_scan, split_scan_figure
+
+    X, y = titanic_like
+    model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    data = compute_split_scan(model, X, y, 0, feature_names=["sex_female", "age"])
+    age = data.scans[1]
+    assert np.isfinite(age.thresholds).all()
+    assert np.all(np.diff(age.thresholds) > 0)  # distinct, increasing: one point each
+    # Each point is the better of the two ways to send the missing ages.
+    assert age.best_impurity == pytest.approx(float(age.child_impurity.min()))
+    split_scan_figure(data)  # draws without an infinite threshold on the axis
