@@ -229,3 +229,45 @@ def test_scan_feature_lists_missing_candidates_in_search_order() -> None:
     assert_array_equal(scan.n_left, [1, 2, 3, 3, 4])
     assert scan.best == 3  # {1, NaN, NaN} | {2, 3}: both sides pure
     assert scan.best_impurity == 0.0
+
+
+@needs_core
+def test_why_this_split_sees_the_missing_direction() -> None:
+    from core.engine.node_splits import evaluate_split, split_candidates
+
+    X, y = make_data(1, 0.2)
+    model = DecisionTreeClassifier(max_depth=4, min_samples_leaf=20).fit(X, y)
+    tree = model.tree_
+    for node in np.flatnonzero(tree.children_left != -1):
+        candidates = split_candidates(model, X, y, int(node))
+        mine = candidates.rows[0]
+        assert mine.missing_left == bool(tree.missing_go_to_left[node])
+        left = tree.children_left[node]
+        assert mine.n_left == tree.n_node_samples[left]  # the missing rows went where it says
+        assert not candidates.best_beats_chosen  # every feature tried: the tree's is the best
+    # Without a direction, evaluate_split sends the missing rows to the better side.
+    free = evaluate_split(X, y, 2, 0.0, "gini", 3)
+    forced = [evaluate_split(X, y, 2, 0.0, "gini", 3, side) for side in (False, True)]
+    assert free.n_missing > 0
+    assert free.child_impurity == min(s.child_impurity for s in forced)
+
+
+@needs_core
+def test_best_first_replay_keeps_missing_directions() -> None:
+    from core.engine.growth import growth_steps, tree_after
+
+    X, y = make_data(1, 0.2)
+    model = DecisionTreeClassifier(max_depth=4, min_samples_leaf=20).fit(X, y)
+    steps = growth_steps(model.tree_)
+    assert_array_equal(
+        steps.missing_go_to_left, np.asarray(model.tree_.missing_go_to_left)[steps.node]
+    )
+    full = tree_after(model.tree_, len(steps))
+    X_new, _ = make_data(11, 0.5)
+    assert_array_equal(full.predict(X_new), model.tree_.predict(X_new))
+    two = tree_after(model.tree_, 2)
+    # The two split nodes keep their preorder, so the kept splits are the first two steps'
+    # nodes in increasing id, with their missing directions.
+    original = np.sort(steps.node[:2])
+    kept = np.flatnonzero(two.children_left != -1)
+    assert_array_equal(two.missing_go_to_left[kept], model.tree_.missing_go_to_left[original])
