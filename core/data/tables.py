@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Iterator, Sequence
 
@@ -186,6 +187,14 @@ def _names(header: Sequence[str]) -> list[str]:
     return names
 
 
+def _float_or_nan(word: str) -> float:
+    # Python's float reads what a spreadsheet writes; underscores ("1_000") are not numbers there.
+    try:
+        return float(word) if "_" not in word else math.nan
+    except ValueError:
+        return math.nan
+
+
 def _as_integers(column: pd.Series) -> pd.Series:
     """Whole numbers as int64, as pandas reads them, unless a gap (NaN), an infinity or a number
     past 2**53 (where float64 stops counting every integer) forbids it."""
@@ -208,6 +217,10 @@ def _column(cells: pd.Series, decimal_comma: bool) -> pd.Series:
     if decimal_comma:
         filled = filled.where(~filled.str.match(_DECIMAL_COMMA), filled.str.replace(",", "."))
     numbers = pd.to_numeric(filled, errors="coerce")
+    failed = numbers.isna().to_numpy()
+    if failed.any():  # some pandas versions give up on overflow ("1e400"), which means inf
+        retried = {word: _float_or_nan(word) for word in pd.unique(filled[failed])}
+        numbers = numbers.where(~failed, filled.map(retried))
     if filled.size and not numbers.isna().any():
         values = np.full(len(cells), np.nan)
         values[~missing] = numbers.to_numpy(dtype=np.float64)

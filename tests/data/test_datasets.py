@@ -1,5 +1,6 @@
 """Tests for the dataset catalogue: built-in tables against scikit-learn, the sine generator,
-the stratified split, every check of ``dataset_from_frame`` and a catalogue added by a teacher."""
+the stratified split, the Dataset's own checks and a catalogue added by a teacher (the checks of
+``prepare_table`` are in ``test_prepare.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 from sklearn import datasets as sk_datasets
 
 from core.data.catalogue import list_datasets, load_dataset
-from core.data.datasets import Dataset, dataset_from_frame, make_sine, train_test_split
+from core.data.datasets import Dataset, make_sine, train_test_split
+from core.data.prepare import prepare_table
 
 BUILT_IN = {"iris": (150, 4, 3), "wine": (178, 13, 3), "breast_cancer": (569, 30, 2)}
 
@@ -65,7 +67,7 @@ def test_frame_has_features_then_class_names_and_round_trips() -> None:
     assert list(frame["species"].iloc[[0, 149]]) == ["setosa", "virginica"]
     frame.iloc[0, 0] = -1.0  # a fresh copy: the dataset must not change
     assert dataset.X[0, 0] == 5.1
-    again = dataset_from_frame(dataset.frame(), target="species")
+    again = prepare_table(dataset.frame(), target="species").dataset
     np.testing.assert_array_equal(again.X, dataset.X)
     np.testing.assert_array_equal(again.y, dataset.y)
     assert again.class_names == dataset.class_names
@@ -195,7 +197,7 @@ def test_split_is_seeded() -> None:
 
 def test_split_keeps_every_class_in_training_where_possible() -> None:
     frame = pd.DataFrame({"f": np.arange(7.0), "label": ["a"] * 5 + ["b", "c"]})
-    dataset = dataset_from_frame(frame, target="label")
+    dataset = prepare_table(frame, target="label").dataset
     for seed in range(5):
         split = train_test_split(dataset, test_size=0.5, random_state=seed)
         assert len(split.test_index) == 4
@@ -214,89 +216,7 @@ def test_split_rejects_bad_test_size(test_size: float) -> None:
         train_test_split(load_dataset("iris"), test_size=test_size)
 
 
-# ------------------------------------------------------------------- dataset_from_frame
-
-
-def toy(**columns: Any) -> pd.DataFrame:
-    base: dict[str, Any] = {"a": [1.0, 2.0, 3.0, 4.0], "b": [0, 1, 0, 1], "t": ["x", "y", "x", "y"]}
-    base.update(columns)
-    return pd.DataFrame(base)
-
-
-def test_frame_infers_classification_from_text_and_sorts_labels() -> None:
-    dataset = dataset_from_frame(toy(t=["dog", "cat", "dog", "ant"]), target="t", name="pets")
-    assert dataset.task == "classification" and dataset.class_names == ("ant", "cat", "dog")
-    np.testing.assert_array_equal(dataset.y, [2, 1, 2, 0])
-    assert dataset.feature_names == ("a", "b") and dataset.title == "pets"
-
-
-def test_frame_sorts_numeric_labels_as_numbers() -> None:
-    dataset = dataset_from_frame(toy(t=[10, 2, 2, 10]), target="t")
-    assert dataset.task == "classification" and dataset.class_names == ("2", "10")
-    np.testing.assert_array_equal(dataset.y, [1, 0, 0, 1])
-
-
-def test_frame_infers_regression_from_non_integer_or_many_values() -> None:
-    assert dataset_from_frame(toy(t=[0.5, 1.0, 1.5, 2.0]), target="t").task == "regression"
-    many = pd.DataFrame({"f": np.arange(20.0), "t": np.arange(20)})
-    dataset = dataset_from_frame(many, target="t")
-    assert dataset.task == "regression" and dataset.y.dtype == np.float64
-    assert dataset.class_names == () and dataset.n_classes == 0
-
-
-def test_frame_respects_given_task_and_class_order() -> None:
-    dataset = dataset_from_frame(
-        toy(t=["no", "yes", "no", "yes"]), target="t", class_names=["yes", "no"]
-    )
-    np.testing.assert_array_equal(dataset.y, [1, 0, 1, 0])
-    as_classes = dataset_from_frame(toy(t=[0.0, 1.0, 1.0, 0.0]), target="t", task="classification")
-    assert as_classes.class_names == ("0", "1")
-
-
-@pytest.mark.parametrize(
-    ("frame", "kwargs", "pattern"),
-    [
-        (toy(), {"target": "label"}, r"target column 'label' is not in the table"),
-        (toy()[["t"]], {"target": "t"}, r"at least one feature column"),
-        (
-            toy(b=["lo", "hi", "lo", "hi"], c=list("pqrs")),
-            {"target": "t"},
-            r"numbers.*\['b', 'c'\]",
-        ),
-        (
-            toy(a=[1.0, np.nan, np.nan, 4.0], b=[0, 1, 0, np.nan]),
-            {"target": "t"},
-            r"missing \(NaN\) or infinite values in 3 rows: 'a' in 2 rows, 'b' in 1 row;",
-        ),
-        (
-            toy(a=[1.0, np.inf, 3.0, 4.0]),
-            {"target": "t"},
-            r"infinite values in 1 row: 'a' in 1 row;",
-        ),
-        (toy(t=["x", None, "x", "y"]), {"target": "t"}, r"values in 1 row: 't' in 1 row;"),
-        (toy().iloc[:1], {"target": "t"}, r"at least 2 rows.*got 1"),
-        (toy(t=["x"] * 4), {"target": "t"}, r"at least 2 classes; 't' holds only \('x',\)"),
-        (toy(), {"target": "t", "class_names": ["x"]}, r"class_names must list each label"),
-        (toy(), {"target": "t", "class_names": ["x", "y", "z"]}, r"listed but never seen: \['z'\]"),
-        (toy(), {"target": "t", "task": "regression"}, r"regression needs a numeric target"),
-        (toy(), {"target": "t", "task": "clustering"}, r"task must be .*got 'clustering'"),
-        (
-            pd.DataFrame([[1.0, 2.0, "x"], [3.0, 4.0, "y"]], columns=["a", "a", "t"]),
-            {"target": "t"},
-            r"column names must be unique.*\['a'\]",
-        ),
-    ],
-)
-def test_frame_errors_name_the_problem(
-    frame: pd.DataFrame, kwargs: dict[str, Any], pattern: str
-) -> None:
-    with pytest.raises(ValueError, match=pattern):
-        dataset_from_frame(frame, **kwargs)
-
-
-def test_frame_must_be_a_data_frame() -> None:
-    with pytest.raises(TypeError, match="frame must be a pandas DataFrame, got ndarray"):
-        dataset_from_frame(np.zeros((3, 2)), target="t")  # type: ignore[arg-type]
+# ----------------------------------------------------------------------- the Dataset
 
 
 def test_dataset_checks_its_own_consistency() -> None:
@@ -315,6 +235,17 @@ def test_dataset_checks_its_own_consistency() -> None:
             "",
             "",
         )
+
+
+def test_dataset_keeps_missing_features_and_refuses_infinities() -> None:
+    X = np.array([[1.0, np.nan], [2.0, 3.0]])
+    dataset = Dataset("d", "D", "regression", X, np.array([0.5, 1.5]), ("a", "b"), "t", (), "", "")
+    assert np.isnan(dataset.X[0, 1]) and dataset.X[1, 1] == 3.0
+    infinite = np.array([[1.0, np.nan], [2.0, np.inf]])
+    with pytest.raises(ValueError, match="X must not hold infinite values"):
+        Dataset("d", "D", "regression", infinite, np.zeros(2), ("a", "b"), "t", (), "", "")
+    with pytest.raises(ValueError, match="y must hold finite numbers"):
+        Dataset("d", "D", "regression", X, np.array([np.nan, 1.0]), ("a", "b"), "t", (), "", "")
 
 
 # -------------------------------------------------------------- a catalogue added by a teacher
