@@ -2,9 +2,9 @@
 
 The catalogue is the ``datasets/`` folder next to ``core/``: CSV files plus ``manifest.json``,
 which lists them in display order. A new table is one CSV and one manifest entry, no code.
-Every table goes through :func:`core.data.prepare.prepare_table`, so a teacher's file and a
-student's upload meet the same checks and the same encoding (text columns one-hot, gaps kept as
-missing values).
+Every table is read by :func:`core.data.tables.read_table` and made a dataset by
+:func:`core.data.prepare.prepare_table`, so a teacher's file and a student's upload meet the
+same checks and the same encoding (text columns one-hot, gaps kept as missing values).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pandas as pd
 
 from core.data.datasets import Dataset, DatasetInfo, make_sine
 from core.data.prepare import prepare_table
+from core.data.tables import read_table
 
 CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 
@@ -68,8 +69,9 @@ def _manifest(catalogue_dir: str | Path | None) -> tuple[Path, tuple[dict[str, A
 
 @lru_cache(maxsize=32)
 def _read_csv(path: Path, stamp: tuple[int, int]) -> pd.DataFrame:
-    # Shared between calls: prepare_table never modifies the frame it is given.
-    return pd.read_csv(path)
+    # Read as an upload is (same sniffing, missing words, checks); shared between calls:
+    # prepare_table never modifies the frame it is given.
+    return read_table(path.read_bytes(), path.name)
 
 
 def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetInfo, ...]:
