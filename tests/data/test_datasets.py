@@ -75,7 +75,7 @@ def test_frame_has_features_then_class_names_and_round_trips() -> None:
 
 def test_list_datasets_follows_the_manifest_and_agrees_with_load_dataset() -> None:
     infos = list_datasets()
-    assert [info.name for info in infos] == ["iris", "wine", "breast_cancer", "sine"]
+    assert [info.name for info in infos] == ["iris", "wine", "breast_cancer", "penguins", "sine"]
     assert infos[0].title == "Iris flowers"
     for info in infos:
         dataset = load_dataset(info.name)
@@ -102,6 +102,34 @@ def test_manifest_entries_have_every_documented_key() -> None:
     sine = next(entry for entry in entries if entry["name"] == "sine")
     assert sine["file"] is None and sine["generator"] == "sine"
     assert sine["parameters"] == {"n_samples": 200, "noise": 2.5}
+
+
+def test_penguins_load_with_words_and_gaps() -> None:
+    # Loading only: fitting trees on its gaps needs the engine's missing-value support.
+    raw = pd.read_csv(Path(__file__).resolve().parents[2] / "datasets" / "penguins.csv")
+    dataset = load_dataset("penguins")
+    assert (dataset.n_samples, dataset.n_features, dataset.n_classes) == (344, 9, 3)
+    assert dataset.feature_names == (
+        "island = Biscoe",
+        "island = Dream",
+        "island = Torgersen",
+        "bill_length_mm",
+        "bill_depth_mm",
+        "flipper_length_mm",
+        "body_mass_g",
+        "sex = male",
+        "sex = female",
+    )
+    assert dataset.categories[0] == ("island", "Biscoe") and dataset.categories[3] is None
+    assert dataset.categories[-1] == ("sex", "female")
+    np.testing.assert_array_equal(np.bincount(dataset.y), [152, 68, 124])
+    np.testing.assert_array_equal(np.isnan(dataset.X).sum(axis=0), [0, 0, 0, 2, 2, 2, 2, 11, 11])
+    np.testing.assert_array_equal(dataset.X[:, 4], raw["bill_depth_mm"])
+    female = np.where(raw["sex"].isna(), np.nan, (raw["sex"] == "female").astype(float))
+    np.testing.assert_array_equal(dataset.X[:, -1], female)
+    np.testing.assert_array_equal(np.asarray(dataset.class_names)[dataset.y], raw["species"])
+    info = next(info for info in list_datasets() if info.name == "penguins")
+    assert info.pair == (3, 4) and info.n_features == 9
 
 
 def test_unknown_name_lists_the_valid_names() -> None:
@@ -338,6 +366,16 @@ def test_catalogue_mistakes_are_reported(
 ) -> None:
     write_catalogue(catalogue, [entry])
     with pytest.raises(ValueError, match=pattern):
+        load_dataset("pets", catalogue_dir=catalogue)
+
+
+def test_a_listed_feature_that_would_be_left_out_is_reported(catalogue: Path) -> None:
+    table = pd.read_csv(catalogue / "pets.csv").assign(legs=4)
+    table.to_csv(catalogue / "pets.csv", index=False)
+    later(catalogue / "pets.csv")
+    with pytest.raises(
+        ValueError, match=r"feature_names left out: \{'legs': 'the same value \(4\)"
+    ):
         load_dataset("pets", catalogue_dir=catalogue)
 
 
