@@ -17,8 +17,8 @@ Modes (any combination; each starts its own server unless ``--url`` names one):
 
 - ``--students 10,30,60``: one run per class size, each on a fresh server.
 - ``--pages``: the server's CPU per change on each page alone (4 students staying on it).
-- ``--distinct 1000``: 30 students at once open fresh random links until the server has shown
-  that many distinct settings; memory during and after.
+- ``--distinct 1000``: 30 students at once open fresh random links (each a new session) until
+  the server has shown that many distinct settings; memory during and after.
 
 What it reports
 ---------------
@@ -279,7 +279,7 @@ def run_pages(args: argparse.Namespace) -> list[dict[str, Any]]:
 def run_distinct(args: argparse.Namespace) -> dict[str, Any]:
     """30 students at once open fresh random links until ``--distinct`` settings were shown."""
     catalogue = app_settings.default_catalogue()
-    plan = Plan(changes=2, think=0.5, min_think=0.1)
+    plan = Plan(changes=args.distinct_changes, think=0.5, min_think=0.1)
     seen: set[str] = set()
 
     async def drive(url: str, log: list[Interaction]) -> None:
@@ -394,6 +394,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pages", action="store_true", help="CPU per change on each page")
     parser.add_argument("--distinct", type=int, default=0, help="distinct settings to walk")
     parser.add_argument("--concurrent", type=int, default=30, help="students at once (--distinct)")
+    parser.add_argument(
+        "--distinct-changes", type=int, default=0, help="changes after each link (--distinct)"
+    )
     parser.add_argument("--changes", type=int, default=15, help="changes per student")
     parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which students join")
