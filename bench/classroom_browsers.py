@@ -42,7 +42,7 @@ class BrowserRiders:
     links: list[tuple[str, dict[str, str]]]
     changes: int = 10
     think: float = 2.0
-    timeout_ms: int = 60_000
+    timeout_ms: int = 120_000
     log: list[Interaction] = field(default_factory=list)
     _thread: threading.Thread | None = None
 
@@ -89,7 +89,7 @@ class BrowserRiders:
         began = time.monotonic()
         try:
             before = page.evaluate("() => window.location.search")
-            sliders = page.locator('[data-testid="stSidebar"] [role="slider"]')
+            sliders = page.locator('[data-testid="stSidebar"] input[type="range"]')
             slider = sliders.nth(rng.randrange(max(1, sliders.count())))
             slider.focus()
             key = rng.choice(["ArrowRight", "ArrowLeft"])
