@@ -13,7 +13,8 @@ sometimes following the sidebar to another page. Students join over the first ``
 seconds, as a class does when the teacher hands out the link. A few real Chromium students
 (``--browsers``) ride along and report what a person sees.
 
-Modes (any combination; each starts its own server unless ``--url`` names one):
+Modes (any combination; each run starts its own server, or with ``--replicas 3`` three replicas
+behind HAProxy as ``make replicas`` runs them, unless ``--url`` names a server to measure):
 
 - ``--students 10,30,60``: one run per class size, each on a fresh server.
 - ``--pages``: the server's CPU per change on each page alone (4 students staying on it).
@@ -39,6 +40,7 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -93,11 +95,62 @@ class Target:
     logs: list[Path]
 
 
+def pids_listening(ports: list[int]) -> list[int]:
+    """The Streamlit processes started with ``--server.port`` one of ``ports``, in that order."""
+    found: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "streamlit" not in argv:
+            continue
+        for i, arg in enumerate(argv[:-1]):
+            if arg == "--server.port" and argv[i + 1].isdigit():
+                found[int(argv[i + 1])] = int(entry.name)
+    return [found[port] for port in ports if port in found]
+
+
+@contextmanager
+def replicas(args: argparse.Namespace, name: str) -> Iterator[Target]:
+    """``--replicas`` copies of the app behind HAProxy (``deploy.replicas``), then stopped."""
+    ports = [args.port + 1 + i for i in range(args.replicas)]
+    logs = OUT / f"replicas-{name}"
+    command = [
+        sys.executable,
+        "-m",
+        "deploy.replicas",
+        "--replicas",
+        str(args.replicas),
+        "--port",
+        str(args.port),
+        "--replica-ports",
+        ",".join(map(str, ports)),
+        "--bind",
+        "127.0.0.1",
+        "--log-dir",
+        str(logs),
+    ]
+    logs.mkdir(parents=True, exist_ok=True)
+    with LiveServer.start(command, args.port, logs / "launcher.log", timeout=180) as cluster:
+        pids = pids_listening(ports)
+        if len(pids) != args.replicas:
+            raise RuntimeError(f"found {len(pids)} replica processes of {args.replicas}")
+        yield Target(cluster.url, pids, sorted(logs.glob("*.log")))
+
+
 @contextmanager
 def served(args: argparse.Namespace, name: str) -> Iterator[Target]:
-    """The server to measure: ``--url`` as given, else a fresh one on ``--port``."""
+    """The server to measure: ``--url`` as given, ``--replicas`` behind HAProxy, or one on
+    ``--port``, fresh for each run."""
     if args.url:
         yield Target(args.url, list(args.pid), [Path(p) for p in args.log])
+        return
+    if args.replicas > 1:
+        with replicas(args, name) as target:
+            yield target
         return
     OUT.mkdir(parents=True, exist_ok=True)
     log = OUT / f"server-{name}.log"
@@ -407,6 +460,12 @@ def main(argv: list[str] | None = None) -> None:
         "--cold", dest="warm", action="store_false", help="no warm-up visit of each page"
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="for the server it starts")
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="more than 1: that many replicas behind HAProxy (make replicas), ports after --port",
+    )
     parser.add_argument("--url", default="", help="measure this server (or load balancer) instead")
     parser.add_argument(
         "--pid", type=int, action="append", default=[], help="with --url: a server process"
