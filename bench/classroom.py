@@ -259,7 +259,7 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
         if riders:
             rng = random.Random(args.seed + 7)
             links = [start_link(rng, catalogue, lesson_share=1.0) for _ in range(riders)]
-            browsers = BrowserRiders(target.url, links, changes=args.changes).start()
+            browsers = BrowserRiders(target.url, links, changes=args.browser_changes).start()
         asyncio.run(drive(target.url, log))
         if browsers is not None:
             browsers.join()
@@ -454,6 +454,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which students join")
     parser.add_argument("--browsers", type=int, default=0, help="Chromium students riding along")
+    parser.add_argument(
+        "--browser-changes", type=int, default=5, help="changes per Chromium student"
+    )
     parser.add_argument("--settle", type=float, default=5.0, help="seconds after, for 'RSS end'")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(

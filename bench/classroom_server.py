@@ -45,16 +45,16 @@ _ARENA_HEAP = 64 * 1024 * 1024  # glibc's HEAP_MAX_SIZE on 64-bit: one thread ar
 def memory_breakdown(pid: int) -> dict[str, float]:
     """Resident MiB of process ``pid`` by kind of mapping, from ``/proc/<pid>/smaps``.
 
-    ``thread_arenas`` are glibc's per-thread malloc heaps (anonymous, 64 MiB-aligned, 64 MiB
-    reserved); ``main_heap`` is ``[heap]``; ``other_anonymous`` holds NumPy's large blocks
-    served by ``mmap``, Python's object arenas and stacks; ``files`` are the mapped libraries.
+    ``thread_arenas`` are glibc's per-thread malloc heaps: anonymous mappings that start on a
+    64 MiB boundary (a heap grows inside its reserved 64 MiB from that start). ``main_heap``
+    is ``[heap]``; ``other_anonymous`` holds Python's object arenas, blocks above the mmap
+    threshold and stacks; ``files`` are the mapped libraries.
     """
     try:
         text = Path(f"/proc/{pid}/smaps").read_text()
     except (FileNotFoundError, ProcessLookupError):
         return {}
     sizes = {"main_heap": 0, "thread_arenas": 0, "other_anonymous": 0, "files": 0}
-    arena_end = 0
     kind = "files"
     for line in text.splitlines():
         head = line.split()
@@ -66,8 +66,6 @@ def memory_breakdown(pid: int) -> dict[str, float]:
             elif name.startswith("/"):
                 kind = "files"
             elif start % _ARENA_HEAP == 0 and not name:
-                kind, arena_end = "thread_arenas", start + _ARENA_HEAP
-            elif start < arena_end:
                 kind = "thread_arenas"
             else:
                 kind = "other_anonymous"

@@ -19,10 +19,12 @@ Streamlit runs every session's script on its own thread, and glibc gives threads
 heaps ("arenas", up to 8 per core) so that they do not wait for each other's locks. Each arena
 keeps its own freed memory, up to the 128 MiB above, so a server that thirty students used at
 once holds many times what one student needs. Measured with the classroom benchmark
-(``bench/classroom.py``, 30 students at once opening 200 fresh links): 756 MiB resident after
-they left, 546 MiB of it in thread arenas. The Python code holds the GIL anyway, so little is
-lost by sharing: :func:`tune_allocator` caps the arenas at :data:`ARENA_MAX`, unless
-``MALLOC_ARENA_MAX`` is set in the environment, which then decides.
+(``bench/classroom.py --distinct 200 --distinct-changes 2``: 30 students at once opening 200
+fresh links): resident memory peaked at 867 MiB and stayed at 756 MiB after they left with
+glibc's default arenas; with two arenas (``MALLOC_ARENA_MAX=2``) 497 and 333 MiB, at the same
+CPU per change. The Python code holds the GIL anyway, so little is lost by sharing:
+:func:`tune_allocator` caps the arenas at :data:`ARENA_MAX`, unless ``MALLOC_ARENA_MAX`` is set
+in the environment, which then decides.
 """
 
 from __future__ import annotations
