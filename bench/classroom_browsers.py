@@ -70,7 +70,7 @@ class BrowserRiders:
                 page = browser.new_context(viewport=VIEWPORT).new_page()
                 began = time.monotonic()
                 try:
-                    page.goto(f"{self.base_url}/{path}?{urlencode(query)}")
+                    page.goto(f"{self.base_url}/{path}?{urlencode(query)}", timeout=self.timeout_ms)
                     page.wait_for_function(_OPENED, timeout=self.timeout_ms)
                     error = self._shown_error(page)
                 except PlaywrightError as failure:
