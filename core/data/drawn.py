@@ -30,6 +30,7 @@ __all__ = [
     "dataset_from_points",
     "points_csv",
     "points_from_dataset",
+    "view_ranges",
 ]
 
 MIN_POINTS = 3  # fewer leaves nothing to test a tree on
@@ -274,3 +275,24 @@ def points_from_dataset(dataset: Dataset, limit: int = 300) -> DrawnPoints:
         spot = (round(float(dataset.X[row, 0]), DIGITS), round(float(dataset.X[row, 1]), DIGITS))
         placed.setdefault(spot, int(dataset.y[row]))
     return DrawnPoints.from_rows((x, y, label) for (x, y), label in placed.items())
+
+
+def view_ranges(
+    points: DrawnPoints, x_range: tuple[float, float], y_range: tuple[float, float]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The area to show: the given ranges, widened to whole units around any point outside.
+
+    Returns
+    -------
+    tuple
+        ``(x_range, y_range)``, each ``(low, high)`` with ``low < high``.
+    """
+
+    def widen(low: float, high: float, values: tuple[float, ...]) -> tuple[float, float]:
+        finite = [value for value in values if math.isfinite(value)]
+        if finite:
+            low = min(low, math.floor(min(finite) - 0.25))
+            high = max(high, math.ceil(max(finite) + 0.25))
+        return (float(low), float(high))
+
+    return widen(*x_range, points.x), widen(*y_range, points.y)

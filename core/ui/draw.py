@@ -21,9 +21,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.data.drawn import DrawnPoints, apply_edits
+from core.data.drawn import DrawnPoints, apply_edits, view_ranges
 
-__all__ = ["draw_points", "view_ranges"]
+__all__ = ["draw_points"]
 
 _NAME = "arboretum_draw_points"
 _EVENT = "edits"
@@ -192,27 +192,6 @@ def _component() -> Any:
 
 def _ignore() -> None:
     """A click needs no callback: the next run applies it. Streamlit requires one per event."""
-
-
-def view_ranges(
-    points: DrawnPoints, x_range: tuple[float, float], y_range: tuple[float, float]
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The area to show: the given ranges, widened to whole units around any point outside.
-
-    Returns
-    -------
-    tuple
-        ``(x_range, y_range)``, each ``(low, high)`` with ``low < high``.
-    """
-
-    def widen(low: float, high: float, values: tuple[float, ...]) -> tuple[float, float]:
-        finite = [value for value in values if math.isfinite(value)]
-        if finite:
-            low = min(low, math.floor(min(finite) - 0.25))
-            high = max(high, math.ceil(max(finite) + 0.25))
-        return (float(low), float(high))
-
-    return widen(*x_range, points.x), widen(*y_range, points.y)
 
 
 def _edits_sent(key: str) -> Any:

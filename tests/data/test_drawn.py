@@ -200,3 +200,18 @@ def test_points_from_a_table_that_cannot_be_drawn_on() -> None:
         drawn.points_from_dataset(load_dataset("sine"))
     with pytest.raises(ValueError, match="limit must be an integer >= 1, got 0"):
         drawn.points_from_dataset(make_moons(), limit=0)
+
+
+# ---------------------------------------------------------------- the area to show
+
+
+def test_the_area_widens_to_whole_units_around_points_outside_it() -> None:
+    box = ((-3.0, 3.0), (-3.0, 3.0))
+    assert drawn.view_ranges(THREE, *box) == box
+    blobs = drawn.points_from_dataset(make_blobs(random_state=0))
+    (x_low, x_high), (y_low, y_high) = drawn.view_ranges(blobs, *box)
+    assert x_low <= min(blobs.x) - 0.25 and x_high >= max(blobs.x) + 0.25
+    assert y_low <= min(blobs.y) - 0.25 and y_high >= max(blobs.y) + 0.25
+    assert all(float(bound).is_integer() for bound in (x_low, x_high, y_low, y_high))
+    odd = DrawnPoints((math.nan, 4.2), (0.0, math.inf), (0, 1))
+    assert drawn.view_ranges(odd, *box) == ((-3.0, 5.0), (-3.0, 3.0))
