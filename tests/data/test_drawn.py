@@ -13,9 +13,11 @@ import pytest
 
 from core.data import drawn
 from core.data.catalogue import load_dataset
-from core.data.datasets import dataset_from_frame, train_test_split
+from core.data.datasets import train_test_split
 from core.data.drawn import DrawnPoints, apply_edits, dataset_from_points, points_csv
+from core.data.prepare import prepare_table
 from core.data.puzzles import make_blobs, make_moons
+from core.data.tables import read_table
 
 NAMES = ("red", "blue", "green")
 BOX = {"n_classes": 3, "x_range": (-3.0, 3.0), "y_range": (-3.0, 3.0)}
@@ -159,7 +161,7 @@ def test_csv_round_trips_through_pandas_and_the_upload_checks() -> None:
     np.testing.assert_array_equal(table["x1"], points.x)
     np.testing.assert_array_equal(table["x2"], points.y)
     assert table["class"].tolist() == ["red, warm", 'say "blue"', "grün", 'say "blue"']
-    again = dataset_from_frame(table, target="class")
+    again = prepare_table(read_table(text, "drawn.csv"), target="class").dataset
     assert set(again.class_names) == set(names)
     mine = dataset_from_points(points, names)
     as_words = np.asarray(mine.class_names)[mine.y]
