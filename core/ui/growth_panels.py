@@ -290,7 +290,14 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
                 key=f"{key}-feature",
             )
         )
-        low, high = float(X_node[:, feature].min()), float(X_node[:, feature].max())
+        present = X_node[:, feature][~np.isnan(X_node[:, feature])]
+        if present.size == 0:
+            st.info(
+                f"Every sample at node {node} is missing {md(view.names[feature])}: no "
+                "threshold splits them. Pick another feature."
+            )
+            return
+        low, high = float(present.min()), float(present.max())
         if low == high:
             st.info(
                 f"Every sample at node {node} has {md(view.names[feature])} = {low:.4g}: no "
