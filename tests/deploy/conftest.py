@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from launched import MISSING_HAPROXY, Launched, descendants, haproxy_installed, still_alive
+from launched import MISSING_HAPROXY, Launched, haproxy_installed, start_launcher
 
 
 @pytest.fixture(scope="session")
@@ -17,20 +14,6 @@ def haproxy() -> None:
     """Fails, saying how to install it, when HAProxy is missing (``make test`` installs it)."""
     if not haproxy_installed():
         pytest.fail(MISSING_HAPROXY, pytrace=False)
-
-
-def start_launcher(count: int, directory: Path) -> tuple[Launched, Callable[[], None]]:
-    """The launcher with ``count`` replicas, and a clean-up that kills what it left running."""
-    launched = Launched.start(count, directory)
-    started = descendants(launched.process.pid)
-
-    def clean_up() -> None:
-        launched.stop(signal.SIGTERM)
-        for pid in still_alive(started):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-
-    return launched, clean_up
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ Ctrl-C or a service manager would, and look in ``/proc`` for anything still aliv
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,3 +173,17 @@ class Launched:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
             return None
+
+
+def start_launcher(count: int, directory: Path) -> tuple[Launched, Callable[[], None]]:
+    """The launcher with ``count`` replicas, and a clean-up that kills what it left running."""
+    launched = Launched.start(count, directory)
+    started = descendants(launched.process.pid)
+
+    def clean_up() -> None:
+        launched.stop(signal.SIGTERM)
+        for pid in still_alive(started):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+
+    return launched, clean_up
