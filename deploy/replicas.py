@@ -506,7 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with cluster:
         _announce(cluster, args.bind)
-        return _supervise(cluster, stopping)
+        code = _supervise(cluster, stopping)
+    print("Stopped: HAProxy and every replica have exited.", flush=True)
+    return code
 
 
 def _announce(cluster: Cluster, bind: str) -> None:

@@ -165,4 +165,4 @@ def test_ctrl_c_stops_haproxy_and_every_replica(
     assert still_alive(started) == [], f"left running:\n{launched.printed()}"
     for port in (launched.port, *(port for port, _ in launched.replicas.values())):
         assert port_is_free(port), f"port {port} is still taken"
-    assert "Stopping HAProxy and the replicas" in launched.printed()
+    assert "Stopped: HAProxy and every replica have exited." in launched.printed()
