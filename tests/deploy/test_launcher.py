@@ -11,17 +11,16 @@ from pathlib import Path
 import pytest
 from launched import Launched, descendants, haproxy_installed, still_alive
 
-from deploy.replicas import (
+from deploy.haproxy import (
     COOKIE,
     Backend,
     check_config,
     compose_config,
     haproxy_binary,
     local_backends,
-    parse_args,
-    port_is_free,
     render_config,
 )
+from deploy.replicas import parse_args, port_is_free
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from deploy.replicas import CONTAINER_PORT, compose_config
+from deploy.haproxy import CONTAINER_PORT, compose_config
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTH = "/_stcore/health"
