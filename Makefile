@@ -4,6 +4,7 @@
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
 #   make bench-classroom - simulated students against the real server: latency, CPU, memory
+#   make replicas - REPLICAS=2 copies of the app behind HAProxy on http://localhost:LB_PORT=8640
 
 PYTHON ?= python3
 VENV := .venv
@@ -11,12 +12,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz system-browser setup
+.PHONY: run test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
+	system-browser setup replicas system-haproxy
 
 run: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
 
-test: setup system-graphviz system-browser lint typecheck pytest floors
+test: setup system-graphviz system-browser system-haproxy lint typecheck pytest floors
 
 setup: $(STAMP)
 
@@ -34,6 +36,16 @@ system-graphviz:
 # The end-to-end tests drive the real app in Debian's Chromium.
 system-browser:
 	@bash .ci/system-deps.sh chromium
+
+# HAProxy is the load balancer in front of `make replicas` and the deploy tests.
+system-haproxy:
+	@bash .ci/system-deps.sh haproxy
+
+# Several replicas of the app on one machine, behind HAProxy with sticky sessions (deploy/).
+REPLICAS ?= 2
+LB_PORT ?= 8640
+replicas: setup system-graphviz system-haproxy
+	$(BIN)/python -m deploy.replicas --replicas $(REPLICAS) --port $(LB_PORT)
 
 lint: setup
 	$(BIN)/ruff check .

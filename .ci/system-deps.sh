@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages Arboretum needs when they are missing: `graphviz` (the `dot`
-# binary) and `chromium` (the browser the end-to-end tests drive). Idempotent.
+# binary), `chromium` (the browser the end-to-end tests drive) and `haproxy` (the load balancer
+# in front of `make replicas` and the deploy tests). Idempotent.
 set -euo pipefail
 
 need=()
@@ -8,6 +9,7 @@ for what in "$@"; do
   case "$what" in
     graphviz) command -v dot >/dev/null 2>&1 || need+=(graphviz) ;;
     chromium) test -x /usr/bin/chromium || need+=(chromium fonts-dejavu-core) ;;
+    haproxy) command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || need+=(haproxy) ;;
     *) echo "system-deps: unknown package group '$what'" >&2; exit 2 ;;
   esac
 done

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.data import puzzles
 from core.data.datasets import Dataset, DatasetInfo, make_sine
 from core.data.prepare import prepare_table
 from core.data.tables import read_table
@@ -25,7 +26,14 @@ from core.data.tables import read_table
 CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 
 # Manifest entries: "name", "title", "target" required; "file" xor "generator" (+ "parameters").
-_GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}
+_GENERATORS: dict[str, Callable[..., Dataset]] = {
+    "sine": make_sine,
+    "moons": puzzles.make_moons,
+    "circles": puzzles.make_circles,
+    "xor": puzzles.make_xor,
+    "spirals": puzzles.make_spirals,
+    "blobs": puzzles.make_blobs,
+}
 _REQUIRED = {"name", "title", "target"}
 _KEYS = _REQUIRED | {"file", "task", "feature_names", "class_names", "description"}
 _KEYS |= {"provenance", "n_samples", "generator", "parameters", "suggested_pair"}
@@ -123,6 +131,7 @@ def load_dataset(
     name: str,
     *,
     noise: float | None = None,
+    n_samples: int | None = None,
     random_state: int = 0,
     catalogue_dir: str | Path | None = None,
 ) -> Dataset:
@@ -133,6 +142,8 @@ def load_dataset(
     name : str
     noise : float or None, default None
         Generated sets only: replaces the manifest's noise. Ignored for CSV tables.
+    n_samples : int or None, default None
+        Generated sets only: replaces the manifest's number of points. Ignored for CSV tables.
     random_state : int, default 0
         Generated sets only: the seed. Ignored for CSV tables.
     catalogue_dir : str or Path or None, default None
@@ -152,6 +163,8 @@ def load_dataset(
         parameters = dict(entry.get("parameters", {}))
         if noise is not None:
             parameters["noise"] = noise
+        if n_samples is not None:
+            parameters["n_samples"] = n_samples
         generated = _GENERATORS[entry["generator"]](**parameters, random_state=random_state)
         return replace(generated, **words)
     path = directory / entry["file"]

@@ -120,7 +120,9 @@ def step_fit(
     threshold = None if newest is None else float(prefix.tree.threshold[newest])
     rule = ""
     if newest is not None and threshold is not None:
-        rule = md(rule_text(view.names, int(prefix.tree.feature[newest]), threshold))
+        rule = md(
+            rule_text(view.names, int(prefix.tree.feature[newest]), threshold, view.categories)
+        )
     if not view.classify:
         lines = view.regression_lines({f"after {prefix.k} splits": grown})
         figure = regression_figure(lines, target_name=view.data.target_name, height=height)
@@ -149,7 +151,9 @@ def newest_split(steps: GrowthSteps, view: ModelView, k: int) -> str:
     if k == 0:
         return "The root holds every training sample and predicts for all of them alike."
     i = k - 1
-    rule = md(rule_text(view.names, int(steps.feature[i]), float(steps.threshold[i])))
+    rule = md(
+        rule_text(view.names, int(steps.feature[i]), float(steps.threshold[i]), view.categories)
+    )
     return (
         f"Node {int(steps.node[i])} held {int(steps.n_samples[i])} training samples with an "
         f"impurity of {steps.impurity[i]:.3f}. It now asks **{rule}**: its two children "
@@ -159,7 +163,7 @@ def newest_split(steps: GrowthSteps, view: ModelView, k: int) -> str:
 
 def split_history(steps: GrowthSteps, view: ModelView, k: int) -> None:
     """The first ``k`` splits as a table, in the order they were made."""
-    rows = history_rows(steps, view.names, upto=k)
+    rows = history_rows(steps, view.names, upto=k, categories=view.categories)
     with st.container(key="split-history"):
         if not rows:
             st.caption("No split yet.")
@@ -189,7 +193,9 @@ def describe_node(model: Any, view: ModelView) -> Callable[[int], str]:
     def describe(node: int) -> str:
         if tree.children_left[node] == TREE_LEAF:
             return f"node {node}: leaf, {int(tree.n_node_samples[node])} samples"
-        rule = rule_text(view.names, int(tree.feature[node]), float(tree.threshold[node]))
+        rule = rule_text(
+            view.names, int(tree.feature[node]), float(tree.threshold[node]), view.categories
+        )
         return f"node {node}: {rule}"
 
     return describe
@@ -238,7 +244,7 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
     with st.container(key="split-candidates"):
         st.markdown(f"**The best split of each feature at node {node}**")
         st.dataframe(
-            candidate_rows(candidates, view.names),
+            candidate_rows(candidates, view.names, view.categories),
             hide_index=True,
             width="stretch",
             column_config={"weighted impurity": _NUMBER, "gain": _NUMBER},
@@ -249,10 +255,10 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
 # --- your split against the tree's ----------------------------------------------------------
 
 
-def _split_row(who: str, split: SplitEvaluation, names: tuple[str, ...]) -> dict[str, object]:
+def _split_row(who: str, split: SplitEvaluation, view: ModelView) -> dict[str, object]:
     return {
         "split": who,
-        "rule": rule_text(names, split.feature, split.threshold),
+        "rule": rule_text(view.names, split.feature, split.threshold, view.categories),
         "left": side_text(split.n_left, split.left_counts),
         "left impurity": split.left_impurity,
         "right": side_text(split.n_right, split.right_counts),
@@ -290,7 +296,14 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
                 key=f"{key}-feature",
             )
         )
-        low, high = float(X_node[:, feature].min()), float(X_node[:, feature].max())
+        present = X_node[:, feature][~np.isnan(X_node[:, feature])]
+        if present.size == 0:
+            st.info(
+                f"Every sample at node {node} is missing {md(view.names[feature])}: no "
+                "threshold splits them. Pick another feature."
+            )
+            return
+        low, high = float(present.min()), float(present.max())
         if low == high:
             st.info(
                 f"Every sample at node {node} has {md(view.names[feature])} = {low:.4g}: no "
@@ -317,9 +330,9 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
             min_samples_leaf=int(model.min_samples_leaf),
         )
         st.markdown(f"**{md(comparison.sentence)}**")
-        rows = [_split_row("yours", comparison.yours, view.names)]
+        rows = [_split_row("yours", comparison.yours, view)]
         if comparison.best is not None:
-            rows.append(_split_row("the tree's best", comparison.best, view.names))
+            rows.append(_split_row("the tree's best", comparison.best, view))
         st.dataframe(
             rows,
             hide_index=True,

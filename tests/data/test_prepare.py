@@ -421,3 +421,29 @@ def test_an_uploaded_csv_becomes_a_dataset_with_words_and_gaps() -> None:
         "species": "target",
     }
     assert prepared.notices[0] == "Left out 1 row with no value for 'species'."
+
+
+def test_a_20000_row_20_column_upload_with_text_and_gaps() -> None:
+    # The size the issue asks to time: `pytest --durations=1 -k 20000_row` reports it.
+    rng = np.random.default_rng(0)
+    n_rows = MAX_ROWS
+    columns: dict[str, Any] = {f"x{j}": rng.normal(size=n_rows).round(4) for j in range(16)}
+    for j, n_levels in enumerate((3, 12, 60)):
+        columns[f"text{j}"] = rng.choice([f"level {i}" for i in range(n_levels)], size=n_rows)
+    columns["label"] = rng.choice(["a", "b", "c"], size=n_rows)
+    frame = pd.DataFrame(columns)
+    gaps = rng.random((n_rows, 19)) < 0.05
+    for j, name in enumerate(frame.columns[:-1]):
+        frame.loc[gaps[:, j], name] = np.nan
+    data = frame.to_csv(index=False).encode()
+    table = read_table(data, "big.csv")
+    prepared = prepare_table(table, target=suggest_target(table))
+    dataset = prepared.dataset
+    assert dataset.X.shape == (n_rows, 16 + 3 + 12 + MAX_LEVELS + 1)
+    np.testing.assert_array_equal(np.isnan(dataset.X[:, :16]), gaps[:, :16])
+    np.testing.assert_allclose(dataset.X[:, :16], table.iloc[:, :16].to_numpy(), equal_nan=True)
+    assert np.isnan(dataset.X[:, 16:19]).any(axis=1).sum() == gaps[:, 16].sum()
+    assert prepared.notices == (
+        f"'text2' has 60 different values: the {MAX_LEVELS} most common each get a 0/1 column, "
+        "the other 30 are joined as 'other'.",
+    )

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import sklearn
 from conftest import (
     IMPL,
     DecisionTreeClassifier,
@@ -27,6 +28,15 @@ from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 from sklearn.tree import DecisionTreeRegressor as SkTreeRegressor
 
 from core.engine.criteria import scan_feature
+
+# The semantics followed are scikit-learn 1.9's, checked against it. Older releases differ in
+# details (1.6's decision_path does not follow missing_go_to_left, and it does not split a
+# feature whose known values are all equal, whatever its missing ones): compare with 1.9+.
+SKLEARN_19 = tuple(int(p) for p in sklearn.__version__.split(".")[:2]) >= (1, 9)
+versus_sklearn = pytest.mark.skipif(
+    not SKLEARN_19,
+    reason=f"missing values are compared with scikit-learn >= 1.9, not {sklearn.__version__}",
+)
 
 ARRAYS = ("children_left", "feature", "n_node_samples", "missing_go_to_left")
 CLOSE = ("threshold", "impurity", "value")
@@ -81,6 +91,7 @@ CASES = [
 
 
 @needs_core
+@versus_sklearn
 @pytest.mark.parametrize(("criterion", "rate", "seed"), CASES)
 def test_tree_matches_sklearn_split_by_split(criterion: str, rate: float, seed: int) -> None:
     task = "regression" if criterion == "squared_error" else "classification"
@@ -114,7 +125,10 @@ def test_missing_values_really_split_the_data() -> None:
     assert not tree.missing_go_to_left[inner].all()
 
 
-@pytest.mark.parametrize("estimator", [DecisionTreeClassifier, SkTreeClassifier])
+@pytest.mark.parametrize(
+    "estimator",
+    [DecisionTreeClassifier, pytest.param(SkTreeClassifier, marks=versus_sklearn)],
+)
 def test_present_values_one_side_missing_the_other(estimator: Any) -> None:
     # Present values all equal: the one split is "present left, missing right", threshold inf.
     X = np.array([[1.0], [1.0], [1.0], [np.nan], [np.nan]])
@@ -140,6 +154,7 @@ def test_nan_only_at_predict_time_goes_to_the_bigger_child(criterion: str) -> No
 
 
 @needs_core
+@versus_sklearn
 def test_forest_trees_match_sklearn_trees_on_the_same_bootstrap() -> None:
     # Each tree of our forest is grown on a bootstrap sample drawn from its own stream of
     # SeedSequence(random_state).spawn(n_estimators); scikit-learn's tree grown on the same
@@ -157,6 +172,7 @@ def test_forest_trees_match_sklearn_trees_on_the_same_bootstrap() -> None:
         assert_same_tree(tree.tree_, theirs.tree_)
 
 
+@versus_sklearn
 @pytest.mark.parametrize("max_features", [None, 2])
 def test_forest_with_missing_values_scores_like_sklearn(max_features: int | None) -> None:
     from sklearn.ensemble import RandomForestRegressor as SkForest
@@ -186,6 +202,7 @@ def test_forest_paths_agree_with_its_trees_on_missing_values() -> None:
 
 
 @needs_core
+@versus_sklearn
 def test_pruning_keeps_missing_directions() -> None:
     X, y = make_data(8, 0.3)
     full = DecisionTreeClassifier(random_state=0).fit(X, y)

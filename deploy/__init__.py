@@ -1,0 +1,1 @@
+"""Running Arboretum beyond one process: replicas behind HAProxy, containers, manifests."""

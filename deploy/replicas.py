@@ -1,0 +1,431 @@
+"""N replicas of Arboretum behind HAProxy on one machine: ``make replicas``.
+
+One Streamlit process runs every session's script on the threads of one Python interpreter,
+so it serves a classroom on about one core. Several identical processes behind a load balancer
+use them all. Each replica listens on 127.0.0.1 only; HAProxy listens on the public port,
+pins each browser to one replica with a cookie (a Streamlit session lives in one process) and
+moves a browser to a live replica when its own dies. Because every Arboretum view is in its
+URL, a student moved that way sees the same page again after Streamlit's client reconnects.
+
+Run from the project folder::
+
+    python -m deploy.replicas --replicas 3 --port 8640
+
+It starts the replicas (ports 8641, 8642, ... unless ``--replica-ports`` says otherwise),
+waits until each answers ``/_stcore/health``, writes HAProxy's configuration from
+``deploy/haproxy.cfg.in``, checks it with ``haproxy -c``, starts HAProxy, prints where to open
+the app, and runs until Ctrl-C or SIGTERM, when it stops every process it started. A replica
+that dies is reported and left out by HAProxy; the others go on. Everything each process
+prints goes to ``--log-dir`` (``build/replicas/`` by default).
+
+``python -m deploy.replicas --compose-config 3`` prints the configuration the Compose file
+uses (``deploy/compose/haproxy.cfg``): the same template, with replicas found by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType, TracebackType
+
+from deploy.haproxy import (
+    DEFAULT_PORT,
+    check_config,
+    compose_config,
+    haproxy_binary,
+    local_backends,
+    render_config,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_REPLICAS = 2
+HEALTH = "/_stcore/health"
+
+
+# --- the processes -----------------------------------------------------------------------------
+
+
+def replica_command(port: int) -> list[str]:
+    """``streamlit run app.py`` as ``make run`` starts it, on 127.0.0.1:``port`` only.
+
+    The file watcher is off: a replica serves students and never reruns on a file save.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.address",
+        "127.0.0.1",
+        "--server.fileWatcherType",
+        "none",
+    ]
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nothing listens on ``host:port`` and we may bind it."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+def healthy(url: str) -> bool:
+    """Whether ``url`` + ``/_stcore/health`` answers ``ok`` within 2 s."""
+    try:
+        with urllib.request.urlopen(url + HEALTH, timeout=2) as answer:
+            return bool(answer.read().strip() == b"ok")
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
+
+
+@dataclass(frozen=True)
+class Process:
+    """A child process in its own process group, its output in a log file.
+
+    Attributes
+    ----------
+    name : str
+        ``haproxy``, or the replica's name.
+    process : subprocess.Popen
+        The child, leader of its own process group (so Graphviz's ``dot`` goes with it).
+    log : Path
+        Its standard output and error.
+    """
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @classmethod
+    def start(cls, name: str, command: list[str], log: Path) -> Process:
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        return cls(name, process, log)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` to the whole process group, if it is still there."""
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signum)
+
+    def stop(self, grace: float = 10.0) -> None:
+        """SIGTERM to the group, SIGKILL after ``grace`` s; reaps the child. Safe to repeat."""
+        self.signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            self.signal(signal.SIGKILL)
+            self.process.wait(timeout=grace)
+        # The leader is gone; anything left in its group (a `dot` mid-render) goes too.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    def log_tail(self, lines: int = 20) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+@dataclass(frozen=True)
+class Replica:
+    """One Streamlit replica: its HAProxy name, port and process."""
+
+    name: str
+    port: int
+    process: Process
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class Cluster:
+    """Replicas and the HAProxy in front of them, started by :meth:`start`.
+
+    Use it as a context manager, or call :meth:`stop`: either stops every process it started.
+
+    Attributes
+    ----------
+    port : int
+        HAProxy's port.
+    log_dir : Path
+        Where every process logs, and where ``haproxy.cfg`` is written.
+    replicas : list of Replica
+        The replicas, in HAProxy's order (``r1`` first).
+    haproxy : Process or None
+        HAProxy, once started (:attr:`balancer` when it must be there).
+    """
+
+    port: int
+    log_dir: Path
+    replicas: list[Replica] = field(default_factory=list)
+    haproxy: Process | None = None
+
+    @property
+    def config(self) -> Path:
+        return self.log_dir / "haproxy.cfg"
+
+    @property
+    def balancer(self) -> Process:
+        """HAProxy, which every started cluster has."""
+        if self.haproxy is None:
+            raise RuntimeError("this cluster has no HAProxy: start one with Cluster.start")
+        return self.haproxy
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @classmethod
+    def start(
+        cls,
+        replica_ports: Sequence[int],
+        port: int,
+        log_dir: Path,
+        *,
+        bind: str = "*",
+        timeout: float = 120.0,
+    ) -> Cluster:
+        """Start the replicas, wait until they are healthy, then start HAProxy before them.
+
+        Parameters
+        ----------
+        replica_ports : sequence of int
+            One port per replica, on 127.0.0.1.
+        port : int
+            HAProxy's port.
+        log_dir : Path
+            Where the logs and ``haproxy.cfg`` go (created if missing).
+        bind : str, default "*"
+            HAProxy's listening address.
+        timeout : float, default 120.0
+            Seconds to wait for all replicas, then HAProxy, to be healthy.
+
+        Returns
+        -------
+        Cluster
+            Everything running and healthy.
+
+        Raises
+        ------
+        RuntimeError
+            If HAProxy is missing, a port is taken, or a process does not come up in time; what
+            was started is stopped first, and the message says why (with the log's tail).
+        """
+        haproxy = haproxy_binary()
+        if haproxy is None:
+            raise RuntimeError(
+                "HAProxy is not installed: run `bash .ci/system-deps.sh haproxy` "
+                "(or `sudo apt-get install -y haproxy`)"
+            )
+        if len(set(replica_ports)) != len(replica_ports) or port in replica_ports:
+            raise RuntimeError(f"ports must be distinct; got {port} and {list(replica_ports)}")
+        taken = [p for p in (port, *replica_ports) if not port_is_free(p)]
+        if taken:
+            raise RuntimeError(f"ports already in use: {taken} (pick others with --port)")
+        log_dir.mkdir(parents=True, exist_ok=True)
+        cluster = cls(port, log_dir)
+        try:
+            for backend, replica_port in zip(
+                local_backends(replica_ports), replica_ports, strict=True
+            ):
+                log = log_dir / f"{backend.name}.log"
+                process = Process.start(backend.name, replica_command(replica_port), log)
+                cluster.replicas.append(Replica(backend.name, replica_port, process))
+            deadline = time.monotonic() + timeout
+            for replica in cluster.replicas:
+                _wait_healthy(replica.process, replica.url, deadline)
+            cluster.config.write_text(render_config(local_backends(replica_ports), port, bind=bind))
+            check_config(cluster.config, haproxy)
+            cluster.haproxy = Process.start(
+                "haproxy", [haproxy, "-db", "-f", str(cluster.config)], log_dir / "haproxy.log"
+            )
+            _wait_healthy(cluster.haproxy, cluster.url, deadline)
+        except BaseException:
+            cluster.stop()
+            raise
+        return cluster
+
+    def processes(self) -> list[Process]:
+        """Every process started, HAProxy first (it goes first when stopping)."""
+        front = [self.haproxy] if self.haproxy is not None else []
+        return front + [replica.process for replica in self.replicas]
+
+    def stop(self) -> None:
+        """Stop HAProxy, then every replica at once; returns when all are gone."""
+        if self.haproxy is not None:
+            self.haproxy.stop()
+        for replica in self.replicas:
+            replica.process.signal(signal.SIGTERM)
+        for replica in self.replicas:
+            replica.process.stop()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _wait_healthy(process: Process, url: str, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if not process.alive():
+            raise RuntimeError(
+                f"{process.name} exited with code {process.process.returncode}; "
+                f"its log ({process.log}) ends:\n{process.log_tail()}"
+            )
+        if healthy(url):
+            return
+        time.sleep(0.25)
+    raise RuntimeError(
+        f"{process.name} was not healthy at {url}{HEALTH} in time; "
+        f"its log ({process.log}) ends:\n{process.log_tail()}"
+    )
+
+
+# --- the command -------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m deploy.replicas",
+        description="Run N Arboretum replicas behind HAProxy, until Ctrl-C or SIGTERM.",
+    )
+    parser.add_argument(
+        "--replicas", type=int, default=DEFAULT_REPLICAS, help="how many (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="HAProxy's port (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--replica-ports",
+        type=lambda text: [int(part) for part in text.split(",")],
+        help="comma-separated ports of the replicas (default: the ports after --port)",
+    )
+    parser.add_argument("--bind", default="*", help="HAProxy's address (default: every interface)")
+    parser.add_argument("--log-dir", type=Path, default=ROOT / "build" / "replicas")
+    parser.add_argument(
+        "--compose-config",
+        type=int,
+        metavar="N",
+        help="print the Compose file's HAProxy configuration for N replicas, and exit",
+    )
+    args = parser.parse_args(argv)
+    if args.replica_ports is None:
+        args.replica_ports = [args.port + i for i in range(1, args.replicas + 1)]
+    if args.replicas < 1 or len(args.replica_ports) != args.replicas:
+        parser.error(
+            f"--replicas must be >= 1 and match --replica-ports; "
+            f"got {args.replicas} and {args.replica_ports}"
+        )
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the replicas and HAProxy, wait for Ctrl-C or SIGTERM, stop everything.
+
+    Returns
+    -------
+    int
+        0 after a requested stop; 1 if starting failed, HAProxy died, or every replica did.
+    """
+    args = parse_args(argv)
+    if args.compose_config is not None:
+        print(compose_config(args.compose_config), end="")
+        return 0
+
+    stopping = threading.Event()
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    # Installed before anything starts, so a Ctrl-C during start-up still cleans up.
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    print(f"Starting {args.replicas} Arboretum replicas behind HAProxy...", flush=True)
+    try:
+        cluster = Cluster.start(args.replica_ports, args.port, args.log_dir, bind=args.bind)
+    except RuntimeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    with cluster:
+        _announce(cluster, args.bind)
+        code = _supervise(cluster, stopping)
+    print("Stopped: HAProxy and every replica have exited.", flush=True)
+    return code
+
+
+def _announce(cluster: Cluster, bind: str) -> None:
+    for replica in cluster.replicas:
+        print(
+            f"  replica {replica.name}: 127.0.0.1:{replica.port}, pid {replica.process.pid}, "
+            f"log {replica.process.log}"
+        )
+    where = f"http://localhost:{cluster.port}"
+    if bind in ("*", "0.0.0.0", "::"):
+        where += f" (from other machines: http://{socket.gethostname()}:{cluster.port})"
+    print(f"  haproxy: pid {cluster.balancer.pid}, config {cluster.config}")
+    print(f"Arboretum is ready: open {where}. Ctrl-C stops everything.", flush=True)
+
+
+def _supervise(cluster: Cluster, stopping: threading.Event) -> int:
+    reported: set[str] = set()
+    while not stopping.wait(0.5):
+        if not cluster.balancer.alive():
+            print(f"error: HAProxy exited; its log ends:\n{cluster.balancer.log_tail()}")
+            return 1
+        for replica in cluster.replicas:
+            if not replica.process.alive() and replica.name not in reported:
+                reported.add(replica.name)
+                print(
+                    f"warning: replica {replica.name} exited with code "
+                    f"{replica.process.process.returncode}; HAProxy sends its students to the "
+                    f"others (log: {replica.process.log})",
+                    flush=True,
+                )
+        if len(reported) == len(cluster.replicas):
+            print("error: every replica has exited", file=sys.stderr)
+            return 1
+    print("Stopping HAProxy and the replicas...", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""``make replicas``'s launcher: the HAProxy configuration it writes, and a clean stop."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from launched import Launched, descendants, haproxy_installed, still_alive
+
+from deploy.haproxy import (
+    COOKIE,
+    Backend,
+    check_config,
+    compose_config,
+    haproxy_binary,
+    local_backends,
+    render_config,
+)
+from deploy.replicas import parse_args, port_is_free
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def directives(config: str, section: str) -> list[str]:
+    """The lines of the section whose header is ``section``, comments and blanks left out."""
+    lines: list[str] = []
+    inside = False
+    for raw in config.splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line:
+            continue
+        if not raw.startswith((" ", "\t")):
+            inside = line == section
+            continue
+        if inside:
+            lines.append(" ".join(line.split()))
+    return lines
+
+
+# --- the configuration -------------------------------------------------------------------------
+
+
+def test_config_pins_each_browser_to_its_replica_by_cookie() -> None:
+    config = render_config(local_backends([9001, 9002, 9003]), 9000)
+    backend = directives(config, "backend replicas")
+    assert f"cookie {COOKIE} insert indirect nocache httponly" in backend
+    servers = [line for line in backend if line.startswith("server ")]
+    assert servers == [
+        "server r1 127.0.0.1:9001 cookie r1",
+        "server r2 127.0.0.1:9002 cookie r2",
+        "server r3 127.0.0.1:9003 cookie r3",
+    ]
+    assert "bind *:9000" in directives(config, "frontend arboretum")
+
+
+def test_config_checks_health_and_moves_browsers_off_a_dead_replica() -> None:
+    config = render_config(local_backends([9001, 9002]), 9000)
+    backend = directives(config, "backend replicas")
+    assert "option httpchk GET /_stcore/health" in backend
+    assert "http-check expect string ok" in backend
+    (default_server,) = [line for line in backend if line.startswith("default-server")]
+    words = default_server.split()
+    assert words[words.index("fall") + 1] == "2"
+    assert words[words.index("inter") + 1] == "1s"
+    assert "on-marked-down" in words and "shutdown-sessions" in words
+    defaults = directives(config, "defaults")
+    assert "option redispatch 1" in defaults
+    # The websocket outlives a lesson's HTTP timeouts only through the tunnel timeout.
+    (tunnel,) = [line for line in defaults if line.startswith("timeout tunnel")]
+    assert tunnel == "timeout tunnel 2h"
+
+
+@pytest.mark.parametrize(
+    ("backends", "message"),
+    [((), "at least one"), ((Backend("r1", "a:1"), Backend("r1", "b:2")), "distinct")],
+)
+def test_config_refuses_no_replicas_or_two_of_one_name(
+    backends: tuple[Backend, ...], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        render_config(backends, 9000)
+
+
+def test_the_compose_files_haproxy_config_is_the_template_rendered_for_its_services() -> None:
+    committed = (ROOT / "deploy" / "compose" / "haproxy.cfg").read_text()
+    assert committed == compose_config(3), (
+        "deploy/compose/haproxy.cfg is out of date: "
+        "python -m deploy.replicas --compose-config 3 > deploy/compose/haproxy.cfg"
+    )
+    servers = [line for line in directives(committed, "backend replicas") if "server " in line]
+    assert [line.split()[1:3] for line in servers if line.startswith("server")] == [
+        ["app1", "app1:8501"],
+        ["app2", "app2:8501"],
+        ["app3", "app3:8501"],
+    ]
+
+
+@pytest.mark.skipif(not haproxy_installed(), reason="validated by the tests that need HAProxy")
+@pytest.mark.parametrize("which", ["local", "compose"])
+def test_haproxy_accepts_the_generated_configs(which: str, tmp_path: Path) -> None:
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(
+        render_config(local_backends([9001, 9002]), 9000) if which == "local" else compose_config(3)
+    )
+    haproxy = haproxy_binary()
+    assert haproxy is not None
+    check_config(path, haproxy)
+    path.write_text(path.read_text().replace("balance leastconn", "balance nonsense"))
+    with pytest.raises(RuntimeError, match="balance only supports"):
+        check_config(path, haproxy)
+
+
+def test_replica_ports_follow_the_public_port_unless_given() -> None:
+    assert parse_args(["--replicas", "3", "--port", "8640"]).replica_ports == [8641, 8642, 8643]
+    given = parse_args(["--replicas", "2", "--replica-ports", "9100,9200"])
+    assert given.replica_ports == [9100, 9200]
+    with pytest.raises(SystemExit):
+        parse_args(["--replicas", "3", "--replica-ports", "9100,9200"])
+    with pytest.raises(SystemExit):
+        parse_args(["--replicas", "0"])
+
+
+def test_make_replicas_runs_the_launcher_with_its_variables() -> None:
+    dry = subprocess.run(
+        [
+            "make",
+            "-n",
+            "-o",
+            ".venv/.arboretum-installed",
+            "replicas",
+            "REPLICAS=4",
+            "LB_PORT=9000",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (line,) = [line for line in dry.stdout.splitlines() if "deploy.replicas" in line]
+    assert "--replicas 4" in line and "--port 9000" in line
+
+
+# --- the processes -----------------------------------------------------------------------------
+
+
+def test_ctrl_c_stops_haproxy_and_every_replica(
+    launcher: Callable[[int], Launched],
+) -> None:
+    launched = launcher(2)
+    with urllib.request.urlopen(launched.url + "/_stcore/health", timeout=10) as answer:
+        assert answer.read() == b"ok"
+        cookies = answer.headers.get_all("Set-Cookie")
+    assert any(cookie.startswith(f"{COOKIE}=r") for cookie in cookies), cookies
+    started = descendants(launched.process.pid)
+    pids = {pid for _, pid in launched.replicas.values()} | {launched.haproxy_pid}
+    assert pids <= started.keys(), "the launcher's children are not the processes it printed"
+
+    assert launched.stop(signal.SIGINT) == 0, launched.printed()
+
+    assert still_alive(started) == [], f"left running:\n{launched.printed()}"
+    for port in (launched.port, *(port for port, _ in launched.replicas.values())):
+        assert port_is_free(port), f"port {port} is still taken"
+    assert "Stopped: HAProxy and every replica have exited." in launched.printed()

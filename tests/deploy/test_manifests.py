@@ -1,0 +1,255 @@
+"""The Dockerfile, the Compose file and the Kubernetes manifests, read and checked against each
+other and against the project (no Docker engine or cluster runs here: this is what we can check).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from deploy.haproxy import CONTAINER_PORT, compose_config
+
+ROOT = Path(__file__).resolve().parents[2]
+HEALTH = "/_stcore/health"
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions as (INSTRUCTION, arguments), continuations joined."""
+    instructions: list[tuple[str, str]] = []
+    pending = ""
+    for raw in (ROOT / "Dockerfile").read_text().splitlines():
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        whole = pending + line
+        pending = ""
+        keyword, _, rest = whole.partition(" ")
+        instructions.append((keyword.upper(), rest.strip()))
+    return instructions
+
+
+def arguments(keyword: str) -> list[str]:
+    return [rest for word, rest in dockerfile() if word == keyword]
+
+
+def exec_form(text: str) -> list[str]:
+    """A JSON-array instruction (``CMD ["a", "b"]``) as its list."""
+    parsed = json.loads(text)
+    assert isinstance(parsed, list), f"not the exec form: {text}"
+    return [str(part) for part in parsed]
+
+
+def make_run_command(port: str) -> list[str]:
+    """The command ``make run`` starts, with ``$(PORT)`` given and the venv's path dropped."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = re.search(r"^run:.*\n\t(.+)$", makefile, flags=re.MULTILINE)
+    assert recipe is not None, "the Makefile has no run target"
+    words = shlex.split(recipe.group(1).replace("$(PORT)", port))
+    return [words[0].removeprefix("$(BIN)/"), *words[1:]]
+
+
+def build_context() -> set[str]:
+    """The files ``docker build .`` would send, by .dockerignore's (simple) patterns."""
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert not any(p.startswith("!") for p in patterns), "exceptions are not read here"
+
+    def ignored(relative: str) -> bool:
+        parts = relative.split("/")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        return any(
+            fnmatch.fnmatch(prefix, pattern.removeprefix("**/"))
+            or fnmatch.fnmatch(prefix, pattern)
+            or (pattern.startswith("**/") and fnmatch.fnmatch(part, pattern[3:]))
+            for pattern in patterns
+            for prefix, part in zip(prefixes, parts, strict=True)
+        )
+
+    return {
+        path.relative_to(ROOT).as_posix()
+        for path in ROOT.rglob("*")
+        if path.is_file() and not ignored(path.relative_to(ROOT).as_posix())
+    }
+
+
+def load_yaml(path: Path) -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc is not None]
+
+
+def compose() -> dict[str, Any]:
+    (document,) = load_yaml(ROOT / "compose.yaml")
+    return document
+
+
+def kubernetes() -> dict[str, dict[str, Any]]:
+    """Every manifest in deploy/k8s, by kind (one of each)."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted((ROOT / "deploy" / "k8s").glob("*.yaml")):
+        for document in load_yaml(path):
+            assert document["kind"] not in found, f"two {document['kind']}s"
+            found[document["kind"]] = document
+    return found
+
+
+def mebibytes(quantity: str) -> float:
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)(Mi|Gi)", quantity)
+    assert found is not None, f"memory in Mi or Gi expected; got {quantity}"
+    return float(found.group(1)) * (1024 if found.group(2) == "Gi" else 1)
+
+
+# --- the Dockerfile ----------------------------------------------------------------------------
+
+
+def test_dockerfile_is_slim_python_with_graphviz_from_debian() -> None:
+    assert arguments("FROM") == ["python:3.11-slim"]
+    runs = " ".join(arguments("RUN"))
+    assert re.search(r"apt-get install [^&]*\bgraphviz\b", runs)
+    assert "rm -rf /var/lib/apt/lists/*" in runs
+
+
+def test_dockerfile_installs_no_test_or_dev_tools() -> None:
+    runs = " ".join(arguments("RUN"))
+    assert "pip install" in runs
+    for tool in ("[test", "[dev", "pytest", "playwright", "ruff", "mypy"):
+        assert tool not in runs, tool
+
+
+def test_dockerfile_runs_as_a_non_root_user_it_creates() -> None:
+    instructions = dockerfile()
+    users = arguments("USER")
+    assert users and users[-1] not in ("root", "0")
+    created = re.search(r"useradd .*--uid (\d+) (\S+)", " ".join(arguments("RUN")))
+    assert created is not None and created.group(2) == users[-1]
+    last_user = max(i for i, (word, _) in enumerate(instructions) if word == "USER")
+    assert all(word != "RUN" for word, _ in instructions[last_user:]), "RUN after USER"
+
+
+def test_dockerfile_starts_the_app_as_make_run_does_and_checks_its_health() -> None:
+    (cmd,) = arguments("CMD")
+    command = exec_form(cmd)
+    port = command[command.index("--server.port") + 1]
+    assert command == make_run_command(port)
+    assert arguments("EXPOSE") == [port] == [str(CONTAINER_PORT)]
+    (healthcheck,) = arguments("HEALTHCHECK")
+    probe = exec_form(healthcheck.split("CMD", 1)[1].strip())
+    assert f"http://127.0.0.1:{port}{HEALTH}" in " ".join(probe)
+
+
+def test_the_build_context_holds_the_app_and_its_config_and_nothing_else() -> None:
+    context = build_context()
+    needed = {"app.py", "pyproject.toml", ".streamlit/config.toml", "datasets/manifest.json"}
+    assert needed <= context
+    for folder in ("pages", "core", "datasets"):
+        tracked = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.py")}
+        tracked |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.csv")}
+        assert tracked <= context, folder
+    for kept_out in ("tests/", "bench/", ".venv/", ".git/", "docs/", "build/"):
+        assert not any(path.startswith(kept_out) for path in context), kept_out
+    assert not any("__pycache__" in path for path in context)
+
+
+# --- the Compose file --------------------------------------------------------------------------
+
+
+def test_compose_runs_haproxy_in_front_of_its_app_replicas() -> None:
+    services = compose()["services"]
+    apps = sorted(name for name in services if name.startswith("app"))
+    assert apps == [f"app{i}" for i in range(1, len(apps) + 1)] and len(apps) >= 2
+    assert set(services) == {*apps, "haproxy"}
+    haproxy = services["haproxy"]
+    assert haproxy["image"].startswith("haproxy:")
+    assert haproxy["ports"] == ["8640:8640"]
+    assert haproxy["depends_on"] == {app: {"condition": "service_healthy"} for app in apps}
+    (volume,) = haproxy["volumes"]
+    source, target, mode = volume.split(":")
+    assert (ROOT / source).is_file() and target == "/usr/local/etc/haproxy/haproxy.cfg"
+    assert mode == "ro"
+    # HAProxy's configuration names exactly these services, on the port they listen on.
+    assert (ROOT / source).read_text() == compose_config(len(apps))
+    servers = re.findall(
+        r"^\s+server (\S+) (\S+):(\d+) cookie (\S+)", compose_config(len(apps)), re.M
+    )
+    assert servers == [(app, app, str(CONTAINER_PORT), app) for app in apps]
+
+
+def test_compose_replicas_are_the_image_healthy_and_reached_only_through_haproxy() -> None:
+    services = compose()["services"]
+    for name, service in services.items():
+        if name == "haproxy":
+            continue
+        assert service["build"] == "."
+        assert "ports" not in service, f"{name} publishes a port around HAProxy"
+        assert service["expose"] == [str(CONTAINER_PORT)]
+        test = " ".join(service["healthcheck"]["test"])
+        assert f"http://127.0.0.1:{CONTAINER_PORT}{HEALTH}" in test
+    config = compose_config(3)
+    assert "cookie arboretum_replica insert" in config
+    assert "option httpchk GET /_stcore/health" in config
+
+
+# --- Kubernetes --------------------------------------------------------------------------------
+
+
+def test_kubernetes_has_a_deployment_a_service_and_an_ingress() -> None:
+    assert set(kubernetes()) == {"Deployment", "Service", "Ingress"}
+
+
+def test_deployment_selector_service_and_ingress_agree() -> None:
+    manifests = kubernetes()
+    deployment, service, ingress = (manifests[k] for k in ("Deployment", "Service", "Ingress"))
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    selector = deployment["spec"]["selector"]["matchLabels"]
+    assert selector.items() <= labels.items()
+    assert service["spec"]["selector"].items() <= labels.items()
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    container_ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert container_ports == {"http": CONTAINER_PORT}
+    (service_port,) = service["spec"]["ports"]
+    assert service_port["targetPort"] in container_ports
+    (rule,) = ingress["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    backend = path["backend"]["service"]
+    assert backend["name"] == service["metadata"]["name"]
+    assert backend["port"]["name"] == service_port["name"]
+
+
+def test_deployment_probes_health_and_states_its_memory() -> None:
+    spec = kubernetes()["Deployment"]["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    for probe in ("readinessProbe", "livenessProbe"):
+        get = container[probe]["httpGet"]
+        assert get["path"] == HEALTH and get["port"] == "http", probe
+    resources = container["resources"]
+    request = mebibytes(resources["requests"]["memory"])
+    limit = mebibytes(resources["limits"]["memory"])
+    assert 0 < request <= limit
+    # Non-root, as the image's user.
+    users = re.search(r"--uid (\d+)", " ".join(arguments("RUN")))
+    assert users is not None
+    assert spec["securityContext"] == {"runAsNonRoot": True, "runAsUser": int(users.group(1))}
+
+
+def test_ingress_keeps_a_browser_on_its_pod_and_its_websocket_open() -> None:
+    notes = kubernetes()["Ingress"]["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert notes[prefix + "affinity"] == "cookie"
+    assert notes[prefix + "affinity-mode"] == "persistent"
+    assert notes[prefix + "session-cookie-name"]
+    assert notes[prefix + "session-cookie-change-on-failure"] == "true"
+    for timeout in ("proxy-read-timeout", "proxy-send-timeout"):
+        assert int(notes[prefix + timeout]) >= 3600, timeout
