@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
@@ -32,10 +31,10 @@ from core.app.models import ModelView
 from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
 from core.data.datasets import Task
-from core.ui.cached import catalogue, dataset, dataset_infos
+from core.ui.cached import catalogue, data_of
+from core.ui.data_controls import pick_dataset
 from core.ui.home import open_page
 from core.ui.url_state import (
-    _LAST,
     _NONE_SHOWN_AS,
     _NOTICES,
     _from_widget,
@@ -55,18 +54,6 @@ _MISSING = object()
 
 def _task(task: str) -> Task:
     return "regression" if task == "regression" else "classification"
-
-
-def _on_dataset_change() -> None:
-    """A new dataset: every other setting moves with it (its suggested pair, sample 0...)."""
-    session = st.session_state
-    name = session.get("dataset")
-    if name not in catalogue():
-        return  # a broken value: the dataset control keeps the last one
-    moved = state.with_dataset(session[_LAST], name, catalogue())
-    for f in fields(moved):
-        if f.name != "dataset":
-            session[f.name] = _to_widget(f.name, getattr(moved, f.name))
 
 
 class Controls(Generic[S]):
@@ -121,42 +108,8 @@ class Controls(Generic[S]):
     # -- the controls -------------------------------------------------------------------------
 
     def dataset(self) -> DatasetShape:
-        """The dataset picker, and a generated dataset's noise; returns the chosen shape."""
-        infos = {info.name: info for info in dataset_infos()}
-        names = [name for name in catalogue() if self._valid("dataset", name)]
-        name = self._control(
-            "dataset",
-            lambda: st.selectbox(
-                "Dataset",
-                names,
-                format_func=lambda n: infos[n].title if n in infos else n,
-                key="dataset",
-                on_change=_on_dataset_change,
-            ),
-        )
-        shape = catalogue()[name]
-        if shape.noise is not None:
-            self.noise()
-        return shape
-
-    def noise(self) -> float:
-        """The sine's noise: the standard deviation of what is added to the wave."""
-        steps = [i / 2 for i in range(int(state.NOISE_LIMIT * 2) + 1)]
-        held = st.session_state.get("noise")
-        extra = [held] if isinstance(held, float) and held not in steps else []
-        return float(
-            self._control(
-                "noise",
-                lambda: st.select_slider(
-                    "noise",
-                    sorted([*steps, *extra]),
-                    format_func=lambda v: f"{v:g}",
-                    key="noise",
-                    help="How far the points scatter around the wave (a standard deviation, "
-                    "in y's units). The points keep their places along x; 0 is the bare wave.",
-                ),
-            )
-        )
+        """The dataset picker (kind, dataset, a generated set's controls); returns its shape."""
+        return pick_dataset(self)
 
     def test_size(self) -> float:
         """The share of rows held out to test on, in steps of 5%."""
@@ -304,9 +257,9 @@ class Controls(Generic[S]):
         )
         return value
 
-    def pair(self, name: str) -> tuple[int, int]:
+    def pair(self) -> tuple[int, int]:
         """The two features of the boundary plot (classification only), always distinct."""
-        data = dataset(name)
+        data = data_of(self.settings)
         indices = list(range(data.n_features))
         label = data.feature_names.__getitem__
         x = self._control(
@@ -510,7 +463,7 @@ def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
     controls.min_impurity_decrease(shape.task)
     controls.ccp_alpha(shape.task)
     if shape.task == "classification":
-        controls.pair(controls.settings.dataset)
+        controls.pair()
         controls.fit()
         controls.tree_max_features(state.n_tree_columns(controls.settings, shape))
     controls.seed()
