@@ -238,9 +238,20 @@ class ModelView:
         return tuple(self.data.class_names)
 
     def boundary(
-        self, model: Any, pair: tuple[int, int], *, edges_from: Sequence[Any] = ()
+        self,
+        model: Any,
+        pair: tuple[int, int],
+        *,
+        edges_from: Sequence[Any] = (),
+        through_sample: int | None = None,
     ) -> BoundaryData:
-        """``model``'s decision regions over the columns ``pair`` (positions in ``columns``)."""
+        """``model``'s decision regions over the columns ``pair`` (positions in ``columns``).
+
+        On more than two columns the picture is a slice; with ``through_sample`` it passes
+        through that test sample, so the sample's star sits in the region of the class the
+        model gives it. Without, through the training medians.
+        """
+        through = None if through_sample is None else self.X_test[through_sample]
         return compute_boundary(
             model,
             self.X_train,
@@ -253,6 +264,8 @@ class ModelView:
             train_ids=self.rows.train_index,
             test_ids=self.rows.test_index,
             edges_from=tuple(edges_from) or None,
+            through=through,
+            through_name="" if through_sample is None else f"test sample #{through_sample}",
         )
 
     def regression_lines(self, models: Mapping[str, Any]) -> RegressionLines:

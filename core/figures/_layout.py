@@ -23,8 +23,11 @@ def wrap_text(text: str, width: int) -> str:
 
     Plotly never wraps a title or a tick label by itself; a long one runs off a narrow
     screen. Lines break after a space, ``_`` or ``/``; a word longer than ``width`` is cut
-    at ``width``. Every character is kept, in order, except a space where a line breaks.
+    at ``width``. Every character is kept, in order, except a space where a line breaks. A
+    ``<br>`` already in ``text`` is kept as a line break of its own.
     """
+    if "<br>" in text:
+        return "<br>".join(wrap_text(part, width) for part in text.split("<br>"))
     pieces = re.findall(r"[^ _/]+[ _/]*|[ _/]+", text)
     lines: list[str] = []
     line = ""

@@ -4,11 +4,13 @@
 collects the training and test points; :func:`boundary_figure` draws the regions, shaded by how
 sure the model is, with the points on top. A model fitted on exactly the two plotted features
 gives its true regions; a model on more features is shown on a 2-D *slice*, the other features
-held at their training medians.
+held at the values of a traced sample (so its star sits in the region of its own prediction), or
+at their training medians.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -62,8 +64,8 @@ class BoundaryGrid:
         features are few, the edges are those split points: every cell is then one constant
         region of the model, and the picture is exact rather than sampled.
     base : ndarray of shape (n_features,)
-        The input row every grid point starts from (medians for a slice); the two plotted
-        columns are then set to the grid values.
+        The input row every grid point starts from (for a slice: a traced sample's row, or
+        the training medians); the two plotted columns are then set to the grid values.
     proba : ndarray of shape (ny, nx, n_classes)
         ``predict_proba`` at each grid point.
     predicted : ndarray of shape (ny, nx)
@@ -73,6 +75,9 @@ class BoundaryGrid:
         the model is sure.
     is_slice : bool
         The model uses more than the two plotted features.
+    through : str
+        What a slice holds the other features at, in words (``"test sample #3"``, or
+        ``"the medians"``); empty when the view is not a slice.
     """
 
     features: tuple[int, int]
@@ -87,6 +92,7 @@ class BoundaryGrid:
     predicted: IntArray
     confidence: FloatArray
     is_slice: bool
+    through: str = ""
 
     def points(self) -> FloatArray:
         """The model inputs of all grid points, shape ``(ny * nx, n_features)``, row-major."""
@@ -222,6 +228,8 @@ def compute_boundary(
     resolution: int | None = None,
     margin: float = 0.05,
     edges_from: Sequence[FittedModel] | None = None,
+    through: ArrayLike | None = None,
+    through_name: str = "",
 ) -> BoundaryData:
     """Predict class probabilities on a grid over two features, and collect the points.
 
@@ -230,8 +238,8 @@ def compute_boundary(
     model : fitted classifier of ours, tree or forest
         Read through ``predict_proba``, ``classes_`` and its trees' split points.
     X_train, y_train : array-like of shape (n, n_features), (n,)
-        The model's training data; with more than two columns the grid is a slice through the
-        training medians of the other features.
+        The model's training data; with more than two columns the grid is a slice: the other
+        features are held at ``through``'s values, or at their training medians.
     X_test, y_test : array-like, optional
         Test data, drawn hollow.
     features : tuple of int, default (0, 1)
@@ -250,6 +258,13 @@ def compute_boundary(
     edges_from : sequence of models, optional
         Whose split points make the exact grid (default: ``model`` alone). Give two models the
         same ``edges_from`` to draw them on one common grid and compare them cell by cell.
+    through : array-like of shape (n_features,), optional
+        The row a slice passes through, usually the sample being traced: the model then
+        predicts, at that sample's point of the picture, exactly what it predicts for the
+        sample. Default: the training medians (on many features these can sit in one class's
+        region everywhere, so a slice through a real sample is the better picture).
+    through_name : str, default ""
+        That row in words, for the title (``"test sample #3"``).
 
     Returns
     -------
@@ -299,7 +314,16 @@ def compute_boundary(
         y_edges = _uniform_edges(X_all[:, pair[1]], side, margin)
     x = (x_edges[:-1] + x_edges[1:]) / 2.0
     y = (y_edges[:-1] + y_edges[1:]) / 2.0
-    base = np.median(X, axis=0)
+    if through is None:
+        with warnings.catch_warnings():  # a column with no value at all has no median
+            warnings.simplefilter("ignore", RuntimeWarning)
+            base = np.nanmedian(X, axis=0)
+        through_words = "the medians"
+    else:
+        base = np.asarray(through, dtype=np.float64).reshape(-1)
+        if base.shape != (n_features,):
+            raise ValueError(f"through must be one row of {n_features} values, got {base.shape}")
+        through_words = through_name or "the chosen sample"
     rows = _grid_rows(x, y, base, pair)
     proba = np.asarray(model.predict_proba(rows), dtype=np.float64)
     proba = proba.reshape(len(y), len(x), n_classes)
@@ -316,6 +340,7 @@ def compute_boundary(
         predicted=np.argmax(proba, axis=2).astype(np.intp),
         confidence=purity(proba),
         is_slice=n_features > 2,
+        through=through_words if n_features > 2 else "",
     )
     points = [_points(model, X, y_train, grid.features, train_ids, "train")]
     if X_test is not None and y_test is not None:
@@ -437,8 +462,10 @@ def boundary_figure(
     if title is None:
         x_name, y_name = grid.feature_names
         title = f"Decision regions: {x_name} vs {y_name}"
-        if grid.is_slice:
-            title = f"Slice of the full model: {x_name} vs {y_name} (other features at medians)"
+    if grid.is_slice:
+        # Short lines: the title must fit a phone's width and a half-width column.
+        held = f"other features held at {grid.through}"
+        title = f"{title}<br><sup>A slice: {held}</sup>" if title else f"A slice: {held}"
     style_figure(
         fig,
         title=title,

@@ -102,7 +102,7 @@ def model_fit(
         st.columns(len(models)), models.items(), keys, strict=True
     ):
         with column:
-            data = view.boundary(model, pair)
+            data = view.boundary(model, pair, through_sample=sample)
             boundary(
                 data,
                 view,

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 from scipy import sparse
-from sklearn.datasets import load_iris
+from sklearn.datasets import load_breast_cancer, load_iris
 
 from core.engine.structure import Tree
 
@@ -82,3 +82,8 @@ def hand_tree() -> HandTree:
 @pytest.fixture(scope="session")
 def iris() -> Any:
     return load_iris()
+
+
+@pytest.fixture(scope="session")
+def breast_cancer() -> Any:
+    return load_breast_cancer()

@@ -67,8 +67,34 @@ def test_slice_of_full_model_holds_medians(iris_split: dict[str, Any]) -> None:
     np.testing.assert_allclose(rows[:, :2], np.tile(np.median(X_train[:, :2], axis=0), (1600, 1)))
     np.testing.assert_array_equal(model.classes_[data.grid.predicted.ravel()], model.predict(rows))
     fig = boundary_figure(data)
-    assert "Slice" in fig.layout.title.text
+    title = fig.layout.title.text.replace("<br>", " ")
+    assert "<sup>A slice: other features held at the medians</sup>" in title
     assert fig.layout.xaxis.title.text == "x[2]"
+
+
+def test_slice_through_a_sample_puts_it_in_its_own_region(breast_cancer: Any) -> None:
+    # On all 30 features the slice through the medians (a benign-looking row) can be benign
+    # everywhere, even for a malignant sample's star; through the traced sample, that sample's
+    # own point of the picture shows what the model predicts for it.
+    X, y = breast_cancer.data, breast_cancer.target
+    model = DecisionTreeClassifier(random_state=0).fit(X[:400], y[:400])
+    features = (0, 1)
+    medians = compute_boundary(model, X[:400], y[:400], features=features)
+    assert set(model.classes_[np.unique(medians.grid.predicted)]) == {1}
+    malignant = [i for i in range(400, len(y)) if model.predict(X[i : i + 1])[0] == 0]
+    row = X[malignant[0]]
+    data = compute_boundary(
+        model, X[:400], y[:400], features=features, through=row, through_name="test sample #7"
+    )
+    grid = data.grid
+    np.testing.assert_array_equal(grid.base, row)
+    j = int(np.searchsorted(grid.x_edges, row[0]) - 1)
+    i = int(np.searchsorted(grid.y_edges, row[1]) - 1)
+    assert model.classes_[grid.predicted[i, j]] == model.predict(row[None, :])[0] == 0
+    title = boundary_figure(data, title="One tree").layout.title.text
+    assert title == "One tree<br><sup>A slice: other features held at<br>test sample #7</sup>"
+    with pytest.raises(ValueError, match="through must be one row of 30 values"):
+        compute_boundary(model, X[:400], y[:400], through=row[:5])
 
 
 def test_points_carry_row_ids_and_misclassified(iris_split: dict[str, Any], iris: Any) -> None:
