@@ -14,6 +14,7 @@ import numpy as np
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
 from core.figures import score_name as score_name
+from core.figures.rules import Categories, category_of, path_step
 
 # --- a tree in words -----------------------------------------------------------------------
 
@@ -42,24 +43,38 @@ def md(text: str) -> str:
 
 
 def path_in_words(
-    model: Any, row: np.ndarray, feature_names: Sequence[str], class_names: Sequence[str]
+    model: Any,
+    row: np.ndarray,
+    feature_names: Sequence[str],
+    class_names: Sequence[str],
+    categories: Categories | None = None,
 ) -> tuple[list[str], str]:
     """The questions ``row`` answers on its way down ``model``, and the leaf's answer.
 
-    Returns Markdown: one line per split (``petal width is 1.8, more than 1.75: right``) and
-    the prediction, with the share of training samples of that class at the leaf.
+    Returns Markdown: one line per split (``petal width is 1.8, more than 1.75: go right``,
+    ``sex is female: go right``, ``age is missing: missing values go left here``; the words
+    of :func:`core.figures.rules.path_step`) and the prediction, with the share of training
+    samples of that class at the leaf.
     """
     tree = model.tree_
+    missing_left = np.asarray(tree.missing_go_to_left, dtype=bool)
     node, steps = 0, []
     while tree.children_left[node] != tree.children_right[node]:
-        name = md(feature_names[int(tree.feature[node])])
-        value, threshold = float(row[int(tree.feature[node])]), float(tree.threshold[node])
-        if value <= threshold:
-            steps.append(f"**{name}** is {value:.4g}, at most {threshold:.4g}: go left (True)")
-            node = int(tree.children_left[node])
-        else:
-            steps.append(f"**{name}** is {value:.4g}, more than {threshold:.4g}: go right (False)")
-            node = int(tree.children_right[node])
+        f = int(tree.feature[node])
+        category = category_of(categories, f)
+        # Names escaped for Markdown; the subject (the feature, or a one-hot column's text
+        # column) in bold.
+        subject = md(feature_names[f] if category is None else category[0])
+        shown = None if category is None else (f"**{subject}**", md(category[1]))
+        text, goes_left = path_step(
+            f"**{subject}**",
+            float(row[f]),
+            float(tree.threshold[node]),
+            bool(missing_left[node]),
+            shown,
+        )
+        steps.append(text)
+        node = int(tree.children_left[node] if goes_left else tree.children_right[node])
     leaf = np.asarray(tree.value[node][0], dtype=float)
     samples = int(tree.n_node_samples[node])
     if class_names:

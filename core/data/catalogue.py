@@ -2,9 +2,9 @@
 
 The catalogue is the ``datasets/`` folder next to ``core/``: CSV files plus ``manifest.json``,
 which lists them in display order. A new table is one CSV and one manifest entry, no code.
-Every table goes through :func:`core.data.datasets.dataset_from_frame`, so a teacher's file and a
-student's upload meet the same friendly checks. ``core.data.datasets`` re-exports
-:func:`list_datasets` and :func:`load_dataset`.
+Every table is read by :func:`core.data.tables.read_table` and made a dataset by
+:func:`core.data.prepare.prepare_table`, so a teacher's file and a student's upload meet the
+same checks and the same encoding (text columns one-hot, gaps kept as missing values).
 """
 
 from __future__ import annotations
@@ -18,12 +18,22 @@ from typing import Any
 
 import pandas as pd
 
-from core.data.datasets import Dataset, DatasetInfo, dataset_from_frame, make_sine
+from core.data import puzzles
+from core.data.datasets import Dataset, DatasetInfo, make_sine
+from core.data.prepare import prepare_table
+from core.data.tables import read_table
 
 CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "datasets"
 
 # Manifest entries: "name", "title", "target" required; "file" xor "generator" (+ "parameters").
-_GENERATORS: dict[str, Callable[..., Dataset]] = {"sine": make_sine}
+_GENERATORS: dict[str, Callable[..., Dataset]] = {
+    "sine": make_sine,
+    "moons": puzzles.make_moons,
+    "circles": puzzles.make_circles,
+    "xor": puzzles.make_xor,
+    "spirals": puzzles.make_spirals,
+    "blobs": puzzles.make_blobs,
+}
 _REQUIRED = {"name", "title", "target"}
 _KEYS = _REQUIRED | {"file", "task", "feature_names", "class_names", "description"}
 _KEYS |= {"provenance", "n_samples", "generator", "parameters", "suggested_pair"}
@@ -67,33 +77,34 @@ def _manifest(catalogue_dir: str | Path | None) -> tuple[Path, tuple[dict[str, A
 
 @lru_cache(maxsize=32)
 def _read_csv(path: Path, stamp: tuple[int, int]) -> pd.DataFrame:
-    # Shared between calls: dataset_from_frame never modifies the frame it is given.
-    return pd.read_csv(path)
+    # Read as an upload is (same sniffing, missing words, checks); shared between calls:
+    # prepare_table never modifies the frame it is given.
+    return read_table(path.read_bytes(), path.name)
 
 
 def list_datasets(*, catalogue_dir: str | Path | None = None) -> tuple[DatasetInfo, ...]:
     """Summarise the catalogue in manifest order, for the home page cards and pickers.
 
-    The counts come from the manifest (``n_samples`` or ``parameters.n_samples``,
-    ``feature_names``, ``class_names``); an entry that leaves one out is loaded to count it.
-    ``catalogue_dir`` (default: the bundled ``datasets/``) holds ``manifest.json`` and the CSVs.
+    A generated set's counts come from the manifest (``parameters.n_samples``,
+    ``feature_names``, ``class_names``) when it gives them. A table is loaded to count them,
+    because one text column may become several features. ``catalogue_dir`` (default: the
+    bundled ``datasets/``) holds ``manifest.json`` and the CSVs.
     """
     directory, entries = _manifest(catalogue_dir)
     infos = []
     for entry in entries:
-        n_samples = entry.get("n_samples", entry.get("parameters", {}).get("n_samples"))
-        if n_samples is None or not {"task", "feature_names", "class_names"} <= entry.keys():
-            full = load_dataset(entry["name"], catalogue_dir=directory)
-            counts = (full.task, full.n_samples, full.n_features, full.n_classes)
-        else:
+        n_samples = entry.get("parameters", {}).get("n_samples")
+        generated = entry.get("generator") is not None
+        if generated and n_samples and {"task", "feature_names", "class_names"} <= entry.keys():
             features, classes = entry["feature_names"], entry["class_names"]
             counts = (entry["task"], int(n_samples), len(features), len(classes))
-        names = (
-            entry.get("feature_names")
-            or load_dataset(entry["name"], catalogue_dir=directory).feature_names
-        )
-        pair = _suggested_pair(entry, list(names))
-        noise = entry.get("parameters", {}).get("noise") if entry.get("generator") else None
+            names = list(features)
+        else:
+            full = load_dataset(entry["name"], catalogue_dir=directory)
+            counts = (full.task, full.n_samples, full.n_features, full.n_classes)
+            names = list(full.feature_names)
+        pair = _suggested_pair(entry, names)
+        noise = entry.get("parameters", {}).get("noise") if generated else None
         description = entry.get("description", "")
         infos.append(DatasetInfo(entry["name"], entry["title"], *counts, description, pair, noise))
     return tuple(infos)
@@ -120,6 +131,7 @@ def load_dataset(
     name: str,
     *,
     noise: float | None = None,
+    n_samples: int | None = None,
     random_state: int = 0,
     catalogue_dir: str | Path | None = None,
 ) -> Dataset:
@@ -130,6 +142,8 @@ def load_dataset(
     name : str
     noise : float or None, default None
         Generated sets only: replaces the manifest's noise. Ignored for CSV tables.
+    n_samples : int or None, default None
+        Generated sets only: replaces the manifest's number of points. Ignored for CSV tables.
     random_state : int, default 0
         Generated sets only: the seed. Ignored for CSV tables.
     catalogue_dir : str or Path or None, default None
@@ -149,6 +163,8 @@ def load_dataset(
         parameters = dict(entry.get("parameters", {}))
         if noise is not None:
             parameters["noise"] = noise
+        if n_samples is not None:
+            parameters["n_samples"] = n_samples
         generated = _GENERATORS[entry["generator"]](**parameters, random_state=random_state)
         return replace(generated, **words)
     path = directory / entry["file"]
@@ -161,13 +177,21 @@ def load_dataset(
         if lost:
             raise ValueError(f"dataset {name!r}: manifest columns {lost} are not in {path.name}")
         table = table[wanted]
-    dataset = dataset_from_frame(
+    prepared = prepare_table(
         table,
         target=entry["target"],
         task=entry.get("task"),
         class_names=entry.get("class_names") or None,
         **words,
     )
+    dropped = {
+        report.name: report.reason
+        for report in prepared.columns
+        if report.role == "dropped" and report.name in entry.get("feature_names", ())
+    }
+    if dropped:
+        raise ValueError(f"dataset {name!r}: manifest feature_names left out: {dropped}")
+    dataset = prepared.dataset
     if entry.get("n_samples", dataset.n_samples) != dataset.n_samples:
         raise ValueError(
             f"dataset {name!r}: the manifest says n_samples={entry['n_samples']}, "

@@ -1,16 +1,14 @@
-"""Datasets: the table types, the sine generator, the train/test split and the checks every
-table passes.
+"""Datasets: the table types, the sine generator and the train/test split.
 
-Every table, built-in or uploaded, goes through :func:`dataset_from_frame`, so a teacher's file
-and a student's upload meet the same friendly checks. The catalogue that lists and loads the
-built-in tables (``datasets/manifest.json``) lives in :mod:`core.data.catalogue`, which builds
-on this module.
+Every table, built-in or uploaded, becomes a :class:`Dataset` through
+:func:`core.data.prepare.prepare_table`, so a teacher's file and a student's upload meet the
+same friendly checks. The catalogue that lists and loads the built-in tables
+(``datasets/manifest.json``) lives in :mod:`core.data.catalogue`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -18,13 +16,11 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "MAX_INFERRED_CLASSES",
     "SINE_NOISE",
     "Dataset",
     "DatasetInfo",
     "Split",
     "Task",
-    "dataset_from_frame",
     "make_sine",
     "train_test_split",
 ]
@@ -32,7 +28,6 @@ __all__ = [
 Task = Literal["classification", "regression"]
 
 SINE_NOISE = 2.5  # the classic picture adds 0.5 * Normal(0, 5), a standard deviation of 2.5
-MAX_INFERRED_CLASSES = 10  # an integer target with at most this many values reads as classes
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -67,7 +62,8 @@ class Dataset:
         Catalogue key (``"iris"``) and display title (``"Iris flowers"``).
     task : {"classification", "regression"}
     X : ndarray of shape (n_samples, n_features), float64, read-only
-    y : ndarray of shape (n_samples,), read-only
+        NaN marks a missing value (the trees route it at every split); infinities are refused.
+    y : ndarray of shape (n_samples,), read-only, never missing
         int64 codes ``0..K-1`` indexing ``class_names`` (classification), else float64.
     feature_names : tuple of str, length n_features
     target_name : str
@@ -112,6 +108,10 @@ class Dataset:
                 f"class_names must name every class code of y for classification and be empty "
                 f"for regression, got {classes} for codes {np.unique(y)[:10]}"
             )
+        if np.isinf(X).any():
+            raise ValueError("X must not hold infinite values; NaN marks a missing value")
+        if not classify and not np.isfinite(y).all():
+            raise ValueError("y must hold finite numbers: drop the rows whose target is missing")
         categories = tuple(self.categories)
         if categories and len(categories) != X.shape[1]:
             raise ValueError(
@@ -273,125 +273,3 @@ def train_test_split(dataset: Dataset, *, test_size: float = 0.25, random_state:
     train, test = np.flatnonzero(~is_test), np.flatnonzero(is_test)
     parts = (dataset.X[train], dataset.X[test], dataset.y[train], dataset.y[test], train, test)
     return Split(*(_read_only(part) for part in parts))
-
-
-def _label(value: Any) -> str:
-    # 1.0 and 1 name the same class: a CSV column of integers with a gap is read as floats.
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-
-def _label_order(label: str) -> tuple[int, float, str]:
-    # Numeric labels sort as numbers ("2" before "10"), then text labels alphabetically.
-    try:
-        return (0, float(label), label)
-    except ValueError:
-        return (1, 0.0, label)
-
-
-def _bad_cells(column: pd.Series) -> np.ndarray:
-    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-        return ~np.isfinite(column.to_numpy(dtype=np.float64, na_value=np.nan))
-    return column.isna().to_numpy()
-
-
-def _rows(count: int) -> str:
-    return f"{count} row" if count == 1 else f"{count} rows"
-
-
-def dataset_from_frame(
-    frame: pd.DataFrame,
-    *,
-    target: str,
-    name: str = "uploaded",
-    title: str | None = None,
-    task: Task | None = None,
-    description: str = "",
-    provenance: str = "",
-    class_names: Sequence[str] | None = None,
-) -> Dataset:
-    """Check a table of shape (n_samples, n_features + 1) and turn it into a :class:`Dataset`.
-
-    Every column but ``target`` is a feature and must be numeric (booleans count as 0/1). With
-    ``task=None`` a non-numeric target, or an integer one with at most ``MAX_INFERRED_CLASSES``
-    distinct values, means classification. Labels are coded in the order of ``class_names``,
-    which must list exactly the labels present, or in sorted order when it is None. ``title``
-    defaults to ``name``.
-
-    Raises
-    ------
-    ValueError
-        With a message for students: missing target column, no feature columns, non-numeric
-        features, missing or infinite values, fewer than 2 rows, a single class.
-    """
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    columns = [str(column) for column in frame.columns]
-    repeated = sorted({column for column in columns if columns.count(column) > 1})
-    if repeated:
-        raise ValueError(f"column names must be unique; these appear more than once: {repeated}")
-    frame = frame.set_axis(columns, axis=1)
-    if target not in columns:
-        raise ValueError(f"target column {target!r} is not in the table; its columns are {columns}")
-    features = [column for column in columns if column != target]
-    if not features:
-        raise ValueError(f"the table needs at least one feature column besides target {target!r}")
-    if len(frame) < 2:
-        raise ValueError(f"the table needs at least 2 rows to learn from, got {len(frame)}")
-    text = [column for column in features if not pd.api.types.is_numeric_dtype(frame[column])]
-    if text:
-        raise ValueError(f"feature columns must hold numbers; these do not: {text}")
-    bad = np.column_stack([_bad_cells(frame[column]) for column in columns])
-    if bad.any():
-        where = ", ".join(
-            f"{column!r} in {_rows(int(count))}"
-            for column, count in zip(columns, bad.sum(axis=0), strict=True)
-            if count
-        )
-        n_rows = int(bad.any(axis=1).sum())
-        raise ValueError(
-            f"the table has missing (NaN) or infinite values in {_rows(n_rows)}: {where}; "
-            "fill in or delete those rows first"
-        )
-    column = frame[target]
-    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
-    if task is None:
-        values = column.to_numpy(dtype=np.float64) if numeric else np.zeros(0)
-        integers = numeric and bool(np.all(values == np.round(values)))
-        few = integers and column.nunique() <= MAX_INFERRED_CLASSES
-        task = "classification" if not numeric or few else "regression"
-    elif task not in get_args(Task):
-        raise ValueError(f"task must be 'classification', 'regression' or None, got {task!r}")
-    names: tuple[str, ...] = ()
-    if task == "regression":
-        if not numeric:
-            raise ValueError(f"regression needs a numeric target; {target!r} is {column.dtype}")
-        y = column.to_numpy(dtype=np.float64)
-    else:
-        labels = [_label(value) for value in column.tolist()]
-        present = set(labels)
-        names = tuple(sorted(present, key=_label_order))
-        if class_names is not None:
-            names = tuple(str(label) for label in class_names)
-            unknown, unseen = sorted(present - set(names)), sorted(set(names) - present)
-            if unknown or unseen or len(set(names)) != len(names):
-                raise ValueError(
-                    f"class_names must list each label of {target!r} once, got {list(names)}; "
-                    f"labels not listed: {unknown}, listed but never seen: {unseen}"
-                )
-        if len(present) < 2:
-            raise ValueError(
-                f"classification needs at least 2 classes; {target!r} holds only {names}"
-            )
-        y = pd.Categorical(labels, categories=list(names)).codes.astype(np.int64)
-    return Dataset(
-        name=name,
-        title=name if title is None else title,
-        task=task,
-        X=frame[features].to_numpy(dtype=np.float64),
-        y=y,
-        feature_names=tuple(features),
-        target_name=target,
-        class_names=names,
-        description=description,
-        provenance=provenance,
-    )

@@ -13,17 +13,27 @@ One depth, step by step (:func:`grow_trees` runs them until no node is left to s
    tree, ``max_features`` random ones per node for a forest's tree (:func:`candidate_blocks`
    runs steps 1 and 2, and draws on where every drawn feature is constant in the node).
 2. :func:`sort_blocks` lays out one *block* per pair, holding the node's samples, and orders
-   every block by its feature with one sort (key: block number, then the sample's rank).
+   every block by its feature with one sort (key: block number, then the sample's rank). Rows
+   whose value is missing (NaN) sort last, so they close every block.
 3. :func:`cumulative_statistics` gives, for every *entry* of every block, the statistics of the
    rows above it: the left side of the split "before this entry" (``scan_feature``'s step 3).
 4. :func:`score_candidates` scores every entry as ``n_L I(L) + n_R I(R)`` with the impurity
-   function from :data:`core.engine.criteria.IMPURITY` (``scan_feature``'s step 4).
-5. :func:`best_per_node` keeps each node's best entry with a segmented minimum over its blocks.
-6. :func:`split_rows` cuts the winning blocks: a block is sorted by its feature, so the left
-   child's rows are its first entries and the right child's the rest. :func:`node_statistics`
-   describes the children; those that may still split form the next depth.
+   function from :data:`core.engine.criteria.IMPURITY` (``scan_feature``'s step 4). The
+   missing rows, at the block's end, go right; the first of them stands for the split "every
+   present value left, every missing one right" (threshold ``inf``).
+5. :func:`missing_values` (only when ``X`` has a NaN) finds each block's missing rows and their
+   statistics, and :func:`score_missing_left` scores the same thresholds again with the
+   missing rows sent left: ``scan_feature``'s step 5, scikit-learn's second pass.
+6. :func:`best_per_node` keeps each node's best candidate with a segmented minimum over its
+   blocks.
+7. :func:`split_rows` cuts the winning blocks: a block is sorted by its feature, so the left
+   child's rows are its first entries (and its missing rows, when they go left) and the right
+   child's the rest. :func:`node_statistics` describes the children; those that may still
+   split form the next depth.
 
-Ties between equally good splits go to the lowest feature index, then the lowest threshold.
+Ties between equally good splits go to the lowest feature index, then, within a feature, to
+the candidates with the missing rows sent right (the lowest threshold first, ``inf`` last),
+then to those with the missing rows sent left: scikit-learn's order of search.
 Each depth's nodes are recorded; :func:`assemble` finally numbers every tree's nodes in
 depth-first preorder as flat arrays (:class:`core.engine.structure.Tree`).
 """
@@ -105,10 +115,11 @@ class Samples:
     y: NDArray[np.int64] | Float  #: (n_instances,) class code or target
     unit_weights: bool  #: every weight is 1 (a single tree)
     tree_weight: Float  #: (n_trees,) total weight of each tree's root
-    rank: Int  #: (n_features * n_samples,) rank of each sample along each feature
+    rank: Int  #: (n_features * n_samples,) rank of each sample along each feature (NaN last)
     values: Float  #: (n_features * n_samples,) X, feature-major
     n_samples: int
     n_features: int
+    has_missing: bool  #: X holds a NaN somewhere (step 5 runs only then)
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,19 @@ class Blocks:
 
 
 @dataclass(frozen=True)
+class Missing:
+    """Step 5's view of the missing values: where they are in every block, and what they hold.
+
+    A block's missing rows are its last entries (NaN sorts last), after its ``present`` ones.
+    """
+
+    present: Int  #: (n_blocks,) entries with a value
+    count: Int  #: (n_blocks,) entries without one (the block's missing rows)
+    stats: Float  #: (n_blocks, n_stats) their statistics, as the criterion adds them up
+    weight: Float  #: (n_blocks,) their total weight
+
+
+@dataclass(frozen=True)
 class Splits:
     """The chosen split of every node that splits."""
 
@@ -169,12 +193,14 @@ class Splits:
     feature: Int
     threshold: Float
     start: Int  #: first entry of the winning block: the left child's rows start here
-    n_left: Int  #: entries sent left: the left child is ``start .. start + n_left``
+    n_left: Int  #: entries sent left (missing ones included when they go left)
+    present: Int  #: entries of the winning block with a value (the rest are missing)
+    missing_left: Bool  #: where a missing value goes (``Tree.missing_go_to_left``)
 
     def take(self, keep: Bool) -> Splits:
         return Splits(
             self.node[keep], self.feature[keep], self.threshold[keep], self.start[keep],
-            self.n_left[keep],
+            self.n_left[keep], self.present[keep], self.missing_left[keep],
         )  # fmt: skip
 
 
@@ -187,6 +213,7 @@ class Level:
     split_ids: Int  #: global ids of the nodes of this depth that split
     feature: Int
     threshold: Float
+    missing_left: Bool
 
 
 # ------------------------------------------------------------------------------------------------
@@ -239,8 +266,12 @@ def grow_trees(
         if blocks is None:
             blocks = candidate_blocks(samples, rows, nodes, params, rngs)
         left = cumulative_statistics(samples, blocks, nodes, params)
-        score = score_candidates(samples, blocks, left, nodes, params)
-        splits = best_per_node(blocks, score, nodes.n.size)
+        missing = missing_values(samples, blocks, left, nodes) if samples.has_missing else None
+        score = score_candidates(samples, blocks, left, nodes, params, missing)
+        score_left = None
+        if missing is not None and missing.count.any():
+            score_left = score_missing_left(samples, blocks, left, nodes, params, missing)
+        splits = best_per_node(blocks, nodes, score, score_left, missing)
         child_rows, children, splits = split_rows(samples, blocks, splits, nodes, params)
         level = _level(children, np.repeat(ids[splits.node], 2))
         levels[-1] = _with_splits(levels[-1], ids[splits.node], splits)
@@ -266,11 +297,14 @@ def grow_trees(
 
 def _level(nodes: Nodes, parent: Int) -> Level:
     empty = np.zeros(0, dtype=np.int64)
-    return Level(nodes, parent, empty, empty, np.zeros(0))
+    return Level(nodes, parent, empty, empty, np.zeros(0), np.zeros(0, dtype=bool))
 
 
 def _with_splits(level: Level, split_ids: Int, splits: Splits) -> Level:
-    return Level(level.nodes, level.parent, split_ids, splits.feature, splits.threshold)
+    return Level(
+        level.nodes, level.parent, split_ids, splits.feature, splits.threshold,
+        splits.missing_left,
+    )  # fmt: skip
 
 
 def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Samples:
@@ -278,7 +312,7 @@ def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Sam
     n_samples, n_features = X.shape
     tree, sample = np.nonzero(weights > 0)
     w = weights[tree, sample].astype(np.float64)
-    order = np.argsort(X, axis=0, kind="stable")  # ties broken by sample index
+    order = np.argsort(X, axis=0, kind="stable")  # ties broken by sample index; NaN last
     rank = np.empty((n_features, n_samples), dtype=np.int64)
     rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
     return Samples(
@@ -292,6 +326,7 @@ def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Sam
         values=np.ascontiguousarray(X.T).ravel(),
         n_samples=n_samples,
         n_features=n_features,
+        has_missing=bool(np.isnan(X).any()),
     )
 
 
@@ -392,9 +427,15 @@ def draw_features(
 
 
 def stuck_nodes(blocks: Blocks, n_nodes: int) -> Bool:
-    """Nodes whose every block holds a single value of its feature (nothing to split on)."""
+    """Nodes where no block can split: each holds a single value, or only missing values.
+
+    As in scikit-learn, a feature with one value and some missing rows can still split (the
+    present rows one side, the missing ones the other); one with only missing rows cannot.
+    """
     last = blocks.start + blocks.size - 1
     usable = blocks.x[last] > blocks.x[blocks.start] + FEATURE_THRESHOLD
+    if np.isnan(blocks.x[last]).any():  # NaN sorts last: the last entry says if any is missing
+        usable = ~np.isnan(blocks.x[blocks.start]) & (np.isnan(blocks.x[last]) | usable)
     return np.bincount(blocks.node, weights=usable, minlength=n_nodes) == 0
 
 
@@ -418,7 +459,10 @@ def draw_more_features(
         sample = samples.sample[rows[start[j] : start[j] + n[j]]]
         for f in visit[j, params.max_features :]:
             column = samples.values[f * samples.n_samples + sample]
-            if column.max() > column.min() + FEATURE_THRESHOLD:
+            present = column[~np.isnan(column)]
+            if present.size and (
+                present.size < column.size or present.max() > present.min() + FEATURE_THRESHOLD
+            ):
                 extra_node.append(j)
                 extra_feature.append(f)
                 break
@@ -485,7 +529,7 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
 
 
 # ------------------------------------------------------------------------------------------------
-# Steps 3-5: cumulative statistics, scores, the best split of every node
+# Steps 3-4: cumulative statistics, the scores
 # ------------------------------------------------------------------------------------------------
 
 
@@ -524,13 +568,20 @@ def cumulative_statistics(
 
 
 def score_candidates(
-    samples: Samples, blocks: Blocks, left: Float, nodes: Nodes, params: GrowthParams
+    samples: Samples,
+    blocks: Blocks,
+    left: Float,
+    nodes: Nodes,
+    params: GrowthParams,
+    missing: Missing | None = None,
 ) -> Float:
     """Step 4: the weighted child impurity ``n_L I(L) + n_R I(R)`` of every entry.
 
     ``I`` is the criterion's function from :data:`core.engine.criteria.IMPURITY`, applied to
     the left statistics and to the node's minus them. Entries that are not valid splits (an
-    empty or too small side, or equal feature values on both sides) score ``inf``.
+    empty or too small side, or equal feature values on both sides) score ``inf``. A block's
+    missing rows are its last entries, so here they go right; the first of them is the split
+    "every present value left, every missing one right" (given ``missing``, from step 5).
 
     Returns
     -------
@@ -540,17 +591,16 @@ def score_candidates(
     size = blocks.size[blocks.block]
     msl = params.min_samples_leaf
     valid = (blocks.above >= max(1, msl)) & (size - blocks.above >= msl)
-    valid[1:] &= blocks.x[1:] > blocks.x[:-1] + FEATURE_THRESHOLD
+    valid[1:] &= blocks.x[1:] > blocks.x[:-1] + FEATURE_THRESHOLD  # False beside a NaN
+    if missing is not None:
+        count = missing.count[blocks.block]
+        all_present_left = (blocks.above == missing.present[blocks.block]) & (count > 0)
+        valid |= all_present_left & (blocks.above >= max(1, msl)) & (count >= msl)
     if params.criterion == "absolute_error":
         score = _absolute_error_scores(samples, blocks)
     else:
         impurity = IMPURITY[params.criterion]
-        if samples.unit_weights:
-            w_left = blocks.above.astype(np.float64)
-        else:
-            w = samples.weight[blocks.rows]
-            prefix = np.cumsum(w) - w
-            w_left = prefix - prefix[blocks.first]
+        w_left = _left_weight(samples, blocks)
         w_right = nodes.weight[blocks.entry_node] - w_left
         node_stats = np.take(nodes.stats.T, blocks.entry_node, axis=1)
         right = (node_stats - left.T).T  # stored like left
@@ -558,60 +608,182 @@ def score_candidates(
     return np.where(valid, score, np.inf)
 
 
-def _absolute_error_scores(samples: Samples, blocks: Blocks) -> Float:
+def _left_weight(samples: Samples, blocks: Blocks) -> Float:
+    """Weight of the rows above every entry in its block."""
+    if samples.unit_weights:
+        return blocks.above.astype(np.float64)
+    w = samples.weight[blocks.rows]
+    prefix = np.cumsum(w) - w
+    return prefix - prefix[blocks.first]
+
+
+def _absolute_error_scores(samples: Samples, blocks: Blocks, moved: Int | None = None) -> Float:
     """Absolute error has no cumulative-sum shortcut: scan each block in turn.
 
     A split before row ``o`` of a block costs the sum of absolute deviations of its first
-    ``o`` rows plus that of the remaining rows.
+    ``o`` rows plus that of the remaining rows. With ``moved`` (step 5), each block's last
+    ``moved`` rows (its missing ones) are put first, and a split before row ``o`` sends them
+    left with the ``o`` rows above it.
     """
     y = samples.y[blocks.rows].astype(np.float64)
     w = samples.weight[blocks.rows].astype(np.int64)
-    score = np.empty(y.size)
-    for a, n in zip(blocks.start.tolist(), blocks.size.tolist(), strict=True):
-        yy, ww = y[a : a + n], w[a : a + n]
+    score = np.full(y.size, np.inf)
+    counts = np.zeros(blocks.size.size, dtype=np.int64) if moved is None else moved
+    for a, n, m in zip(blocks.start.tolist(), blocks.size.tolist(), counts.tolist(), strict=True):
+        if moved is not None and m == 0:
+            continue  # no missing rows: nothing to send left
+        order = np.r_[n - m : n, 0 : n - m]  # the missing rows first (none when m == 0)
+        yy, ww = y[a : a + n][order], w[a : a + n][order]
         left = prefix_absolute_deviation(yy, ww)
-        right = prefix_absolute_deviation(yy[::-1], ww[::-1])
-        score[a : a + n] = left[:-1] + right[::-1][:-1]
+        right = prefix_absolute_deviation(yy[::-1], ww[::-1])[::-1]
+        cut = np.arange(n - m) + m  # rows sent left when the split is before row o
+        score[a : a + n - m] = left[cut] + right[cut]
     return score
 
 
-def best_per_node(blocks: Blocks, score: Float, n_nodes: int) -> Splits:
-    """Step 5: each node's best entry, by a segmented minimum over the node's blocks.
+# ------------------------------------------------------------------------------------------------
+# Step 5: the missing values
+# ------------------------------------------------------------------------------------------------
 
-    A node's blocks are consecutive and ordered by feature, their entries by threshold, so
-    among equal scores the lowest entry is the lowest feature, then the lowest threshold.
-    Nodes with no valid split are left out.
+
+def missing_values(samples: Samples, blocks: Blocks, left: Float, nodes: Nodes) -> Missing:
+    """Step 5a: each block's missing rows (its last entries) and their statistics.
+
+    Their statistics are the node's minus those above the first missing entry (the present
+    rows'); a block without missing rows gets zeros.
     """
-    first = blocks.start[np.searchsorted(blocks.node, np.arange(n_nodes))]
-    best = np.minimum.reduceat(score, first)
-    entry = np.arange(score.size)
-    is_best = score == best[blocks.entry_node]
-    winner = np.minimum.reduceat(np.where(is_best, entry, score.size), first)
-    node = np.flatnonzero(np.isfinite(best))
-    e = winner[node]
+    present = np.bincount(
+        blocks.block, weights=~np.isnan(blocks.x), minlength=blocks.size.size
+    ).astype(np.int64)
+    count = blocks.size - present
+    first_missing = np.minimum(blocks.start + present, blocks.rows.size - 1)
+    has = count > 0
+    node_stats = nodes.stats[blocks.node]
+    stats = np.where(has[:, None], node_stats - left[first_missing], 0.0)
+    w_left = _left_weight(samples, blocks)[first_missing]
+    weight = np.where(has, nodes.weight[blocks.node] - w_left, 0.0)
+    return Missing(present=present, count=count, stats=stats, weight=weight)
+
+
+def score_missing_left(
+    samples: Samples,
+    blocks: Blocks,
+    left: Float,
+    nodes: Nodes,
+    params: GrowthParams,
+    missing: Missing,
+) -> Float:
+    """Step 5b: every threshold scored again, the block's missing rows sent left.
+
+    Entry ``i`` stands for the split sending left the present rows above it *and* the missing
+    rows: left statistics ``left[i] + missing.stats``, right ones the node's minus that. (The
+    split sending left the missing rows alone is step 4's "present left, missing right" seen
+    from the other side, so it is not scored twice.) Blocks without missing rows score ``inf``.
+
+    Returns
+    -------
+    ndarray of shape (n_entries,)
+        Lower is better.
+    """
+    count = missing.count[blocks.block]
+    n_left = blocks.above + count
+    msl = params.min_samples_leaf
+    valid = (count > 0) & (blocks.above >= 1) & (n_left >= msl)
+    valid &= blocks.size[blocks.block] - n_left >= msl
+    valid[1:] &= blocks.x[1:] > blocks.x[:-1] + FEATURE_THRESHOLD  # False at a NaN entry
+    if params.criterion == "absolute_error":
+        score = _absolute_error_scores(samples, blocks, moved=missing.count)
+    else:
+        impurity = IMPURITY[params.criterion]
+        w_left = _left_weight(samples, blocks) + missing.weight[blocks.block]
+        w_right = nodes.weight[blocks.entry_node] - w_left
+        left_stats = left + missing.stats[blocks.block]
+        right = nodes.stats[blocks.entry_node] - left_stats
+        score = w_left * impurity(left_stats) + w_right * impurity(right)
+    return np.where(valid, score, np.inf)
+
+
+# ------------------------------------------------------------------------------------------------
+# Step 6: the best split of every node
+# ------------------------------------------------------------------------------------------------
+
+
+def _block_best(blocks: Blocks, score: Float) -> tuple[Float, Int]:
+    """Each block's lowest score and the first entry that has it."""
+    best = np.minimum.reduceat(score, blocks.start)
+    is_best = score == best[blocks.block]
+    entry = np.minimum.reduceat(np.where(is_best, np.arange(score.size), score.size), blocks.start)
+    return best, entry
+
+
+def best_per_node(
+    blocks: Blocks,
+    nodes: Nodes,
+    score: Float,
+    score_left: Float | None = None,
+    missing: Missing | None = None,
+) -> Splits:
+    """Step 6: each node's best candidate, by a segmented minimum over the node's blocks.
+
+    First each block's best entry (the lowest threshold among equal scores), then each node's
+    best block. A node's blocks are consecutive and ordered by feature; with step 5's scores,
+    each block offers two candidates, its best with the missing rows sent right, then its best
+    with them sent left. Among equal scores the first candidate wins: the lowest feature, then
+    missing right before missing left (scikit-learn's order). Nodes with no valid split are
+    left out.
+
+    Where a node's winning block has no missing rows, ``missing_left`` tells a missing value
+    met at prediction time to follow the majority: left when more training rows went left.
+    """
+    best, entry = _block_best(blocks, score)
+    sent_left = np.zeros(best.size, dtype=bool)
+    if score_left is not None:
+        best_left, entry_left = _block_best(blocks, score_left)
+        best = np.column_stack([best, best_left]).ravel()  # per block: right, then left
+        entry = np.column_stack([entry, entry_left]).ravel()
+        sent_left = np.tile([False, True], blocks.size.size)
+    per_block = best.size // blocks.size.size
+    first = per_block * np.searchsorted(blocks.node, np.arange(nodes.n.size))
+    node_best = np.minimum.reduceat(best, first)
+    is_best = best == node_best[np.repeat(blocks.node, per_block)]
+    winner = np.minimum.reduceat(np.where(is_best, np.arange(best.size), best.size), first)
+    node = np.flatnonzero(np.isfinite(node_best))
+    candidate = winner[node]
+    e, left_pass = entry[candidate], sent_left[candidate]
     block = blocks.block[e]
+    size = blocks.size[block]
+    present = size if missing is None else missing.present[block]
+    n_left = np.where(left_pass, blocks.above[e] + size - present, blocks.above[e])
+    all_present_left = blocks.above[e] == present  # only when there are missing rows
+    threshold = np.where(all_present_left, np.inf, midpoint(blocks.x[e - 1], blocks.x[e]))
+    # With missing rows, the pass that won says where they go; without, the bigger side.
+    missing_left = np.where(present < size, left_pass, n_left > size - n_left)
     return Splits(
         node=node,
         feature=blocks.feature[block],
-        threshold=midpoint(blocks.x[e - 1], blocks.x[e]),
+        threshold=threshold,
         start=blocks.start[block],
-        n_left=blocks.above[e],
+        n_left=n_left,
+        present=present,
+        missing_left=missing_left,
     )
 
 
 # ------------------------------------------------------------------------------------------------
-# Step 6: split the rows
+# Step 7: split the rows
 # ------------------------------------------------------------------------------------------------
 
 
 def split_rows(
     samples: Samples, blocks: Blocks, splits: Splits, nodes: Nodes, params: GrowthParams
 ) -> tuple[Int, Nodes, Splits]:
-    """Step 6: the children of every split, and their rows.
+    """Step 7: the children of every split, and their rows.
 
-    A winning block is sorted by the winning feature, so its first ``n_left`` entries are the
-    left child's rows and the rest the right child's. Splits that do not decrease the weighted
-    impurity by ``min_impurity_decrease`` are dropped (their node stays a leaf).
+    A winning block is sorted by the winning feature, its missing rows last. The left child's
+    rows are its first entries, then, when the missing rows go left, those last ones; the
+    right child's are the entries in between (and the missing rows when they go right).
+    Splits that do not decrease the weighted impurity by ``min_impurity_decrease`` are
+    dropped (their node stays a leaf).
 
     Returns
     -------
@@ -625,7 +797,16 @@ def split_rows(
     """
     n = nodes.n[splits.node]
     child_n = np.column_stack([splits.n_left, n - splits.n_left]).ravel()
-    rows = blocks.rows[_ranges(splits.start, n)] if n.size else np.zeros(0, dtype=np.int64)
+    if n.size:
+        # Three runs of each winning block: present rows sent left, missing rows sent left
+        # (empty unless they go left and exist), the rest (the right child).
+        moved = np.where(splits.missing_left, n - splits.present, 0)
+        cut = splits.n_left - moved
+        starts = np.column_stack([splits.start, splits.start + splits.present, splits.start + cut])
+        lengths = np.column_stack([cut, moved, n - cut - moved])
+        rows = blocks.rows[_ranges(starts.ravel(), lengths.ravel())]
+    else:
+        rows = np.zeros(0, dtype=np.int64)
     children = node_statistics(samples, rows, child_n, params)
     gain = impurity_decrease(nodes.take(splits.node), children, samples.tree_weight)
     keep = gain + EPSILON >= params.min_impurity_decrease
@@ -654,7 +835,7 @@ def impurity_decrease(parents: Nodes, children: Nodes, tree_weight: Float) -> Fl
 def partition_blocks(
     samples: Samples, blocks: Blocks, child_rows: Int, child_n: Int, open_: Bool
 ) -> Blocks:
-    """Step 6, continued: the next depth's blocks, without sorting again.
+    """Step 7, continued: the next depth's blocks, without sorting again.
 
     When every node tries every feature, the block of (child, feature) holds exactly the
     entries of (parent, feature) that went to that child, in the same order: a *stable
@@ -740,11 +921,13 @@ def assemble(
     right = np.full(total, TREE_LEAF, dtype=np.int64)
     feature = np.full(total, TREE_UNDEFINED, dtype=np.int64)
     threshold = np.full(total, float(TREE_UNDEFINED))
+    missing_left = np.zeros(total, dtype=bool)
     for k, lv in enumerate(levels[1:], start=1):
         ids = np.arange(first[k], first[k + 1])
         left[lv.parent[0::2]], right[lv.parent[0::2]] = ids[0::2], ids[1::2]
     for lv in levels:
         feature[lv.split_ids], threshold[lv.split_ids] = lv.feature, lv.threshold
+        missing_left[lv.split_ids] = lv.missing_left
 
     size = np.ones(total, dtype=np.int64)
     for k in range(len(levels) - 1, 0, -1):
@@ -767,6 +950,7 @@ def assemble(
     if params.n_classes:
         value = value / nodes.weight[order, None]  # counts -> class fractions
     feature, threshold, depth = feature[order], threshold[order], depth[order]
+    missing_left = missing_left[order]
     impurity, n_node, weight = nodes.impurity[order], nodes.n[order], nodes.weight[order]
     trees = []
     for t in range(n_trees):
@@ -783,6 +967,7 @@ def assemble(
                 value=value[sl].reshape(-1, 1, value.shape[1]),
                 n_features=samples.n_features,
                 node_depth=depth[sl],
+                missing_go_to_left=missing_left[sl],
             )
         )
     return trees

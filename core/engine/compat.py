@@ -38,11 +38,15 @@ Float = NDArray[np.float64]
 
 
 class Estimator(BaseEstimator):
-    """scikit-learn's ``BaseEstimator``, with tags saying that NaN in ``X`` is refused."""
+    """scikit-learn's ``BaseEstimator``, with tags saying that ``X`` may hold NaN.
+
+    Missing values (NaN) in ``X`` are handled by the trees themselves (see
+    :mod:`core.engine.builder`), as scikit-learn's trees and forests do; infinity is refused.
+    """
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = True
         return tags
 
 
@@ -58,7 +62,12 @@ def fit_data(
         As given for a classifier (see :func:`encode_classes`), float64 for a regressor.
     """
     X_checked, y_checked = validate_data(
-        estimator, X, y, dtype=np.float64, y_numeric=not classification
+        estimator,
+        X,
+        y,
+        dtype=np.float64,
+        y_numeric=not classification,
+        ensure_all_finite="allow-nan",
     )
     if classification:
         return X_checked, y_checked
@@ -87,7 +96,9 @@ def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
 def predict_data(estimator: Estimator, X: ArrayLike, fitted: str) -> Float:
     """Check the data to predict on; the estimator must be fitted (have attribute ``fitted``)."""
     check_is_fitted(estimator, fitted)
-    checked: Float = validate_data(estimator, X, dtype=np.float64, reset=False)
+    checked: Float = validate_data(
+        estimator, X, dtype=np.float64, reset=False, ensure_all_finite="allow-nan"
+    )
     return checked
 
 

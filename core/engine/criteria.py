@@ -313,28 +313,39 @@ def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
 
 @dataclass(frozen=True)
 class SplitScan:
-    """Every valid threshold of one feature at one node, with its weighted child impurity.
+    """Every valid split of one feature at one node, with its weighted child impurity.
+
+    Candidates come in scikit-learn's order of search: each threshold with the missing values
+    (if any) sent right, then the split "every present value left, every missing one right"
+    (threshold ``inf``), then each threshold with the missing values sent left.
 
     Attributes
     ----------
     thresholds : ndarray of shape (n_candidates,)
-        Midpoints between consecutive distinct values, increasing.
+        Midpoints between consecutive distinct values (increasing within each pass), or
+        ``inf``.
     child_impurity : ndarray of shape (n_candidates,)
-        ``(n_L I(L) + n_R I(R)) / n`` for each threshold.
+        ``(n_L I(L) + n_R I(R)) / n`` for each candidate.
     n_left, n_right : ndarray of shape (n_candidates,)
-        Number of samples sent left and right.
+        Number of samples sent left and right, missing ones included.
+    missing_left : ndarray of shape (n_candidates,), bool
+        Whether the candidate sends the missing values left (False when there are none).
     parent_impurity : float
         Impurity of the node before splitting.
     best : int
-        Index of the best threshold (the first one on a tie), or -1 when no split is valid.
+        Index of the best candidate (the first one on a tie), or -1 when no split is valid.
+    n_missing : int
+        Samples whose value is missing (NaN).
     """
 
     thresholds: Float
     child_impurity: Float
     n_left: NDArray[np.int64]
     n_right: NDArray[np.int64]
+    missing_left: NDArray[np.bool_]
     parent_impurity: float
     best: int
+    n_missing: int = 0
 
     @property
     def best_threshold(self) -> float | None:
@@ -345,6 +356,11 @@ class SplitScan:
     def best_impurity(self) -> float | None:
         """Weighted child impurity of the winning threshold, or ``None``."""
         return None if self.best < 0 else float(self.child_impurity[self.best])
+
+    @property
+    def best_missing_left(self) -> bool | None:
+        """Where the winning split sends the missing values, or ``None`` (no valid split)."""
+        return None if self.best < 0 else bool(self.missing_left[self.best])
 
 
 def midpoint(low: Float, high: Float) -> Float:
@@ -367,12 +383,12 @@ def scan_feature(
     min_samples_leaf: int = 1,
     sample_weight: ArrayLike | None = None,
 ) -> SplitScan:
-    """Weighted child impurity of every valid threshold of one feature.
+    """Weighted child impurity of every valid split of one feature.
 
     Parameters
     ----------
     x : array-like of shape (n_samples,)
-        Values of the feature for the samples of the node.
+        Values of the feature for the samples of the node; NaN is a missing value.
     y : array-like of shape (n_samples,)
         Class codes ``0..n_classes-1`` (classification) or targets (regression).
     criterion : {"gini", "entropy", "log_loss", "squared_error", "absolute_error"}
@@ -387,64 +403,108 @@ def scan_feature(
     -------
     SplitScan
     """
-    xv = np.asarray(x, dtype=np.float64)
-    n = xv.size
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-
-    # 1. Sort the node's samples by the feature.
-    order = np.argsort(xv, kind="stable")
-    xs, ws = xv[order], w[order]
-    total_w = ws.sum()
-
-    # 2. A split "before position i" sends sorted samples 0..i-1 left. It is valid when the
-    #    values on either side differ and both sides keep min_samples_leaf samples.
-    positions = np.arange(1, n)
-    valid = (xs[1:] > xs[:-1] + FEATURE_THRESHOLD) & (positions >= min_samples_leaf)
-    valid &= n - positions >= min_samples_leaf
-    w_left = np.cumsum(ws)[:-1]
-    w_right = total_w - w_left
-
-    # 3. Left statistics of every candidate at once from cumulative sums; right = total - left.
-    #    (Class counts, or the moments (w, s, q) of y; IMPURITY turns either into impurities.)
-    if criterion in IMPURITY:
-        if criterion in CLASSIFICATION_CRITERIA:
-            codes = np.asarray(y, dtype=np.int64)[order]
-            k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
-            stats = np.zeros((n, k))
-            stats[np.arange(n), codes] = ws
-        else:
-            ys = np.asarray(y, dtype=np.float64)[order]
-            centred = ys - np.dot(ws, ys) / total_w if n else ys
-            stats = np.column_stack([ws, ws * centred, ws * centred * centred])
-        left = np.cumsum(stats, axis=0)[:-1]
-        right = stats.sum(axis=0) - left
-        # 4. Score: the weighted child impurity n_L I(L) + n_R I(R) of every candidate.
-        impurity = IMPURITY[criterion]
-        children = w_left * impurity(left) + w_right * impurity(right)
-        parent = float(impurity(stats.sum(axis=0)))
-    elif criterion == "absolute_error":
-        ys = np.asarray(y, dtype=np.float64)[order]
-        counts = ws.astype(np.int64)
-        left_sad = prefix_absolute_deviation(ys, counts)[1:-1]
-        right_sad = prefix_absolute_deviation(ys[::-1], counts[::-1])[::-1][1:-1]
-        children = left_sad + right_sad
-        parent = absolute_error(ys, ws)
-    else:
+    if criterion not in (*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA):
         raise ValueError(
             f"criterion must be one of gini, entropy, log_loss, squared_error, "
             f"absolute_error; got {criterion!r}"
         )
+    xv = np.asarray(x, dtype=np.float64)
+    n = xv.size
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
 
-    # 5. Keep the valid candidates; the best is the first smallest.
-    thresholds = midpoint(xs[:-1], xs[1:])[valid]
-    child_impurity = (children / total_w)[valid] if n > 1 else np.zeros(0)
-    n_left = positions[valid]
+    # 1. Sort the node's samples by the feature. Missing values (NaN) sort last: the node's
+    #    first `present` sorted samples have a value, the last `n_missing` have none.
+    order = np.argsort(xv, kind="stable")
+    xs = xv[order]
+    n_missing = int(np.count_nonzero(np.isnan(xs)))
+    present = n - n_missing
+
+    # 2. A threshold between sorted present values k-1 and k sends the first k left. It is
+    #    valid when the two values differ (k = 1 .. present - 1).
+    k = np.arange(1, max(present, 1))
+    distinct = xs[k] > xs[k - 1] + FEATURE_THRESHOLD
+    thresholds = midpoint(xs[k - 1], xs[k])
+
+    # 3-4. Score every split of the sorted order "first p samples left" at once (cumulative
+    #    sums; see _children_cost). The missing samples are last, so they go right.
+    cost, parent = _children_cost(order, y, w, criterion, n_classes)
+
+    # 5. Missing values. Two more kinds of candidates, as scikit-learn searches them:
+    #    - p = present: every present value left, every missing one right (threshold inf);
+    #    - each threshold again with the missing samples sent left: score the order with the
+    #      missing samples first, where "first n_missing + k left" is threshold k.
+    passes = [(thresholds, cost[k - 1], k, distinct, False)]
+    if n_missing and present:
+        every_present_left = (np.array([np.inf]), cost[[present - 1]], np.array([present]))
+        passes.append((*every_present_left, np.array([True]), False))
+    if n_missing:
+        missing_first = np.concatenate([order[present:], order[:present]])
+        cost_left, _ = _children_cost(missing_first, y, w, criterion, n_classes)
+        passes.append((thresholds, cost_left[n_missing + k - 1], n_missing + k, distinct, True))
+    t_all = np.concatenate([t for t, _, _, _, _ in passes])
+    cost_all = np.concatenate([c for _, c, _, _, _ in passes])
+    n_left = np.concatenate([m for _, _, m, _, _ in passes])
+    ok = np.concatenate([np.broadcast_to(v, t.shape) for t, _, _, v, _ in passes])
+    sent_left = np.concatenate([np.full(t.size, side) for t, _, _, _, side in passes])
+
+    # 6. Keep the valid candidates (both sides keep min_samples_leaf samples); the best is the
+    #    first smallest.
+    ok = ok & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
+    child_impurity = cost_all[ok] / w.sum()
     best = int(np.argmin(child_impurity)) if child_impurity.size else -1
+    n_left_kept = n_left[ok].astype(np.int64)
     return SplitScan(
-        thresholds=thresholds,
+        thresholds=t_all[ok],
         child_impurity=child_impurity,
-        n_left=n_left,
-        n_right=n - n_left,
+        n_left=n_left_kept,
+        n_right=n - n_left_kept,
+        missing_left=sent_left[ok].astype(bool),
         parent_impurity=parent,
         best=best,
+        n_missing=n_missing,
     )
+
+
+def _children_cost(
+    order: NDArray[np.intp],
+    y: ArrayLike,
+    w: Float,
+    criterion: Criterion,
+    n_classes: int | None,
+) -> tuple[Float, float]:
+    """``n_L I(L) + n_R I(R)`` of every split "the first p samples of ``order`` left".
+
+    Returns
+    -------
+    cost : ndarray of shape (n - 1,)
+        For p = 1 .. n - 1 (entry p - 1).
+    parent : float
+        The node's impurity.
+    """
+    n = order.size
+    ws = w[order]
+    total_w = ws.sum()
+    if criterion == "absolute_error":
+        ys = np.asarray(y, dtype=np.float64)[order]
+        counts = ws.astype(np.int64)
+        left_sad = prefix_absolute_deviation(ys, counts)[1:-1]
+        right_sad = prefix_absolute_deviation(ys[::-1], counts[::-1])[::-1][1:-1]
+        return left_sad + right_sad, absolute_error(ys, ws)
+    # 3. Left statistics of every split at once from cumulative sums; right = total - left.
+    #    (Class counts, or the moments (w, s, q) of y; IMPURITY turns either into impurities.)
+    if criterion in CLASSIFICATION_CRITERIA:
+        codes = np.asarray(y, dtype=np.int64)[order]
+        k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
+        stats = np.zeros((n, k))
+        stats[np.arange(n), codes] = ws
+    else:
+        ys = np.asarray(y, dtype=np.float64)[order]
+        centred = ys - np.dot(ws, ys) / total_w if n else ys
+        stats = np.column_stack([ws, ws * centred, ws * centred * centred])
+    left = np.cumsum(stats, axis=0)[:-1]
+    right = stats.sum(axis=0) - left
+    w_left = np.cumsum(ws)[:-1]
+    # 4. Score: the weighted child impurity n_L I(L) + n_R I(R) of every split.
+    impurity = IMPURITY[criterion]
+    cost = w_left * impurity(left) + (total_w - w_left) * impurity(right)
+    return cost, float(impurity(stats.sum(axis=0)))

@@ -61,6 +61,8 @@ class GrowthSteps:
     feature : ndarray of shape (n_steps,), int64
     threshold : ndarray of shape (n_steps,), float64
         The rule is ``x[feature] <= threshold`` goes left.
+    missing_go_to_left : ndarray of shape (n_steps,), bool
+        Where a missing value (NaN) goes at the step's node.
     n_samples : ndarray of shape (n_steps,), int64
         Training samples reaching the node, :math:`N_t`.
     impurity : ndarray of shape (n_steps,), float64
@@ -78,6 +80,7 @@ class GrowthSteps:
     depth: Int
     feature: Int
     threshold: Float
+    missing_go_to_left: NDArray[np.bool_]
     n_samples: Int
     impurity: Float
     child_impurity: Float
@@ -136,6 +139,7 @@ def growth_steps(tree: Tree) -> GrowthSteps:
         depth=tree.depth[nodes].copy(),
         feature=tree.feature[nodes].copy(),
         threshold=tree.threshold[nodes].copy(),
+        missing_go_to_left=np.asarray(tree.missing_go_to_left, dtype=bool)[nodes],
         n_samples=tree.n_node_samples[nodes].copy(),
         impurity=tree.impurity[nodes].copy(),
         child_impurity=child_impurity[nodes],

@@ -74,6 +74,11 @@ class SplitEvaluation:
         :math:`(n_L I(L) + n_R I(R)) / n`.
     gain : float
         ``parent_impurity - child_impurity``; 0 when one side is empty.
+    n_missing : int
+        Samples whose value of the feature is missing (NaN); they are counted in ``n_left``
+        or ``n_right``.
+    missing_left : bool
+        Where the missing values go (where they would go, when there are none).
     """
 
     feature: int
@@ -87,6 +92,8 @@ class SplitEvaluation:
     right_impurity: float
     child_impurity: float
     gain: float
+    n_missing: int = 0
+    missing_left: bool = False
 
     @property
     def splits(self) -> bool:
@@ -129,8 +136,13 @@ def evaluate_split(
     threshold: float,
     criterion: str,
     n_classes: int = 0,
+    missing_left: bool | None = None,
 ) -> SplitEvaluation:
     """Score the split ``x[feature] <= threshold`` on a node's samples.
+
+    A sample whose value is missing (NaN) goes left when ``missing_left`` is True, right when
+    it is False; by default to the side that gives the lower child impurity (right on a tie),
+    as the tree builder decides.
 
     Parameters
     ----------
@@ -153,7 +165,18 @@ def evaluate_split(
         raise ValueError(f"feature must be in [0, {X.shape[1] - 1}]; got {feature}")
     if criterion in CLASSIFICATION_CRITERIA and n_classes < int(y.max()) + 1:
         raise ValueError(f"n_classes must be > every class code in y_node; got {n_classes}")
-    go_left = X[:, feature] <= threshold
+    values = X[:, feature]
+    missing = np.isnan(values)
+    if missing_left is None:
+        if missing.any():
+            options = [
+                evaluate_split(X, y, feature, threshold, criterion, n_classes, side)
+                for side in (False, True)
+            ]
+            return min(options, key=lambda s: s.child_impurity)  # the first (right) on a tie
+        n_present_left = int(np.count_nonzero(values <= threshold))
+        missing_left = n_present_left > y.size - n_present_left  # the bigger side
+    go_left = (values <= threshold) | (missing & missing_left)
     n, n_left = y.size, int(go_left.sum())
     parent, _ = _impurity(y, criterion, n_classes)
     left, left_counts = _impurity(y[go_left], criterion, n_classes)
@@ -173,6 +196,8 @@ def evaluate_split(
         right_impurity=right,
         child_impurity=children,
         gain=parent - children,
+        n_missing=int(np.count_nonzero(missing)),
+        missing_left=bool(missing_left),
     )
 
 
@@ -217,7 +242,12 @@ def best_split(
             min_samples_leaf=min_samples_leaf,
         )
         if scan.best_threshold is not None:
-            found.append(evaluate_split(X, y, int(f), scan.best_threshold, criterion, n_classes))
+            found.append(
+                evaluate_split(
+                    X, y, int(f), scan.best_threshold, criterion, n_classes,
+                    scan.best_missing_left,
+                )
+            )  # fmt: skip
     # Sorting on the scan's own child impurity would equal sorting on gain; rounding in the two
     # sums can differ, so rank on the gain shown to the student.
     return sorted(found, key=lambda s: (-s.gain, s.feature))
@@ -379,7 +409,10 @@ def split_candidates(
     best_beats = False
     if tree.children_left[node] != TREE_LEAF:
         f = int(tree.feature[node])
-        mine = evaluate_split(X[at], y[at], f, float(tree.threshold[node]), criterion, n_classes)
+        mine = evaluate_split(
+            X[at], y[at], f, float(tree.threshold[node]), criterion, n_classes,
+            bool(tree.missing_go_to_left[node]),
+        )  # fmt: skip
         others = [s for s in ranked if s.feature != f]
         rows, chosen = [mine, *others], 0
         tolerance = 1e-10 * max(1.0, mine.parent_impurity)
@@ -517,7 +550,9 @@ def why_leaf(
         names = feature_names or [f"x[{i}]" for i in range(X.shape[1])]
         return stop(
             "min_impurity_decrease",
-            f"stops: its best split ({names[best.feature]} ≤ {best.threshold:.4g}) decreases "
+            # The feature, not the rule: how a rule reads (one-hot columns, missing values) is
+            # core.figures.rules' job, and the engine does not import figures.
+            f"stops: its best split, on {names[best.feature]}, decreases "
             f"the weighted impurity by {_fmt(decrease)}, less than "
             f"min_impurity_decrease={minimum:g}.",
         )

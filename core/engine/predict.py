@@ -3,11 +3,13 @@
 All trees of a forest are laid end to end in one set of flat arrays (tree ``t``'s nodes start at
 ``offsets[t]``). Every (tree, row) pair starts at its tree's root, and each step moves all pairs
 one level down together: look up the node's feature and threshold, compare, jump to a child.
-Leaves point to themselves with an infinite threshold, so pairs that arrived simply stay.
+Leaves point to themselves with an infinite threshold, so pairs that arrived simply stay. A
+missing value (NaN) goes where the node's ``missing_go_to_left`` says.
 
 Many rows need no walk of their own. Between two consecutive thresholds of a feature (over the
 whole forest) every value compares the same way with every node, so rows whose values fall in
-the same threshold interval for every feature land in the same leaf of every tree. A grid for a
+the same threshold interval for every feature land in the same leaf of every tree (a missing
+value is a cell of its own). A grid for a
 decision-boundary picture has 40,000 rows but often only a few thousand such cells: the forest
 walks one row per cell and copies the answer to the others. The result is identical to walking
 every row.
@@ -54,6 +56,7 @@ class StackedTrees:
         self.feature = np.where(leaf, 0, np.concatenate([t.feature for t in trees])).astype(np.intp)
         self.threshold = np.where(leaf, np.inf, np.concatenate([t.threshold for t in trees]))
         self.value = np.concatenate([t.value[:, 0, :] for t in trees])
+        missing_left = np.concatenate([t.missing_go_to_left for t in trees]) if trees else leaf
         self.children = np.column_stack([self.left, self.right]).ravel()  # 2 * node + go_right
         self.is_leaf = leaf
         # The walk's own copies, indexed by *twice* the node id so that a step is one lookup:
@@ -62,6 +65,7 @@ class StackedTrees:
         self.feature2 = np.repeat(self.feature, 2)
         self.threshold2 = np.repeat(self.threshold, 2)
         self.is_leaf2 = np.repeat(leaf, 2)
+        self.missing_right2 = np.repeat(~missing_left & ~leaf, 2)
         # Sorted distinct thresholds of each feature: the cell edges used to group rows.
         inner = ~leaf
         n_features = trees[0].n_features if trees else 0
@@ -76,6 +80,7 @@ class StackedTrees:
             self.feature2,
             self.threshold2,
             self.is_leaf2,
+            self.missing_right2,
             self.feature,
             self.threshold,
             self.value,
@@ -97,8 +102,12 @@ class StackedTrees:
         at = leaf.copy()  # twice the node of every pair still walking
         pair = np.arange(at.size, dtype=np.intp)  # which pair that is
         base = np.tile(np.arange(n, dtype=np.intp) * d, roots.size)  # its row's offset in X
+        has_missing = bool(np.isnan(flat).any())
         for step in range(self.max_depth):
-            go_right = flat[base + self.feature2[at]] > self.threshold2[at]
+            value = flat[base + self.feature2[at]]
+            go_right = value > self.threshold2[at]  # False for NaN, so:
+            if has_missing:
+                go_right |= np.isnan(value) & self.missing_right2[at]
             at = self.children2[at + go_right]
             if step % 2 == 1 and step + 1 < self.max_depth:
                 walking = np.flatnonzero(~self.is_leaf2[at])
@@ -121,15 +130,17 @@ class StackedTrees:
         n = X.shape[0]
         if n < 256 or not self.cuts:
             return None
-        if math.prod(cut.size + 1 for cut in self.cuts) > 1 << 62:
+        if math.prod(cut.size + 2 for cut in self.cuts) > 1 << 62:
             return None  # too many cells to number with one int64
         key = np.zeros(n, dtype=np.int64)
         stride = 1
         for f, cut in enumerate(self.cuts):
             if cut.size == 0:
                 continue
-            key += np.searchsorted(cut, X[:, f], side="left") * stride
-            stride *= cut.size + 1
+            # cut.size + 1 intervals, and one more cell for a missing value
+            cell = np.searchsorted(cut, X[:, f], side="left")
+            key += np.where(np.isnan(X[:, f]), cut.size + 1, cell) * stride
+            stride *= cut.size + 2
         _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         if first.size > n // 2:
             return None

@@ -12,7 +12,13 @@ Node ``i`` of a tree is described by position ``i`` of every array, as in scikit
 ``n_node_samples[i]``       how many (distinct) training samples reach ``i``
 ``weighted_n_node_samples`` the same, counted with their weights (bootstrap multiplicity)
 ``value[i, 0, :]``          class fractions (classifier) or predicted value (regressor)
+``missing_go_to_left[i]``   where a row whose ``x[feature]`` is missing (NaN) goes at ``i``
 ==========================  ====================================================================
+
+A missing value follows ``missing_go_to_left``, as in scikit-learn (1.3 and later): the side the
+builder found best for the node's training rows with a missing value, or, when the node had none,
+the child with more training samples (the right one on a tie). A threshold of ``inf`` sends
+every present value left and the missing ones right.
 
 Nodes are numbered in depth-first preorder: the root is 0 and a left child directly follows its
 parent.
@@ -40,10 +46,12 @@ TREE_ARRAYS = (
     "n_node_samples",
     "weighted_n_node_samples",
     "value",
+    "missing_go_to_left",
 )
 
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
+Bool = NDArray[np.bool_]
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +70,10 @@ class Tree:
     node_depth : ndarray of shape (node_count,), int64, optional
         Depth of every node (the root is 0), when the caller already knows it; computed from
         the children arrays otherwise.
+    missing_go_to_left : ndarray of shape (node_count,), bool, optional
+        Where a missing value goes at every split node (False at leaves). When not given (a
+        tree built without missing values), the child with more training samples, as
+        scikit-learn decides for a node that saw no missing value.
 
     Notes
     -----
@@ -79,8 +91,12 @@ class Tree:
     value: Float
     n_features: int
     node_depth: Int | None = field(default=None, repr=False)
+    # None only until __post_init__ fills it in, so readers always see an array.
+    missing_go_to_left: Bool = field(default=cast(Bool, None), repr=False)
 
     def __post_init__(self) -> None:
+        if self.missing_go_to_left is None:
+            object.__setattr__(self, "missing_go_to_left", self._to_bigger_child())
         for name in TREE_ARRAYS:
             getattr(self, name).setflags(write=False)
         if self.node_depth is None:
@@ -94,6 +110,14 @@ class Tree:
                 d += 1
             object.__setattr__(self, "node_depth", depth)
         self.depth.setflags(write=False)
+
+    def _to_bigger_child(self) -> Bool:
+        """True where the left child has more training samples than the right (not at leaves)."""
+        inner = self.children_left != TREE_LEAF
+        n = self.n_node_samples
+        left = n[np.where(inner, self.children_left, 0)]
+        right = n[np.where(inner, self.children_right, 0)]
+        return inner & (left > right)
 
     @property
     def depth(self) -> Int:
@@ -139,7 +163,8 @@ class Tree:
 
         All rows move down one level per step, as a whole array: at each step every row still at
         a split node compares its value of that node's feature with the threshold and moves to a
-        child. Leaves point to themselves, so finished rows simply stay put.
+        child; a missing value (NaN) goes where ``missing_go_to_left`` says. Leaves point to
+        themselves, so finished rows simply stay put.
 
         Parameters
         ----------
@@ -155,13 +180,29 @@ class Tree:
         left = np.where(leaf, nodes, self.children_left)
         right = np.where(leaf, nodes, self.children_right)
         feature = np.where(leaf, 0, self.feature)
-        threshold = np.where(leaf, np.inf, self.threshold)
         rows = np.arange(X.shape[0])
         at = np.zeros(X.shape[0], dtype=np.int64)
         for _ in range(self.max_depth):
-            go_left = X[rows, feature[at]] <= threshold[at]
+            go_left = self.goes_left(X[rows, feature[at]], at)
             at = np.where(go_left, left[at], right[at])
         return at
+
+    def goes_left(self, values: Float, nodes: Int) -> Bool:
+        """Whether each value goes left at its node: ``value <= threshold``, or, when the
+        value is missing (NaN), the node's ``missing_go_to_left``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n,)
+            A feature value per row, the one tested at the row's node.
+        nodes : ndarray of shape (n,)
+            Split nodes (a leaf's threshold of -2 is never used for the walk).
+        """
+        left: Bool = values <= self.threshold[nodes]
+        missing = np.isnan(values)
+        if missing.any():
+            left = np.where(missing, self.missing_go_to_left[nodes], left)
+        return left
 
     def predict(self, X: Float) -> Float:
         """``value`` of the leaf reached by every row, shape (n_samples, n_values)."""
@@ -187,7 +228,7 @@ class Tree:
         path[:, 0] = 0
         for step in range(1, self.max_depth + 1):
             inner = self.children_left[at] != TREE_LEAF
-            go_left = X[rows, np.where(inner, self.feature[at], 0)] <= self.threshold[at]
+            go_left = self.goes_left(X[rows, np.where(inner, self.feature[at], 0)], at)
             at = np.where(
                 inner, np.where(go_left, self.children_left[at], self.children_right[at]), at
             )
@@ -285,4 +326,5 @@ class Tree:
             value=self.value[keep].copy(),
             n_features=self.n_features,
             node_depth=self.depth[keep].copy(),  # a kept node stays at its depth
+            missing_go_to_left=~is_leaf & self.missing_go_to_left[keep],
         )

@@ -10,7 +10,6 @@ at their training medians.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -31,6 +30,7 @@ from core.figures._model import (
     trees_of,
 )
 from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
+from core.figures.rules import Category, axis_title
 
 __all__ = [
     "BoundaryData",
@@ -155,9 +155,25 @@ def grid_resolution(
 
 
 def _limits(values: FloatArray, margin: float) -> tuple[float, float]:
-    low, high = float(values.min()), float(values.max())
+    """The range of the values present (missing ones, NaN, have no place on an axis)."""
+    present = values[~np.isnan(values)]
+    if present.size == 0:
+        return 0.0 - margin, 1.0 + margin
+    low, high = float(present.min()), float(present.max())
     pad = margin * (high - low) if high > low else 0.5
     return low - pad, high + pad
+
+
+def _medians(X: FloatArray) -> FloatArray:
+    """Each column's median over its present values (NaN for a column with none: the grid's
+    rows then follow the trees' way for missing values)."""
+    present = ~np.isnan(X)
+    return np.array(
+        [
+            np.median(X[present[:, j], j]) if present[:, j].any() else np.nan
+            for j in range(X.shape[1])
+        ]
+    )
 
 
 def _uniform_edges(values: FloatArray, n: int, margin: float) -> FloatArray:
@@ -315,9 +331,7 @@ def compute_boundary(
     x = (x_edges[:-1] + x_edges[1:]) / 2.0
     y = (y_edges[:-1] + y_edges[1:]) / 2.0
     if through is None:
-        with warnings.catch_warnings():  # a column with no value at all has no median
-            warnings.simplefilter("ignore", RuntimeWarning)
-            base = np.nanmedian(X, axis=0)
+        base = _medians(X)
         through_words = "the medians"
     else:
         base = np.asarray(through, dtype=np.float64).reshape(-1)
@@ -368,7 +382,11 @@ def _legend_only(name: str, marker: dict[str, object]) -> go.Scatter:
 
 
 def boundary_figure(
-    data: BoundaryData, *, title: str | None = None, height: int = 560
+    data: BoundaryData,
+    *,
+    title: str | None = None,
+    height: int = 560,
+    categories: tuple[Category, Category] = (None, None),
 ) -> go.Figure:
     """Draw decision regions and points.
 
@@ -384,6 +402,9 @@ def boundary_figure(
         Default names the features, and says so when the view is a slice.
     height : int, default 560
         Height in pixels.
+    categories : pair of (str, str) or None, default (None, None)
+        For each axis, ``(text column, level)`` when the feature is a one-hot 0/1 column: the
+        axis is titled ``sex is female`` and its ticks read "no" (0) and "yes" (1).
 
     Returns
     -------
@@ -459,8 +480,8 @@ def boundary_figure(
             "line": {"color": MUTED_COLOR, "width": 2.5},
         }
         fig.add_trace(_legend_only("test point", hollow_marker))
+    x_name, y_name = (axis_title(n, c) for n, c in zip(grid.feature_names, categories, strict=True))
     if title is None:
-        x_name, y_name = grid.feature_names
         title = f"Decision regions: {x_name} vs {y_name}"
     if grid.is_slice:
         # Short lines: the title must fit a phone's width and a half-width column.
@@ -469,10 +490,15 @@ def boundary_figure(
     style_figure(
         fig,
         title=title,
-        x_title=grid.feature_names[0],
-        y_title=grid.feature_names[1],
+        x_title=x_name,
+        y_title=y_name,
         height=height,
     )
+    yes_no = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["no", "yes"]}
+    if categories[0] is not None:
+        fig.update_xaxes(**yes_no)
+    if categories[1] is not None:
+        fig.update_yaxes(**yes_no)
     # The axes end where the outer cells end (a tree that never splits on a feature has one
     # cell across that axis).
     fig.update_xaxes(range=[grid.x_edges[0], grid.x_edges[-1]], showgrid=False)

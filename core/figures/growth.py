@@ -23,9 +23,11 @@ import plotly.graph_objects as go
 from core.engine.growth import GrowthSteps
 from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
+from core.figures import rules
 from core.figures._layout import style_figure
 from core.figures.boundary import BoundaryData
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR
+from core.figures.rules import Categories, category_of
 
 __all__ = [
     "Region",
@@ -44,13 +46,26 @@ __all__ = [
 Row = dict[str, object]
 
 
-def rule_text(feature_names: Sequence[str], feature: int, threshold: float) -> str:
-    """A split rule as a student reads it: ``"petal width (cm) ≤ 0.8"``."""
-    return f"{feature_names[feature]} ≤ {threshold:.4g}"
+def rule_text(
+    feature_names: Sequence[str],
+    feature: int,
+    threshold: float,
+    categories: Categories | None = None,
+    missing_left: bool | None = None,
+) -> str:
+    """A split rule as a student reads it: ``"petal width (cm) ≤ 0.8"``, ``"sex is not
+    female"`` for a one-hot column, with ``(missing → left)`` when ``missing_left`` is given
+    (see :func:`core.figures.rules.rule_text`)."""
+    category = category_of(categories, feature)
+    return rules.rule_text(feature_names[feature], threshold, category, missing_left)
 
 
 def history_rows(
-    steps: GrowthSteps, feature_names: Sequence[str], *, upto: int | None = None
+    steps: GrowthSteps,
+    feature_names: Sequence[str],
+    *,
+    upto: int | None = None,
+    categories: Categories | None = None,
 ) -> list[Row]:
     """The first ``upto`` splits (default all), one row each, in the order they were made.
 
@@ -65,7 +80,9 @@ def history_rows(
         {
             "step": k + 1,
             "node": int(steps.node[k]),
-            "rule": rule_text(feature_names, int(steps.feature[k]), float(steps.threshold[k])),
+            "rule": rule_text(
+                feature_names, int(steps.feature[k]), float(steps.threshold[k]), categories
+            ),
             "samples": int(steps.n_samples[k]),
             "impurity before": float(steps.impurity[k]),
             "weighted impurity after": float(steps.child_impurity[k]),
@@ -83,7 +100,11 @@ def side_text(n: int, counts: tuple[float, ...]) -> str:
     return f"{n} ({'/'.join(str(round(c)) for c in counts)})"
 
 
-def candidate_rows(candidates: SplitCandidates, feature_names: Sequence[str]) -> list[Row]:
+def candidate_rows(
+    candidates: SplitCandidates,
+    feature_names: Sequence[str],
+    categories: Categories | None = None,
+) -> list[Row]:
     """The candidates table: one row per feature's best split, the tree's split first.
 
     Columns: ``tree's split`` (True on the split the tree made), ``feature``, ``rule``,
@@ -96,7 +117,13 @@ def candidate_rows(candidates: SplitCandidates, feature_names: Sequence[str]) ->
             {
                 "tree's split": i == candidates.chosen,
                 "feature": feature_names[s.feature],
-                "rule": rule_text(feature_names, s.feature, s.threshold),
+                "rule": rule_text(
+                    feature_names,
+                    s.feature,
+                    s.threshold,
+                    categories,
+                    s.missing_left if s.n_missing else None,
+                ),
                 "left": side_text(s.n_left, s.left_counts),
                 "right": side_text(s.n_right, s.right_counts),
                 "weighted impurity": s.child_impurity,
@@ -205,6 +232,7 @@ def split_segment(
     x_range: tuple[float, float],
     y_range: tuple[float, float],
     feature_names: Sequence[str],
+    categories: Categories | None = None,
 ) -> SplitSegment | None:
     """The split of ``node`` as a segment in the plane, or None.
 
@@ -214,7 +242,7 @@ def split_segment(
     if tree.children_left[node] == TREE_LEAF:
         return None
     f, t = int(tree.feature[node]), float(tree.threshold[node])
-    rule = rule_text(feature_names, f, t)
+    rule = rule_text(feature_names, f, t, categories)
     if f == features[0]:
         return SplitSegment(node, "vertical", t, region.y_low, t, region.y_high, rule, region)
     if f == features[1]:
@@ -269,12 +297,16 @@ def split_comparison_figure(
     *,
     title: str | None = None,
     height: int = 320,
+    categories: Categories | None = None,
 ) -> go.Figure:
     """Two horizontal bars, the gain of the student's split and of the tree's best split."""
     bars: list[tuple[str, SplitEvaluation, str]] = [("your split", comparison.yours, MUTED_COLOR)]
     if comparison.best is not None:
         bars.append(("the tree's best", comparison.best, LINE_COLORS[0]))
-    labels = [f"{who}: {rule_text(feature_names, s.feature, s.threshold)}" for who, s, _ in bars]
+    labels = [
+        f"{who}: {rule_text(feature_names, s.feature, s.threshold, categories)}"
+        for who, s, _ in bars
+    ]
     fig = go.Figure(
         go.Bar(
             x=[s.gain for _, s, _ in bars],

@@ -264,12 +264,13 @@ def compute_split_scan(
             sample_weight=weights,
         )
         parent = scan.parent_impurity
+        thresholds, child_impurity = _curve(scan)
         scans.append(
             FeatureScan(
                 f,
                 names[f],
-                scan.thresholds,
-                scan.child_impurity,
+                thresholds,
+                child_impurity,
                 scan.best_threshold,
                 scan.best_impurity,
             )
@@ -294,6 +295,16 @@ def compute_split_scan(
         chosen_threshold=chosen_threshold,
         chosen_impurity=chosen_impurity,
     )
+
+
+def _curve(scan: criteria.SplitScan) -> tuple[FloatArray, FloatArray]:
+    """One point per finite threshold: with missing values, the better of sending them left
+    or right (the split "known | missing", threshold inf, has no place on the axis)."""
+    finite = np.isfinite(scan.thresholds)
+    thresholds, inverse = np.unique(scan.thresholds[finite], return_inverse=True)
+    lowest = np.full(thresholds.size, np.inf)
+    np.minimum.at(lowest, inverse, scan.child_impurity[finite])
+    return thresholds, lowest
 
 
 def _ranked_features(data: SplitScanData, limit: int) -> list[int]:
@@ -366,7 +377,8 @@ def split_scan_figure(
             row=r,
             col=c,
         )
-        if scan.best_threshold is not None:
+        # (A "known | missing" split, threshold inf, has no point on the threshold axis.)
+        if scan.best_threshold is not None and math.isfinite(scan.best_threshold):
             fig.add_trace(
                 go.Scatter(
                     x=[scan.best_threshold],
@@ -379,7 +391,7 @@ def split_scan_figure(
                 row=r,
                 col=c,
             )
-        if chosen and data.chosen_threshold is not None:
+        if chosen and data.chosen_threshold is not None and math.isfinite(data.chosen_threshold):
             fig.add_trace(
                 go.Scatter(
                     x=[data.chosen_threshold],

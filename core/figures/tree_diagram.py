@@ -25,6 +25,7 @@ from core.figures._model import (
     task_of,
 )
 from core.figures.palette import purity, purity_fill, sequential_color
+from core.figures.rules import Categories, Category, category_of
 
 __all__ = [
     "CRITERION_LABELS",
@@ -86,6 +87,12 @@ class DiagramNode:
         Test accuracy (classification) or mean squared error (regression) of the tree's
         predictions over the test samples reaching the node; None without test data or when no
         test sample reaches it.
+    category : (str, str) or None
+        ``(text column, level)`` when the split feature is a one-hot column (see
+        :mod:`core.figures.rules`); None for a number and at leaves.
+    missing_left : bool or None
+        Where the missing values went, when some of the node's training rows (``X_train``)
+        had the split feature missing; None otherwise (nothing to show).
     """
 
     node_id: int
@@ -105,6 +112,8 @@ class DiagramNode:
     highlighted: bool
     test_samples: int | None
     test_score: float | None
+    category: Category = None
+    missing_left: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -232,6 +241,8 @@ def build_tree_diagram(
     X_test: ArrayLike | None = None,
     y_test: ArrayLike | None = None,
     highlight: Collection[int] = (),
+    categories: Categories | None = None,
+    X_train: ArrayLike | None = None,
 ) -> TreeDiagram:
     """Trace a fitted tree, or tree ``tree_index`` of a forest, into a :class:`TreeDiagram`.
 
@@ -255,6 +266,13 @@ def build_tree_diagram(
         Test data: each node gets the number of test samples reaching it and the score there.
     highlight : collection of int
         Node ids to outline (for example nodes where two trees differ).
+    categories : sequence of (str, str) or None, optional
+        Per feature, ``(text column, level)`` for a one-hot column (its rule reads ``sex is
+        female``), None for a number; empty or None: every feature is a number.
+    X_train : array-like of shape (n_samples, n_features), optional
+        The training rows. A split node whose rows had missing values (NaN) in its feature
+        says where they went: ``age ≤ 30.5 (missing → left)``. The tree's arrays alone cannot
+        say it: ``missing_go_to_left`` is set at every node, with or without missing values.
 
     Returns
     -------
@@ -314,6 +332,15 @@ def build_tree_diagram(
     if X_test is not None and y_test is not None:
         tests = _test_figures(model, tree, task, leaf_values, X_test, y_test, n_nodes)
 
+    saw_missing = np.zeros(n_nodes, dtype=bool)
+    if X_train is not None:
+        X_rows = as_2d(X_train, "X_train")
+        rows, at = tree.decision_path(X_rows).nonzero()  # every (row, node on its path)
+        split = feature[at] >= 0
+        missing = np.isnan(X_rows[rows[split], feature[at[split]]])
+        saw_missing[np.unique(at[split][missing])] = True
+    missing_left = np.asarray(getattr(arrays, "missing_go_to_left", saw_missing), dtype=bool)
+
     cap = n_nodes if max_depth is None else max_depth
     value_range = (float(leaf_values[:, 0].min()), float(leaf_values[:, 0].max()))
     nodes: list[DiagramNode] = []
@@ -359,6 +386,8 @@ def build_tree_diagram(
                 highlighted=node in highlight_set,
                 test_samples=test_n,
                 test_score=test_s,
+                category=None if is_leaf else category_of(categories, int(feature[node])),
+                missing_left=bool(missing_left[node]) if saw_missing[node] else None,
             )
         )
         if is_leaf:

@@ -21,6 +21,7 @@ from core.figures.palette import (
     class_color,
     sequential_color,
 )
+from core.figures.rules import edge_text, rule_text
 from core.figures.tree_diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 
 __all__ = ["Detail", "EdgeLabels", "escape_html", "format_number", "to_dot"]
@@ -86,8 +87,14 @@ def _class_bar(counts: tuple[float, ...]) -> str:
 
 
 def _rule(node: DiagramNode, precision: int) -> str:
-    name = escape_html(node.feature_name or "")
-    return f"{name} ≤ {format_number(node.threshold or 0.0, precision)}"
+    text = rule_text(
+        node.feature_name or "",
+        node.threshold or 0.0,
+        node.category,
+        node.missing_left,
+        lambda x: format_number(x, precision),
+    )
+    return escape_html(text)
 
 
 def _prediction(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
@@ -205,9 +212,15 @@ def _edge_statement(
     if edge_labels == "truefalse":
         text = "True" if edge.is_left else "False"
     else:
-        threshold = diagram.node(edge.parent).threshold or 0.0  # edges leave split nodes
-        sign = "≤" if edge.is_left else "&gt;"
-        text = f"{sign} {format_number(threshold, precision)}"
+        parent = diagram.node(edge.parent)  # edges leave split nodes
+        text = escape_html(
+            edge_text(
+                parent.threshold or 0.0,
+                edge.is_left,
+                parent.category,
+                lambda x: format_number(x, precision),
+            )
+        )
     share = edge.samples / diagram.root_samples if diagram.root_samples > 0 else 0.0
     width = 1.0 + (MAX_EDGE_WIDTH - 1.0) * share
     color = EDGE_COLOR

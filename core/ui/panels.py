@@ -26,6 +26,7 @@ from core.figures import (
 )
 from core.figures.overlays import legend_below, mark_sample
 from core.figures.pruning_walk import pruning_walk_figure
+from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
 from core.figures.votes import compute_votes, vote_figure
 from core.ui.cached import pruning_walk as cached_pruning_walk
@@ -58,7 +59,8 @@ def boundary(
     height: int = 540,
 ) -> None:
     """Decision regions with the points; with ``sample``, its star, and clicks pick samples."""
-    figure = legend_below(boundary_figure(data, title=title, height=height))
+    x, y = (category_of(view.categories, f) for f in data.grid.features)  # model columns
+    figure = legend_below(boundary_figure(data, title=title, height=height, categories=(x, y)))
     if sample is None:
         chart(figure, key=key)
         return
@@ -163,6 +165,9 @@ def diagram(
         X_test=view.X_test if test_on_tree else None,
         y_test=view.y_test if test_on_tree else None,
         highlight=highlight,
+        categories=view.categories,
+        # A forest's tree saw only its bootstrap rows: no "(missing → ...)" note for it.
+        X_train=view.X_train if tree_index is None else None,
     )
     tree = model if tree_index is None else model.estimators_[tree_index]
     detailed = full or tree.get_n_leaves() <= detailed_up_to
