@@ -77,6 +77,20 @@ def is_private_key(key: str) -> bool:
     return key.startswith(_KEY_PREFIX)
 
 
+def suggested_pair(data: Dataset) -> tuple[int, int]:
+    """The two features a boundary starts with: the first two numeric ones, where there are.
+
+    A one-hot column is a 0/1 axis, a poor picture; with fewer than two numeric features,
+    the first two features of any kind (the only one, twice, for a one-feature table).
+    """
+    numeric = [
+        j for j in range(data.n_features) if not data.categories or data.categories[j] is None
+    ]
+    others = [j for j in range(data.n_features) if j not in numeric]
+    first = (numeric + others)[:2]
+    return (first[0], first[1]) if len(first) == 2 else (0, 0)
+
+
 @dataclass(frozen=True, eq=False)
 class OwnDataset:
     """One of a session's own datasets.
@@ -104,12 +118,11 @@ class OwnDataset:
     def shape(self) -> DatasetShape:
         """What parsing and the specs need: cached under ``key``, never under ``name``."""
         data = self.data
-        pair = (0, 1) if data.n_features > 1 else (0, 0)
         return DatasetShape(
             data.task,
             data.n_samples,
             data.n_features,
-            pair,
+            suggested_pair(data),
             kind=self.kind,
             title=self.title,
             rows_key=self.key,
@@ -162,4 +175,5 @@ __all__ = [
     "is_private_key",
     "new_token",
     "new_upload_name",
+    "suggested_pair",
 ]

@@ -76,8 +76,10 @@ def lessons() -> tuple[ClassroomLink, ...]:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _builtin_rows(name: str, noise: float | None, data_seed: int | None) -> Dataset:
-    return load_dataset(name, noise=noise, random_state=data_seed or 0)
+def _builtin_rows(
+    name: str, noise: float | None, n_samples: int | None, data_seed: int | None
+) -> Dataset:
+    return load_dataset(name, noise=noise, n_samples=n_samples, random_state=data_seed or 0)
 
 
 def rows(data: DataSpec) -> Dataset:
@@ -87,7 +89,7 @@ def rows(data: DataSpec) -> Dataset:
     """
     if is_private_key(data.dataset):
         return own_rows(data.dataset)
-    return _builtin_rows(data.dataset, data.noise, data.data_seed)
+    return _builtin_rows(data.dataset, data.noise, data.n_samples, data.data_seed)
 
 
 def data_of(settings: Settings) -> Dataset:

@@ -30,10 +30,13 @@ from core.app import settings as state
 from core.app.models import ModelView
 from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
+from core.app.words import md
 from core.data.datasets import Task
 from core.ui.cached import catalogue, data_of
 from core.ui.data_controls import pick_dataset
+from core.ui.draw_panel import draw_panel, unusable
 from core.ui.home import open_page
+from core.ui.upload_panel import upload_panel
 from core.ui.url_state import (
     _NONE_SHOWN_AS,
     _NOTICES,
@@ -59,11 +62,12 @@ def _task(task: str) -> Task:
 class Controls(Generic[S]):
     """The controls of one run of a page; every helper returns the value it shows."""
 
-    def __init__(self, page: Page, settings_type: type[S], last: S) -> None:
+    def __init__(self, page: Page, settings_type: type[S], last: S, notice: Any) -> None:
         self.page = page
         self.settings_type = settings_type
         self.last = last
         self.values: dict[str, Any] = {}
+        self.notice = notice  # a placeholder atop the page, for what stops it early
 
     # -- the binding every control goes through ---------------------------------------------
 
@@ -108,8 +112,24 @@ class Controls(Generic[S]):
     # -- the controls -------------------------------------------------------------------------
 
     def dataset(self) -> DatasetShape:
-        """The dataset picker (kind, dataset, a generated set's controls); returns its shape."""
-        return pick_dataset(self)
+        """The dataset picker: its kind, the dataset, and that kind's controls; returns its shape.
+
+        A generated set's points, noise and data seed; the uploader, an upload's target
+        column and task.
+        """
+        kind = pick_dataset(self)
+        if kind == "upload":
+            upload_panel(self)
+        elif kind == "drawn":
+            draw_panel(self)
+        missing = unusable(self.settings)
+        if missing is not None:  # drawn points that cannot make a tree yet: say what is missing
+            self.finish()
+            with self.notice.container():
+                st.title(self.page.title)
+                st.info(f"**Your points.** {md(missing)}", icon=":material/touch_app:")
+            st.stop()
+        return catalogue()[self.settings.dataset]
 
     def test_size(self) -> float:
         """The share of rows held out to test on, in steps of 5%."""
@@ -446,9 +466,10 @@ def start(page: Page) -> Controls[Any]:
     if page.settings is None:
         raise ValueError(f"page {page.title!r} has no settings; open it with ui.start_home()")
     open_page(page)
+    notice = st.empty()
     with st.sidebar:
         st.divider()  # between the page list and this page's controls, which follow
-    return Controls(page, page.settings, arrive(page, page.settings))
+    return Controls(page, page.settings, arrive(page, page.settings), notice)
 
 
 def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:

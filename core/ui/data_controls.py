@@ -10,22 +10,21 @@ showing the dataset it showed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from core.app import settings as state
+from core.app.own_data import DRAWN
 from core.app.settings import DataKind, DatasetShape
+from core.app.words import md
 from core.ui.cached import catalogue
-from core.ui.url_state import _LAST, _to_widget
+from core.ui.data_moves import KIND_KEY, LAST_OF_KIND, move_to, names_of
+from core.ui.draw_panel import start_drawing
 
 if TYPE_CHECKING:
     from core.ui.controls import Controls
 
-_KIND = "data_kind"  # the kind control's key (not a setting: the dataset says it)
-_LAST_OF_KIND = "_arboretum_last_of_kind"  # the dataset last shown of each kind
 
 KIND_LABELS: dict[DataKind, str] = {
     "table": ":material/table: Tables",
@@ -40,35 +39,7 @@ _PICKER_LABELS: dict[DataKind, str] = {
     "upload": "Your table",
 }
 #: The kinds the picker offers, in its order.
-_KINDS: tuple[DataKind, ...] = ("table", "generated")
-#: What a kind shows below the picker while it is chosen (besides a generated set's controls).
-_KIND_PANELS: dict[DataKind, Callable[[Controls[Any]], None]] = {}
-
-
-def names_of(kind: DataKind, settings_type: type[state.Settings]) -> list[str]:
-    """The datasets of ``kind`` a page of ``settings_type`` can show, in catalogue order."""
-    return [
-        name
-        for name, shape in catalogue().items()
-        if shape.kind == kind
-        and (shape.task == "classification" or not settings_type.classification_only)
-    ]
-
-
-def move_to(name: str) -> None:
-    """Show dataset ``name``: every other setting moves with it (its pair, sample 0...).
-
-    For callbacks, which run before the script and may still set the widgets' state.
-    """
-    session = st.session_state
-    shape = catalogue().get(name)
-    if shape is None:
-        return
-    moved = state.with_dataset(session[_LAST], name, catalogue())
-    for f in fields(moved):
-        session[f.name] = _to_widget(f.name, getattr(moved, f.name))
-    session.setdefault(_LAST_OF_KIND, {})[shape.kind] = name
-    session[_KIND] = shape.kind
+_KINDS: tuple[DataKind, ...] = ("table", "generated", "drawn", "upload")
 
 
 def _on_dataset_change() -> None:
@@ -78,11 +49,13 @@ def _on_dataset_change() -> None:
 
 
 def _on_kind_change(settings_type: type[state.Settings]) -> None:
-    kind = st.session_state.get(_KIND)
+    kind = st.session_state.get(KIND_KEY)
+    if kind == "drawn":
+        start_drawing()  # the first time, a puzzle's points to start from
     names = names_of(kind, settings_type) if kind in _KINDS else []
     if not names:
         return  # nothing of that kind yet (no upload): keep showing the dataset shown
-    remembered = st.session_state.get(_LAST_OF_KIND, {}).get(kind)
+    remembered = st.session_state.get(LAST_OF_KIND, {}).get(kind)
     newest = kind in ("upload", "drawn")
     move_to(remembered if remembered in names else names[-1 if newest else 0])
 
@@ -90,17 +63,20 @@ def _on_kind_change(settings_type: type[state.Settings]) -> None:
 def _kind(controls: Controls[Any]) -> DataKind:
     """Draw the kind control, in step with the dataset shown; return the kind chosen."""
     session = st.session_state
-    shown = catalogue()[controls.settings.dataset].kind
-    held = session.get(_KIND)
+    held_name = session.get("dataset")
+    if not (isinstance(held_name, str) and controls._valid("dataset", held_name)):
+        held_name = controls.last.dataset
+    shown = catalogue()[held_name].kind  # the dataset a callback may just have moved to
+    held = session.get(KIND_KEY)
     waiting = held in _KINDS and not names_of(held, controls.settings_type)
     if held not in _KINDS or (held != shown and not waiting):
-        session[_KIND] = shown
+        session[KIND_KEY] = shown
     chosen = st.segmented_control(
         "Data",
         _KINDS,
         format_func=KIND_LABELS.__getitem__,
         required=True,
-        key=_KIND,
+        key=KIND_KEY,
         on_change=_on_kind_change,
         args=(controls.settings_type,),
         help="Tables: real data, ready to use. Puzzles: points made up by a rule, to see "
@@ -110,12 +86,21 @@ def _kind(controls: Controls[Any]) -> DataKind:
     return chosen if chosen in _KINDS else shown
 
 
-def pick_dataset(controls: Controls[Any]) -> DatasetShape:
-    """The kind, the dataset and its own controls; returns the shape of the dataset shown."""
+def pick_dataset(controls: Controls[Any]) -> DataKind:
+    """The kind, the dataset and a generated set's controls; returns the kind chosen.
+
+    The kind's own panel (the uploader, the drawing) is the caller's to draw.
+    """
     kind = _kind(controls)
     names = names_of(kind, controls.settings_type)
     shapes = catalogue()
-    if names:
+    if kind == "drawn" and names == [DRAWN]:
+        controls._control("dataset", lambda: DRAWN)  # one set of points: nothing to choose
+    elif names:
+        if st.session_state.get("dataset") not in names:  # never a choice the box lacks
+            st.session_state["dataset"] = (
+                controls.last.dataset if controls.last.dataset in names else names[0]
+            )
         name = controls._control(
             "dataset",
             lambda: st.selectbox(
@@ -126,14 +111,14 @@ def pick_dataset(controls: Controls[Any]) -> DatasetShape:
                 on_change=_on_dataset_change,
             ),
         )
-        st.session_state.setdefault(_LAST_OF_KIND, {})[shapes[name].kind] = name
+        st.session_state.setdefault(LAST_OF_KIND, {})[shapes[name].kind] = name
+    elif kind == "upload":
+        title = shapes[controls.settings.dataset].title or controls.settings.dataset
+        st.caption(f"Showing {md(title)} until your table is read.")
     shape = shapes[controls.settings.dataset]
     if shape.generated:
         generated_controls(controls, shape)
-    panel = _KIND_PANELS.get(kind)
-    if panel is not None:
-        panel(controls)
-    return catalogue()[controls.settings.dataset]
+    return kind
 
 
 def generated_controls(controls: Controls[Any], shape: DatasetShape) -> None:

@@ -144,9 +144,11 @@ def share_box(settings: state.Settings) -> None:
         st.markdown(":material/link: **Copy link to this view**")
         st.code(share_link(settings), language=None, wrap_lines=True)
         if shape is not None and shape.kind not in state.SHAREABLE_KINDS:
-            what = "uploaded table" if shape.kind == "upload" else "drawn points"
+            what = (
+                "uploaded table: it stays" if shape.kind == "upload" else "drawn points: they stay"
+            )
             st.warning(
-                f"A link cannot carry your {what}: they stay in this browser session only "
+                f"A link cannot carry your {what} in this browser session only "
                 "(reloading the page forgets them too). Opened anywhere else, the link "
                 "shows the page's usual dataset with these settings.",
                 icon=":material/link_off:",

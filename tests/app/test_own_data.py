@@ -12,6 +12,7 @@ from core.app.own_data import (
     content_digest,
     is_private_key,
     new_upload_name,
+    suggested_pair,
 )
 from core.app.settings import OWN_DATA_NAMES, SingleTreeSettings
 from core.data.datasets import Dataset
@@ -81,3 +82,22 @@ def test_own_shapes_and_specs_carry_the_private_key_never_the_name():
     spec = tree_spec(settings, shape)
     assert spec.dataset == shape.rows_key
     assert (spec.noise, spec.n_samples, spec.data_seed) == (None, None, None)
+
+
+def test_an_upload_starts_its_boundary_on_numeric_features():
+    base = _points(6)
+    one_hot = Dataset(
+        name="upload",
+        title="t",
+        task="classification",
+        X=np.column_stack([base.X[:, 0] % 2, base.X, (base.X[:, 0] + 1) % 2]),
+        y=base.y,
+        feature_names=("sex is f", "a", "b", "sex is m"),
+        target_name="class",
+        class_names=("A", "B"),
+        description="",
+        provenance="",
+        categories=(("sex", "f"), None, None, ("sex", "m")),
+    )
+    assert suggested_pair(one_hot) == (1, 2)
+    assert suggested_pair(base) == (0, 1)
