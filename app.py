@@ -43,22 +43,38 @@ with st.container(key="classroom-links"):
                 st.caption(link.lesson)
 
 st.subheader("Datasets")
+st.caption(
+    "Real tables and made-up puzzles, ready to use. Every page also takes your own data: "
+    "upload a CSV table or draw points by hand (the sidebar's Data control); they stay in "
+    "your browser session."
+)
 with ui.guard("the datasets"), st.container(key="dataset-cards"):
     infos = ui.dataset_infos()
-    for column, info in zip(st.columns(len(infos)), infos, strict=True):
-        with column, st.container(border=True, key=f"dataset-{info.name}", height="stretch"):
-            st.markdown(f"**{md(info.title)}**")
-            task = (
-                f"classification, {info.n_classes} classes"
-                if info.task == "classification"
-                else "regression"
-            )
-            features = "1 feature" if info.n_features == 1 else f"{info.n_features} features"
-            st.caption(f"{info.n_samples} rows · {features} · {task}")
-            st.markdown(md(summary(info.description)))
-            st.page_link(
-                SINGLE_TREE.path,
-                label="Grow a tree on it",
-                icon=SINGLE_TREE.icon,
-                query_params={"dataset": info.name},
-            )
+    tables = [info for info in infos if info.noise is None]
+    puzzles = [info for info in infos if info.noise is not None]
+    for heading, group in (("Tables", tables), ("Puzzles (generated)", puzzles)):
+        st.markdown(f"**{heading}**")
+        for start in range(0, len(group), 4):
+            cards = group[start : start + 4]
+            for column, info in zip(st.columns(4), cards, strict=False):
+                with (
+                    column,
+                    st.container(border=True, key=f"dataset-{info.name}", height="stretch"),
+                ):
+                    st.markdown(f"**{md(info.title)}**")
+                    task = (
+                        f"classification, {info.n_classes} classes"
+                        if info.task == "classification"
+                        else "regression"
+                    )
+                    features = (
+                        "1 feature" if info.n_features == 1 else f"{info.n_features} features"
+                    )
+                    st.caption(f"{info.n_samples} rows · {features} · {task}")
+                    st.markdown(md(summary(info.description)))
+                    st.page_link(
+                        SINGLE_TREE.path,
+                        label="Grow a tree on it",
+                        icon=SINGLE_TREE.icon,
+                        query_params={"dataset": info.name},
+                    )

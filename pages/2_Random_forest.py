@@ -23,7 +23,7 @@ with st.sidebar:
     controls.max_depth("How many questions each tree may ask in a row.")
     if shape.task == "classification":
         controls.criterion()
-        controls.pair(controls.settings.dataset)
+        controls.pair()
         controls.fit()
     controls.seed()
     controls.test_size()

@@ -23,7 +23,7 @@ with st.sidebar:
     shape = controls.dataset()
     controls.max_depth()
     controls.min_samples_leaf()
-    controls.pair(controls.settings.dataset)
+    controls.pair()
     controls.fit()
     controls.seed()
     controls.test_size()

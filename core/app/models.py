@@ -21,22 +21,34 @@ from core.figures import BoundaryData, RegressionLines, compute_boundary, comput
 
 @dataclass(frozen=True)
 class DataSpec:
-    """Which rows a model sees: the dataset (its noise, when generated) and its split.
+    """Which rows a model sees: the dataset (how it is generated, if it is) and its split.
 
-    ``noise`` is None for a table, so a noise setting left over from the sine does not make
-    a second cache entry of the same rows.
+    ``dataset`` is the rows' cache key: a built-in's name, or the private key of a session's
+    own data (``DatasetShape.rows_key``). ``noise``, ``n_samples`` and ``data_seed`` are None
+    for a table, so settings left over from a generated set make no second entry of its rows.
     """
 
     dataset: str
     seed: int = 0
     test_size: float = TEST_SIZE
     noise: float | None = None
+    n_samples: int | None = None
+    data_seed: int | None = None
 
 
 def data_spec(settings: Settings, shape: DatasetShape) -> DataSpec:
-    """The rows ``settings`` ask for: noise only for a generated dataset."""
-    noise = settings.noise if shape.noise is not None else None
-    return DataSpec(settings.dataset, settings.seed, settings.test_size, noise)
+    """The rows ``settings`` ask for: how they are generated only for a generated dataset."""
+    key = shape.rows_key or settings.dataset
+    if shape.noise is None:
+        return DataSpec(key, settings.seed, settings.test_size)
+    return DataSpec(
+        key,
+        settings.seed,
+        settings.test_size,
+        settings.noise,
+        settings.n_samples,
+        settings.data_seed,
+    )
 
 
 @dataclass(frozen=True)
@@ -55,11 +67,15 @@ class TreeSpec:
     max_features: int | str | None = None
     test_size: float = TEST_SIZE
     noise: float | None = None
+    n_samples: int | None = None
+    data_seed: int | None = None
 
     @property
     def data(self) -> DataSpec:
         """The rows this tree is grown on and scored with."""
-        return DataSpec(self.dataset, self.seed, self.test_size, self.noise)
+        return DataSpec(
+            self.dataset, self.seed, self.test_size, self.noise, self.n_samples, self.data_seed
+        )
 
 
 @dataclass(frozen=True)
@@ -76,11 +92,15 @@ class ForestSpec:
     seed: int
     test_size: float = TEST_SIZE
     noise: float | None = None
+    n_samples: int | None = None
+    data_seed: int | None = None
 
     @property
     def data(self) -> DataSpec:
         """The rows this forest is grown on and scored with."""
-        return DataSpec(self.dataset, self.seed, self.test_size, self.noise)
+        return DataSpec(
+            self.dataset, self.seed, self.test_size, self.noise, self.n_samples, self.data_seed
+        )
 
 
 def columns(settings: Settings, shape: DatasetShape) -> tuple[int, ...]:
@@ -105,8 +125,9 @@ def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSp
     is for its trees, not for the lone tree it is compared with.
     """
     features = settings.max_features if isinstance(settings, SingleTreeSettings) else "all"
+    rows = data_spec(settings, shape)
     values: dict[str, Any] = {
-        "dataset": settings.dataset,
+        "dataset": rows.dataset,
         "columns": columns(settings, shape),
         "criterion": criterion_for(settings, shape),
         "max_depth": getattr(settings, "max_depth", None),
@@ -117,15 +138,18 @@ def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSp
         "min_impurity_decrease": getattr(settings, "min_impurity_decrease", 0.0),
         "max_features": None if features == "all" else features,
         "test_size": settings.test_size,
-        "noise": data_spec(settings, shape).noise,
+        "noise": rows.noise,
+        "n_samples": rows.n_samples,
+        "data_seed": rows.data_seed,
     }
     return TreeSpec(**{**values, **changes})
 
 
 def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> ForestSpec:
     """The forest ``settings`` describe; ``changes`` override single fields."""
+    rows = data_spec(settings, shape)
     values: dict[str, Any] = {
-        "dataset": settings.dataset,
+        "dataset": rows.dataset,
         "columns": columns(settings, shape),
         "criterion": criterion_for(settings, shape),
         "max_depth": getattr(settings, "max_depth", None),
@@ -134,7 +158,9 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
         "bootstrap": getattr(settings, "bootstrap", True),
         "seed": settings.seed,
         "test_size": settings.test_size,
-        "noise": data_spec(settings, shape).noise,
+        "noise": rows.noise,
+        "n_samples": rows.n_samples,
+        "data_seed": rows.data_seed,
     }
     return ForestSpec(**{**values, **changes})
 
@@ -145,9 +171,10 @@ def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, Fores
     The forest asked for is kept when its estimate is under the ceiling; otherwise the first
     ``cost.grown`` trees of it (the same trees: a seeded forest's prefix).
     """
+    n_samples = shape.n_samples if spec.n_samples is None else spec.n_samples
     cost = forest_cost(
         spec.n_estimators,
-        n_train_rows(shape.n_samples, spec.test_size),
+        n_train_rows(n_samples, spec.test_size),
         len(spec.columns),
         None if spec.max_features == "all" else spec.max_features,
         spec.max_depth,

@@ -51,11 +51,30 @@ SAMPLE_LIMIT = 100_000
 #: link made before the setting existed still means.
 TEST_SIZE_RANGE = (0.1, 0.5)
 TEST_SIZE = 0.25
-#: The noise a generated dataset (the sine) may be asked for: a standard deviation in y's
-#: units; the wave's own swing is about 20.
+#: The most noise a link may ask of any generated dataset; each set has its own, smaller scale
+#: (``DatasetShape.noise_max``): the sine's noise is in y's units (its swing is about 20), a
+#: 2-D puzzle's in those of its two features (a unit or so).
 NOISE_LIMIT = 10.0
+#: The noise scale of a generated set whose manifest gives none: a puzzle's points lie within
+#: a unit or two of the origin, so more than this hides its shape entirely.
+PUZZLE_NOISE_MAX = 0.5
+#: How many points a generated set may be asked for: enough to split, few enough to grow a
+#: forest on at once.
+N_SAMPLES_RANGE = (20, 2000)
+#: What a generated dataset is when the manifest says nothing: the sine's 200 points.
+GENERATED_N_SAMPLES = 200
 # Longer values are not read at all: nothing valid is this long, and it bounds the work.
 _MAX_VALUE_LENGTH = 64
+
+
+#: Where a dataset comes from: a ready-made table, a generator (the sine, the 2-D puzzles),
+#: or this session's own data (an uploaded table, points drawn by hand).
+DataKind: TypeAlias = Literal["table", "generated", "upload", "drawn"]
+#: The kinds a link can carry: the session's own data lives only in the session.
+SHAREABLE_KINDS: tuple[DataKind, ...] = ("table", "generated")
+#: How a session's own datasets are named in settings and links (``upload-3fa9c2d1``,
+#: ``drawn``). A link naming one cannot be followed anywhere else; parsing says so.
+OWN_DATA_NAMES = re.compile(r"upload-[0-9a-f]{1,32}|drawn")
 
 
 @dataclass(frozen=True)
@@ -64,7 +83,10 @@ class DatasetShape:
 
     ``pair`` is the two feature indices the boundary plot starts with (the manifest's
     ``suggested_pair``). ``noise`` is a generated dataset's default noise, None for a table
-    (whose rows no noise setting can change).
+    (whose rows no noise setting can change), and ``noise_max`` the most it may be set to;
+    ``n_samples`` is a generated dataset's default number of points. ``rows_key`` names the
+    rows in the caches when it differs from the dataset's name: a session's own data is
+    cached under a private key (see ``core.ui.own_data``), never under its public name.
     """
 
     task: Task
@@ -72,19 +94,48 @@ class DatasetShape:
     n_features: int
     pair: tuple[int, int] = (0, 1)
     noise: float | None = None
+    noise_max: float | None = None
+    kind: DataKind = "table"
+    title: str = ""
+    rows_key: str = ""
+
+    @property
+    def generated(self) -> bool:
+        """Whether points, noise and data seed settings make its rows."""
+        return self.kind == "generated"
 
 
 Catalogue: TypeAlias = Mapping[str, DatasetShape]
+
+
+def noise_max(name: str, noise: float) -> float:
+    """The noise scale of a generated set: the sine's is :data:`NOISE_LIMIT`, a puzzle's smaller.
+
+    At least twice its default noise, so the default sits well inside the slider.
+    """
+    if name == "sine":
+        return NOISE_LIMIT
+    return min(NOISE_LIMIT, max(PUZZLE_NOISE_MAX, 2 * noise))
 
 
 def default_catalogue() -> dict[str, DatasetShape]:
     """The built-in datasets, as ``core.data.catalogue`` lists them."""
     from core.data.catalogue import list_datasets
 
-    return {
-        info.name: DatasetShape(info.task, info.n_samples, info.n_features, info.pair, info.noise)
-        for info in list_datasets()
-    }
+    shapes = {}
+    for info in list_datasets():
+        generated = info.noise is not None
+        shapes[info.name] = DatasetShape(
+            info.task,
+            info.n_samples,
+            info.n_features,
+            info.pair,
+            info.noise,
+            noise_max(info.name, info.noise) if info.noise is not None else None,
+            "generated" if generated else "table",
+            info.title,
+        )
+    return shapes
 
 
 # --- reading one value ---------------------------------------------------------------------
@@ -254,8 +305,12 @@ def _format(value: object) -> str:
 class _Settings:
     """Fields and checks every page shares. Subclasses add their own fields.
 
-    ``test_size`` is the share of rows held out for testing; ``noise`` is the sine's noise,
-    kept (and ignored) while a table is shown, so going back to the sine finds it again.
+    ``test_size`` is the share of rows held out for testing. ``noise``, ``n_samples`` and
+    ``data_seed`` make a generated dataset's points (the sine, a 2-D puzzle): a link holds
+    them, so it reproduces the very same points. While a table is shown they are kept and
+    ignored; moving to a generated set starts from its own defaults. ``data_seed`` draws the
+    points and ``seed`` the train/test split and the models' random choices, so a new
+    ``seed`` grows other trees on the same points.
     """
 
     dataset: str = "iris"
@@ -264,6 +319,8 @@ class _Settings:
     seed: int = 0
     test_size: float = TEST_SIZE
     noise: float = SINE_NOISE
+    n_samples: int = GENERATED_N_SAMPLES
+    data_seed: int = 0
 
     classification_only: ClassVar[bool] = False
 
@@ -290,12 +347,21 @@ class _Settings:
             "seed": _int_rule(0, SEED_LIMIT),
             "test_size": _float_rule(*TEST_SIZE_RANGE),
             "noise": _float_rule(0.0, NOISE_LIMIT),
+            "n_samples": _int_rule(*N_SAMPLES_RANGE),
+            "data_seed": _int_rule(0, SEED_LIMIT),
         }
 
     def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
         """Fields to reset because they do not fit ``shape``, with one notice each."""
         resets: dict[str, Any] = {}
         notices: list[str] = []
+        noise_max = shape.noise_max
+        if shape.noise is not None and noise_max is not None and self.noise > noise_max:
+            resets["noise"] = shape.noise
+            notices.append(
+                f"noise: {self.noise:g} is more than {noise_max:g}, the most for this "
+                f"dataset; using {shape.noise:g}."
+            )
         n = shape.n_features
         if shape.task == "regression":
             # A regression dataset is drawn as a fit over its one feature; no pair to choose.
@@ -524,6 +590,12 @@ def parse(
                     f"{raw.strip().lower()} is a regression dataset and this page "
                     f"compares classifiers; using {default}."
                 )
+            elif name == "dataset" and OWN_DATA_NAMES.fullmatch(raw.strip().lower()):
+                notices.append(
+                    "This link was made on an uploaded table or on points drawn by hand. "
+                    "They stay in the browser session that made them, so a link cannot "
+                    f"carry them; showing {_title(catalogue, default)} instead."
+                )
             else:
                 notices.append(
                     f"{name}: {_shown(raw)} is not {rule.words}; using {_format(default)}."
@@ -533,9 +605,16 @@ def parse(
     shape = catalogue[values["dataset"]]
     values.setdefault("x", shape.pair[0])
     values.setdefault("y", shape.pair[1])
+    if shape.generated and shape.noise is not None:  # a link before these settings existed
+        values.setdefault("noise", shape.noise)
+        values.setdefault("n_samples", shape.n_samples)
     settings = settings_type(**values)
     resets, more = settings.check(shape)
     return replace(settings, **resets), notices + more
+
+
+def _title(catalogue: Catalogue, name: str) -> str:
+    return catalogue[name].title or name
 
 
 def _allowed(settings_type: type[_Settings], shape: DatasetShape) -> bool:
@@ -548,9 +627,15 @@ def to_query(settings: _Settings) -> dict[str, str]:
 
 
 def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
-    """``settings`` moved to another dataset: its suggested pair, and the first test sample."""
+    """``settings`` moved to another dataset: its suggested pair, and the first test sample.
+
+    A generated dataset starts from its own noise and number of points (a puzzle's noise
+    scale is not the sine's); a table keeps them, unused, as they were.
+    """
     shape = catalogue[name]
     changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
+    if shape.generated and shape.noise is not None:
+        changes.update(noise=shape.noise, n_samples=shape.n_samples)
     if getattr(settings, "sample", None) is not None:
         changes["sample"] = 0
     if getattr(settings, "node", 0):  # another dataset's node number means nothing here
@@ -656,14 +741,20 @@ __all__ = [
     "CCP_ALPHA_MAX",
     "CRITERIA",
     "FIT_ON",
+    "GENERATED_N_SAMPLES",
     "MAX_FEATURES",
     "MIN_IMPURITY_DECREASE_LIMITS",
     "MIN_SAMPLES_SPLIT_LIMIT",
     "NOISE_LIMIT",
+    "N_SAMPLES_RANGE",
+    "OWN_DATA_NAMES",
+    "PUZZLE_NOISE_MAX",
     "SETTINGS",
+    "SHAREABLE_KINDS",
     "TEST_SIZE",
     "TEST_SIZE_RANGE",
     "Catalogue",
+    "DataKind",
     "DatasetShape",
     "GiniEntropySettings",
     "GrowStepSettings",
@@ -678,6 +769,7 @@ __all__ = [
     "fit_sample",
     "merge",
     "n_tree_columns",
+    "noise_max",
     "parse",
     "pruning_stops",
     "to_query",

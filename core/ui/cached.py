@@ -3,6 +3,11 @@
 Data goes in ``st.cache_data``; fitted models in ``st.cache_resource`` with ``max_entries``,
 keyed by the frozen specs of :mod:`core.app.models`. Cached models are shared by
 every visitor: read them, never change them.
+
+A session's own data (uploads, drawn points) is never loaded by a cached function from a
+name: its rows come from the session's registry (:func:`core.ui.own_data.own_rows`), and
+everything cached from them is keyed by a private key only that session holds (see
+:mod:`core.app.own_data`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from core.app.cost import Gate, forest_cost
 from core.app.lessons import ClassroomLink, classroom_links
 from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, data_spec
 from core.app.models import columns as model_columns
+from core.app.own_data import is_private_key
 from core.app.settings import DatasetShape, Settings
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
@@ -37,6 +43,7 @@ from core.figures import (
     render_svg,
 )
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
+from core.ui.own_data import own_catalogue, own_rows
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -48,28 +55,52 @@ def dataset_infos() -> tuple[DatasetInfo, ...]:
 
 
 @st.cache_data(max_entries=1, show_spinner=False)
-def catalogue() -> dict[str, DatasetShape]:
-    """What URL parsing needs to know about each dataset."""
+def builtin_catalogue() -> dict[str, DatasetShape]:
+    """The built-in datasets, the same for every visitor."""
     return app_settings.default_catalogue()
+
+
+def catalogue() -> dict[str, DatasetShape]:
+    """What URL parsing needs to know about each dataset this session can show.
+
+    The built-in ones, then the session's own (uploads, drawn points), which no other
+    session sees.
+    """
+    return {**builtin_catalogue(), **own_catalogue()}
 
 
 @st.cache_data(max_entries=1, show_spinner=False)
 def lessons() -> tuple[ClassroomLink, ...]:
-    """The ready-made classroom links, on this catalogue."""
-    return classroom_links(catalogue())
+    """The ready-made classroom links, on the built-in datasets."""
+    return classroom_links(builtin_catalogue())
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def dataset(name: str, noise: float | None = None) -> Dataset:
-    """A dataset; ``noise`` replaces a generated one's (the sine's), None keeps its own."""
-    return load_dataset(name, noise=noise)
+@st.cache_data(max_entries=16, show_spinner=False)
+def _builtin_rows(
+    name: str, noise: float | None, n_samples: int | None, data_seed: int | None
+) -> Dataset:
+    return load_dataset(name, noise=noise, n_samples=n_samples, random_state=data_seed or 0)
+
+
+def rows(data: DataSpec) -> Dataset:
+    """The dataset ``data`` names: a built-in (a generated one made as it says), or own rows.
+
+    Own rows come from this session's registry by their private key (never from a cache).
+    """
+    if is_private_key(data.dataset):
+        return own_rows(data.dataset)
+    return _builtin_rows(data.dataset, data.noise, data.n_samples, data.data_seed)
+
+
+def data_of(settings: Settings) -> Dataset:
+    """The whole dataset ``settings`` show (names, task, description)."""
+    return rows(data_spec(settings, catalogue()[settings.dataset]))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def split(data: DataSpec) -> Split:
     """Train and test rows; the seed moves the split too, so trees meet new data."""
-    rows = dataset(data.dataset, data.noise)
-    return split_dataset(rows, test_size=data.test_size, random_state=data.seed)
+    return split_dataset(rows(data), test_size=data.test_size, random_state=data.seed)
 
 
 def view(settings: Settings) -> ModelView:
@@ -80,7 +111,7 @@ def view(settings: Settings) -> ModelView:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
-    return ModelView(dataset(data.dataset, data.noise), split(data), columns)
+    return ModelView(rows(data), split(data), columns)
 
 
 # --- models --------------------------------------------------------------------------------

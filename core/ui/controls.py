@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
@@ -31,11 +30,14 @@ from core.app import settings as state
 from core.app.models import ModelView
 from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
+from core.app.words import md
 from core.data.datasets import Task
-from core.ui.cached import catalogue, dataset, dataset_infos
+from core.ui.cached import catalogue, data_of
+from core.ui.data_controls import pick_dataset
+from core.ui.draw_panel import draw_panel, unusable
 from core.ui.home import open_page
+from core.ui.upload_panel import upload_panel
 from core.ui.url_state import (
-    _LAST,
     _NONE_SHOWN_AS,
     _NOTICES,
     _from_widget,
@@ -57,26 +59,15 @@ def _task(task: str) -> Task:
     return "regression" if task == "regression" else "classification"
 
 
-def _on_dataset_change() -> None:
-    """A new dataset: every other setting moves with it (its suggested pair, sample 0...)."""
-    session = st.session_state
-    name = session.get("dataset")
-    if name not in catalogue():
-        return  # a broken value: the dataset control keeps the last one
-    moved = state.with_dataset(session[_LAST], name, catalogue())
-    for f in fields(moved):
-        if f.name != "dataset":
-            session[f.name] = _to_widget(f.name, getattr(moved, f.name))
-
-
 class Controls(Generic[S]):
     """The controls of one run of a page; every helper returns the value it shows."""
 
-    def __init__(self, page: Page, settings_type: type[S], last: S) -> None:
+    def __init__(self, page: Page, settings_type: type[S], last: S, notice: Any) -> None:
         self.page = page
         self.settings_type = settings_type
         self.last = last
         self.values: dict[str, Any] = {}
+        self.notice = notice  # a placeholder atop the page, for what stops it early
 
     # -- the binding every control goes through ---------------------------------------------
 
@@ -121,42 +112,24 @@ class Controls(Generic[S]):
     # -- the controls -------------------------------------------------------------------------
 
     def dataset(self) -> DatasetShape:
-        """The dataset picker, and a generated dataset's noise; returns the chosen shape."""
-        infos = {info.name: info for info in dataset_infos()}
-        names = [name for name in catalogue() if self._valid("dataset", name)]
-        name = self._control(
-            "dataset",
-            lambda: st.selectbox(
-                "Dataset",
-                names,
-                format_func=lambda n: infos[n].title if n in infos else n,
-                key="dataset",
-                on_change=_on_dataset_change,
-            ),
-        )
-        shape = catalogue()[name]
-        if shape.noise is not None:
-            self.noise()
-        return shape
+        """The dataset picker: its kind, the dataset, and that kind's controls; returns its shape.
 
-    def noise(self) -> float:
-        """The sine's noise: the standard deviation of what is added to the wave."""
-        steps = [i / 2 for i in range(int(state.NOISE_LIMIT * 2) + 1)]
-        held = st.session_state.get("noise")
-        extra = [held] if isinstance(held, float) and held not in steps else []
-        return float(
-            self._control(
-                "noise",
-                lambda: st.select_slider(
-                    "noise",
-                    sorted([*steps, *extra]),
-                    format_func=lambda v: f"{v:g}",
-                    key="noise",
-                    help="How far the points scatter around the wave (a standard deviation, "
-                    "in y's units). The points keep their places along x; 0 is the bare wave.",
-                ),
-            )
-        )
+        A generated set's points, noise and data seed; the uploader, an upload's target
+        column and task.
+        """
+        kind = pick_dataset(self)
+        if kind == "upload":
+            upload_panel(self)
+        elif kind == "drawn":
+            draw_panel(self)
+        missing = unusable(self.settings)
+        if missing is not None:  # drawn points that cannot make a tree yet: say what is missing
+            self.finish()
+            with self.notice.container():
+                st.title(self.page.title)
+                st.info(f"**Your points.** {md(missing)}", icon=":material/touch_app:")
+            st.stop()
+        return catalogue()[self.settings.dataset]
 
     def test_size(self) -> float:
         """The share of rows held out to test on, in steps of 5%."""
@@ -304,9 +277,9 @@ class Controls(Generic[S]):
         )
         return value
 
-    def pair(self, name: str) -> tuple[int, int]:
+    def pair(self) -> tuple[int, int]:
         """The two features of the boundary plot (classification only), always distinct."""
-        data = dataset(name)
+        data = data_of(self.settings)
         indices = list(range(data.n_features))
         label = data.feature_names.__getitem__
         x = self._control(
@@ -493,9 +466,10 @@ def start(page: Page) -> Controls[Any]:
     if page.settings is None:
         raise ValueError(f"page {page.title!r} has no settings; open it with ui.start_home()")
     open_page(page)
+    notice = st.empty()
     with st.sidebar:
         st.divider()  # between the page list and this page's controls, which follow
-    return Controls(page, page.settings, arrive(page, page.settings))
+    return Controls(page, page.settings, arrive(page, page.settings), notice)
 
 
 def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
@@ -510,7 +484,7 @@ def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
     controls.min_impurity_decrease(shape.task)
     controls.ccp_alpha(shape.task)
     if shape.task == "classification":
-        controls.pair(controls.settings.dataset)
+        controls.pair()
         controls.fit()
         controls.tree_max_features(state.n_tree_columns(controls.settings, shape))
     controls.seed()

@@ -134,8 +134,26 @@ def share_link(settings: state.Settings) -> str:
 
 
 def share_box(settings: state.Settings) -> None:
-    """A visible "copy link" box: the link, with Streamlit's copy button."""
+    """A visible "copy link" box: the link, with Streamlit's copy button.
+
+    A link carries settings, never data: on a session's own data (an upload, drawn points)
+    the box says plainly that the link cannot bring that data along.
+    """
+    shape = catalogue().get(settings.dataset)
     with st.container(key="share-link"):
         st.markdown(":material/link: **Copy link to this view**")
         st.code(share_link(settings), language=None, wrap_lines=True)
-        st.caption("Use the copy button on the right of the box; the link opens this exact view.")
+        if shape is not None and shape.kind not in state.SHAREABLE_KINDS:
+            what = (
+                "uploaded table: it stays" if shape.kind == "upload" else "drawn points: they stay"
+            )
+            st.warning(
+                f"A link cannot carry your {what} in this browser session only "
+                "(reloading the page forgets them too). Opened anywhere else, the link "
+                "shows the page's usual dataset with these settings.",
+                icon=":material/link_off:",
+            )
+        else:
+            st.caption(
+                "Use the copy button on the right of the box; the link opens this exact view."
+            )

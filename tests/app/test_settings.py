@@ -60,6 +60,8 @@ def test_every_field_is_read():
         "max_features": "5",
         "test_size": "0.4",
         "noise": "6",
+        "n_samples": "300",
+        "data_seed": "7",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -80,6 +82,8 @@ def test_every_field_is_read():
         max_features=5,
         test_size=0.4,
         noise=6.0,
+        n_samples=300,
+        data_seed=7,
     )
     assert to_query(settings) == query
 

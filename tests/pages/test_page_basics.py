@@ -158,9 +158,14 @@ def test_a_classroom_link_opens_its_page_in_exactly_its_state(link):
 
 def test_gini_page_only_offers_classification_datasets():
     app = open_page(GINI_VS_ENTROPY)
+    tables = [info for info in list_datasets() if info.noise is None]
+    assert app.selectbox(key="dataset").options == [info.title for info in tables]
+    app.segmented_control(key="data_kind").set_value("generated").run()
+    puzzles = [info for info in list_datasets() if info.noise is not None]
     assert app.selectbox(key="dataset").options == [
-        info.title for info in list_datasets() if info.task == "classification"
+        info.title for info in puzzles if info.task == "classification"
     ]
+    assert "Noisy sine wave" in [info.title for info in puzzles]
 
 
 def fold_note(app):

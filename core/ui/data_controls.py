@@ -1,0 +1,165 @@
+"""The dataset picker: which kind of data, which dataset of that kind, and its own controls.
+
+Four kinds, one segmented control, so a student sees them apart: ready-made **tables**,
+generated **puzzles** (the sine and the 2-D sets: number of points, noise and data seed),
+points **drawn** by hand and **uploaded** tables. The last two are the session's own
+(:mod:`core.ui.own_data`). Only the dataset is a setting; the kind follows from it, except
+while the visitor has chosen "Upload" and has not uploaded anything yet: the page then keeps
+showing the dataset it showed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import streamlit as st
+
+from core.app import settings as state
+from core.app.own_data import DRAWN
+from core.app.settings import DataKind, DatasetShape
+from core.app.words import md
+from core.ui.cached import catalogue
+from core.ui.data_moves import KIND_KEY, LAST_OF_KIND, move_to, names_of
+from core.ui.draw_panel import start_drawing
+
+if TYPE_CHECKING:
+    from core.ui.controls import Controls
+
+
+KIND_LABELS: dict[DataKind, str] = {
+    "table": ":material/table: Tables",
+    "generated": ":material/scatter_plot: Puzzles",
+    "drawn": ":material/draw: Draw",
+    "upload": ":material/upload_file: Upload",
+}
+_PICKER_LABELS: dict[DataKind, str] = {
+    "table": "Table",
+    "generated": "Puzzle",
+    "drawn": "Your points",
+    "upload": "Your table",
+}
+#: The kinds the picker offers, in its order.
+_KINDS: tuple[DataKind, ...] = ("table", "generated", "drawn", "upload")
+
+
+def _on_dataset_change() -> None:
+    name = st.session_state.get("dataset")
+    if isinstance(name, str):
+        move_to(name)  # an unknown name: the dataset control keeps the last one
+
+
+def _on_kind_change(settings_type: type[state.Settings]) -> None:
+    kind = st.session_state.get(KIND_KEY)
+    if kind == "drawn":
+        start_drawing()  # the first time, a puzzle's points to start from
+    names = names_of(kind, settings_type) if kind in _KINDS else []
+    if not names:
+        return  # nothing of that kind yet (no upload): keep showing the dataset shown
+    remembered = st.session_state.get(LAST_OF_KIND, {}).get(kind)
+    newest = kind in ("upload", "drawn")
+    move_to(remembered if remembered in names else names[-1 if newest else 0])
+
+
+def _kind(controls: Controls[Any]) -> DataKind:
+    """Draw the kind control, in step with the dataset shown; return the kind chosen."""
+    session = st.session_state
+    held_name = session.get("dataset")
+    if not (isinstance(held_name, str) and controls._valid("dataset", held_name)):
+        held_name = controls.last.dataset
+    shown = catalogue()[held_name].kind  # the dataset a callback may just have moved to
+    held = session.get(KIND_KEY)
+    waiting = held in _KINDS and not names_of(held, controls.settings_type)
+    if held not in _KINDS or (held != shown and not waiting):
+        session[KIND_KEY] = shown
+    chosen = st.segmented_control(
+        "Data",
+        _KINDS,
+        format_func=KIND_LABELS.__getitem__,
+        required=True,
+        key=KIND_KEY,
+        on_change=_on_kind_change,
+        args=(controls.settings_type,),
+        help="Tables: real data, ready to use. Puzzles: points made up by a rule, to see "
+        "what straight splits can and cannot do. Draw: click your own points. Upload: "
+        "your own CSV table; it stays in this browser session.",
+    )
+    return chosen if chosen in _KINDS else shown
+
+
+def pick_dataset(controls: Controls[Any]) -> DataKind:
+    """The kind, the dataset and a generated set's controls; returns the kind chosen.
+
+    The kind's own panel (the uploader, the drawing) is the caller's to draw.
+    """
+    kind = _kind(controls)
+    names = names_of(kind, controls.settings_type)
+    shapes = catalogue()
+    if kind == "drawn" and names == [DRAWN]:
+        controls._control("dataset", lambda: DRAWN)  # one set of points: nothing to choose
+    elif names:
+        if st.session_state.get("dataset") not in names:  # never a choice the box lacks
+            st.session_state["dataset"] = (
+                controls.last.dataset if controls.last.dataset in names else names[0]
+            )
+        name = controls._control(
+            "dataset",
+            lambda: st.selectbox(
+                _PICKER_LABELS[kind],
+                names,
+                format_func=lambda n: shapes[n].title or n if n in shapes else n,
+                key="dataset",
+                on_change=_on_dataset_change,
+            ),
+        )
+        st.session_state.setdefault(LAST_OF_KIND, {})[shapes[name].kind] = name
+    elif kind == "upload":
+        title = shapes[controls.settings.dataset].title or controls.settings.dataset
+        st.caption(f"Showing {md(title)} until your table is read.")
+    shape = shapes[controls.settings.dataset]
+    if shape.generated:
+        generated_controls(controls, shape)
+    return kind
+
+
+def generated_controls(controls: Controls[Any], shape: DatasetShape) -> None:
+    """A generated set's number of points, noise and data seed, all in the URL."""
+    low, high = state.N_SAMPLES_RANGE
+    controls._control(
+        "n_samples",
+        lambda: st.slider(
+            "Number of points",
+            low,
+            high,
+            key="n_samples",
+            help="How many points the rule makes, before the test set is held out.",
+        ),
+    )
+    noise_max = shape.noise_max or state.NOISE_LIMIT
+    steps = [round(noise_max * i / 20, 6) for i in range(21)]
+    held = st.session_state.get("noise")
+    extra = [held] if isinstance(held, float) and held not in steps and held <= noise_max else []
+    controls._control(
+        "noise",
+        lambda: st.select_slider(
+            "Noise",
+            sorted([*steps, *extra]),
+            format_func=lambda v: f"{v:g}",
+            key="noise",
+            help="How far the points scatter from the rule's shape (a standard deviation, "
+            "in the features' units; for the sine, in y's). 0 is the bare shape.",
+        ),
+    )
+    controls._control(
+        "data_seed",
+        lambda: st.number_input(
+            "Data seed",
+            min_value=0,
+            max_value=state.SEED_LIMIT,
+            step=1,
+            key="data_seed",
+            help="Draws the points. The Seed further down only picks the train/test split "
+            "and the model's random choices, so changing it grows new trees on the very "
+            "same points; change this one for a fresh draw of the same puzzle. Both are in "
+            "the link.",
+        ),
+    )
