@@ -50,7 +50,9 @@ if growing.failed:
     st.stop()
 
 with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"):
-    steps, answer = path_in_words(model, view.X_test[sample], view.names, view.class_names)
+    steps, answer = path_in_words(
+        model, view.X_test[sample], view.names, view.class_names, view.categories
+    )
     truth = view.y_test[sample]
     shown = view.class_names[int(truth)] if view.classify else f"{float(truth):.4g}"
     if steps:

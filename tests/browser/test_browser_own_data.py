@@ -20,6 +20,7 @@ from browser_helpers import (
     AppPage,
     PageCase,
 )
+from playwright.sync_api import Error as PlaywrightError
 
 from bench.live_app import VIEWPORT, LiveServer
 
@@ -177,11 +178,6 @@ def test_one_visitors_upload_is_never_seen_by_another(
     assert "Adelie" not in second.html(".st-key-tree-diagram")
 
 
-@pytest.mark.xfail(
-    reason="growth_panels.your_split computes its slider step from a feature's range, NaN "
-    "when the node's rows have gaps (penguins fails the same way): not this branch's file",
-    strict=True,
-)
 def test_an_upload_with_gaps_grows_step_by_step(app: AppPage, penguins: Path) -> None:
     app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
     choose_kind(app, "Upload")
@@ -192,11 +188,23 @@ def test_an_upload_with_gaps_grows_step_by_step(app: AppPage, penguins: Path) ->
 
 
 def click_at(app: AppPage, x: float, y: float, span: tuple[float, float]) -> None:
-    """A real mouse click on the drawing area where the data coordinates are (x, y)."""
+    """A real mouse click on the drawing area where the data coordinates are (x, y).
+
+    The area redraws its SVG on every run, so finding it can meet the element being replaced:
+    look again until it holds still.
+    """
     area = app.page.locator(AREA)
-    area.scroll_into_view_if_needed()
-    box = area.bounding_box()
-    assert box is not None
+    box = None
+    for _ in range(20):
+        try:
+            area.scroll_into_view_if_needed(timeout=5000)
+            box = area.bounding_box(timeout=5000)
+        except PlaywrightError:
+            box = None
+        if box is not None:
+            break
+        app.page.wait_for_timeout(250)
+    assert box is not None, "the drawing area never held still"
     low, high = span
     app.page.mouse.click(
         box["x"] + (x - low) / (high - low) * box["width"],
@@ -204,12 +212,6 @@ def click_at(app: AppPage, x: float, y: float, span: tuple[float, float]) -> Non
     )
 
 
-@pytest.mark.xfail(
-    reason="not finished: the drawing area redraws its SVG on every run, and locating its "
-    "rect in the sidebar races that redraw (element detached); the clicks themselves are "
-    "covered by test_browser_draw.py on a small app",
-    strict=False,
-)
 def test_three_drawn_points_change_the_tree(app: AppPage) -> None:
     app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
     choose_kind(app, "Draw")
