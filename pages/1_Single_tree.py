@@ -57,7 +57,7 @@ with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"
     shown = view.class_names[int(truth)] if view.classify else f"{float(truth):.4g}"
     if steps:
         st.markdown("\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1)))
-    st.markdown(f"{answer.capitalize()} The true answer is **{md(shown)}**.")
+    st.markdown(f"{answer[:1].upper() + answer[1:]} The true answer is **{md(shown)}**.")
 
 with plot_column, ui.guard("the decision boundary"):
     st.subheader("Decision boundary" if view.classify else "The fit over the data")

@@ -388,3 +388,12 @@ def test_forest_page_tells_its_two_single_trees_apart_with_one_number_each():
     assert "bootstrap sample" in note and "max_features=sqrt" in note
     lone_words = "The lone tree beside the forest above, grown on all rows with every feature"
     assert f"{lone_words}, scores {lone.value}" in note
+
+
+def test_single_tree_names_the_predicted_class_as_the_table_spells_it():
+    # "Adelie", not "adelie": the sentence starts with a capital, the class keeps its own case.
+    app = open_page(SINGLE_TREE, dataset="penguins", max_depth="3")
+    answer = block(app, "sample-path").markdown[-1].value
+    assert answer.startswith("So the tree predicts **")
+    predicted = answer.split("**")[1]
+    assert predicted in load_dataset("penguins").class_names
