@@ -68,6 +68,26 @@ class AppPage:
 
         self.page.on("dialog", dismiss)
 
+    def box(self, selector: str, *, tries: int = 40) -> dict[str, float]:
+        """The on-screen box of ``selector``, scrolled into view.
+
+        An element a run redraws (the drawing area's SVG) can be replaced between finding it
+        and measuring it: look again until it holds still.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        for _ in range(tries):
+            try:
+                found = self.page.locator(selector).first
+                found.scroll_into_view_if_needed(timeout=5000)
+                box = found.bounding_box(timeout=5000)
+            except PlaywrightError:
+                box = None
+            if box is not None:
+                return dict(box)
+            self.page.wait_for_timeout(250)
+        raise AssertionError(f"{selector} never held still long enough to be clicked")
+
     def open(self, path: str, ready: tuple[str, ...]) -> None:
         """Go to ``path`` (with its query) and wait until the run is over and ``ready`` shown."""
         self.page.goto(self.server.url + path)

@@ -22,38 +22,9 @@ from bench.live_app import (
     ROOT,
     VIEWPORT,
     LiveServer,
-    chromium_path,
     free_port,
-    launch_chromium,
     streamlit_command,
 )
-
-MISSING_CHROMIUM = """\
-Chromium was not found at {path}.
-The browser tests drive the real app in Debian's Chromium. Install it with
-    sudo apt-get install -y chromium fonts-dejavu-core    (or: make system-browser)
-or point ARBORETUM_CHROMIUM at another Chromium binary.
-To run the other tests without a browser, set ARBORETUM_SKIP_BROWSER=1."""
-
-MISSING_PLAYWRIGHT = """\
-Playwright for Python is not installed: pip install -e '.[test]'
-(Only the Python package is needed; the browser is the system's Chromium.)
-To run the other tests without a browser, set ARBORETUM_SKIP_BROWSER=1."""
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """The Chromium binary to drive; skips only when asked to, fails when missing."""
-    if os.environ.get("ARBORETUM_SKIP_BROWSER") == "1":
-        pytest.skip("ARBORETUM_SKIP_BROWSER=1")
-    path = chromium_path()
-    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        pytest.fail(MISSING_CHROMIUM.format(path=path), pytrace=False)
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        pytest.fail(MISSING_PLAYWRIGHT, pytrace=False)
-    return path
 
 
 @pytest.fixture(scope="session")
@@ -66,16 +37,6 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         pytest.fail(str(error), pytrace=False)
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="session")
-def browser(chromium: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = launch_chromium(playwright, chromium)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

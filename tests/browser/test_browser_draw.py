@@ -83,8 +83,7 @@ def wait_for_points(app: AppPage, count: int) -> list[tuple[float, float, int]]:
 
 def click_at(app: AppPage, x: float, y: float) -> None:
     """A real mouse click on the spot of the drawing area with data coordinates (x, y)."""
-    box = app.page.locator(AREA).bounding_box()
-    assert box is not None
+    box = app.box(AREA)
     low, high = SPAN
     app.page.mouse.click(
         box["x"] + (x - low) / (high - low) * box["width"],

@@ -20,7 +20,6 @@ from browser_helpers import (
     AppPage,
     PageCase,
 )
-from playwright.sync_api import Error as PlaywrightError
 
 from bench.live_app import VIEWPORT, LiveServer
 
@@ -67,6 +66,11 @@ def url_query(app: AppPage) -> dict[str, str]:
 def choose_kind(app: AppPage, label: str) -> None:
     """Click one of the picker's kinds (Tables, Puzzles, Draw, Upload) and wait for the run."""
     app.page.locator(".st-key-data_kind button", has_text=label).first.click()
+    # The click's run may not have started yet when the page looks settled: wait for what
+    # the chosen kind shows (the uploader for Upload, the drawing for Draw) first.
+    shown = {"Upload": UPLOADER, "Draw": AREA}.get(label)
+    if shown is not None:
+        app.page.locator(shown).wait_for(state="attached")
     app.settle()
 
 
@@ -188,23 +192,8 @@ def test_an_upload_with_gaps_grows_step_by_step(app: AppPage, penguins: Path) ->
 
 
 def click_at(app: AppPage, x: float, y: float, span: tuple[float, float]) -> None:
-    """A real mouse click on the drawing area where the data coordinates are (x, y).
-
-    The area redraws its SVG on every run, so finding it can meet the element being replaced:
-    look again until it holds still.
-    """
-    area = app.page.locator(AREA)
-    box = None
-    for _ in range(20):
-        try:
-            area.scroll_into_view_if_needed(timeout=5000)
-            box = area.bounding_box(timeout=5000)
-        except PlaywrightError:
-            box = None
-        if box is not None:
-            break
-        app.page.wait_for_timeout(250)
-    assert box is not None, "the drawing area never held still"
+    """A real mouse click on the drawing area where the data coordinates are (x, y)."""
+    box = app.box(AREA)
     low, high = span
     app.page.mouse.click(
         box["x"] + (x - low) / (high - low) * box["width"],

@@ -34,7 +34,7 @@ from launched import (
     still_alive,
 )
 
-from bench.live_app import LiveServer, chromium_path, launch_chromium
+from bench.live_app import LiveServer
 from deploy.haproxy import COOKIE
 from deploy.replicas import port_is_free
 from tests.browser.browser_helpers import SINGLE_TREE, VIEWPORT, AppPage
@@ -135,27 +135,18 @@ def nudge_and_wait(app: AppPage, key: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def failover(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Failover]:
+def failover(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Failover]:
+    # ``browser`` is the session's one Chromium (tests/conftest.py): it fails when Chromium
+    # is missing and skips under ARBORETUM_SKIP_BROWSER=1.
     if not haproxy_installed():
         pytest.fail(MISSING_HAPROXY, pytrace=False)
-    if os.environ.get("ARBORETUM_SKIP_BROWSER") == "1":
-        pytest.skip("ARBORETUM_SKIP_BROWSER=1")
-    if not os.access(chromium_path(), os.X_OK):
-        pytest.fail(f"Chromium is missing at {chromium_path()}: make system-browser", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
     began = time.monotonic()
     launched, clean_up = start_launcher(2, tmp_path_factory.mktemp("failover"))
     started_in = time.monotonic() - began
     started = descendants(launched.process.pid)
     front = LiveServer(launched.process, launched.url, launched.output)
     try:
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright, chromium_path())
-            try:
-                yield run_scenario(browser, front, launched, started_in)
-            finally:
-                browser.close()
+        yield run_scenario(browser, front, launched, started_in)
         # The clean stop a service manager asks for, with one replica already dead.
         code = launched.stop(signal.SIGTERM)
         left = still_alive(started)
@@ -230,6 +221,8 @@ def run_scenario(
     )
     ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
     ARTIFACT.write_text(json.dumps(asdict(result), indent=2))
+    for context, _ in students:  # the browser is the session's: leave it as it was found
+        context.close()
     return result
 
 
