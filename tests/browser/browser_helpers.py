@@ -8,11 +8,15 @@ watch must also differ from before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bench.live_app import SETTLED_FN, VIEWPORT, LiveServer
+import pytest
+
+from bench.live_app import SETTLED_FN, VIEWPORT, LiveServer, free_port, streamlit_command
 
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
     from playwright.sync_api import Page
@@ -87,6 +91,18 @@ class AppPage:
                 return dict(box)
             self.page.wait_for_timeout(250)
         raise AssertionError(f"{selector} never held still long enough to be clicked")
+
+    def click_at(self, selector: str, span: tuple[float, float], x: float, y: float) -> None:
+        """A real mouse click where a square plot area ``selector`` shows data point (x, y).
+
+        ``span`` is the (low, high) data range of both axes; y grows upwards, as on a plot.
+        """
+        box = self.box(selector)
+        low, high = span
+        self.page.mouse.click(
+            box["x"] + (x - low) / (high - low) * box["width"],
+            box["y"] + (high - y) / (high - low) * box["height"],
+        )
 
     def open(self, path: str, ready: tuple[str, ...]) -> None:
         """Go to ``path`` (with its query) and wait until the run is over and ``ready`` shown."""
@@ -281,3 +297,41 @@ GROW_STEP_BY_STEP = PageCase(
     "page-grow-step-by-step.png",
 )
 PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
+
+
+@contextmanager
+def serve(script: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Serve ``script`` with Streamlit on a free port until the block ends.
+
+    The test fails, saying why, when the server does not start.
+    """
+    log = tmp_path_factory.mktemp(script.stem) / "server.log"
+    port = free_port()
+    try:
+        running = LiveServer.start(streamlit_command(script, port), port, log)
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@contextmanager
+def tab(browser: Any, server: LiveServer, *, forbidden: str) -> Iterator[AppPage]:
+    """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests.
+
+    The test fails when the server logged ``forbidden`` while it ran, even if the page hid it
+    from the visitor.
+    """
+    start = server.log.stat().st_size if server.log.exists() else 0
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        yield AppPage(context.new_page(), server)
+    finally:
+        context.close()
+    with server.log.open("rb") as log:
+        log.seek(start)
+        logged = log.read().decode(errors="replace")
+    if forbidden in logged:
+        pytest.fail(f"the app raised on the server:\n{logged[-4000:]}", pytrace=False)

@@ -16,47 +16,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage
+from browser_helpers import AppPage, serve, tab
 
 from bench.live_app import (
     ROOT,
-    VIEWPORT,
     LiveServer,
-    free_port,
-    streamlit_command,
 )
 
 
 @pytest.fixture(scope="session")
 def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    port = free_port()
-    try:
-        running = LiveServer.start(streamlit_command(ROOT / "app.py", port), port, log)
-    except RuntimeError as error:
-        pytest.fail(str(error), pytrace=False)
-    yield running
-    running.stop()
+    with serve(ROOT / "app.py", tmp_path_factory) as running:
+        yield running
 
 
 @pytest.fixture
 def app(browser: Any, server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests.
-
-    The test fails when the server logged an uncaught exception while it ran, even if the
-    page hid it from the visitor.
-    """
-    start = server.log.stat().st_size if server.log.exists() else 0
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        yield AppPage(context.new_page(), server)
-    finally:
-        context.close()
-    with server.log.open("rb") as log:
-        log.seek(start)
-        logged = log.read().decode(errors="replace")
-    if "Uncaught app execution" in logged:
-        pytest.fail(f"the app raised on the server:\n{logged[-4000:]}", pytrace=False)
+    """A fresh tab on the app; fails if the server logged an uncaught exception meanwhile."""
+    with tab(browser, server, forbidden="Uncaught app execution") as page:
+        yield page
 
 
 @pytest.fixture(scope="session")

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage
+from browser_helpers import AppPage, serve, tab
 
-from bench.live_app import ROOT, VIEWPORT, LiveServer, free_port, streamlit_command
+from bench.live_app import ROOT, LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -30,33 +30,18 @@ TOLERANCE = 0.03  # a pixel is 6 / ~500 units; a click lands on a whole pixel
 
 @pytest.fixture(scope="module")
 def draw_server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    log = tmp_path_factory.mktemp("draw") / "server.log"
-    port = free_port()
-    try:
-        running = LiveServer.start(streamlit_command(APP, port), port, log)
-    except RuntimeError as error:
-        pytest.fail(str(error), pytrace=False)
-    yield running
-    running.stop()
+    with serve(APP, tmp_path_factory) as running:
+        yield running
 
 
 @pytest.fixture
 def drawing(browser: Any, draw_server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab on the drawing app; fails if the server logged an exception meanwhile."""
-    start = draw_server.log.stat().st_size if draw_server.log.exists() else 0
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        app = AppPage(context.new_page(), draw_server)
+    """A fresh tab on the drawing app; fails if the server logged a traceback meanwhile."""
+    with tab(browser, draw_server, forbidden="Traceback") as app:
         app.open("/", (POINTS,))
         app.page.locator(AREA).wait_for()  # Playwright's locators see into the shadow root
         yield app
         app.assert_healthy()
-    finally:
-        context.close()
-    with draw_server.log.open("rb") as log:
-        log.seek(start)
-        logged = log.read().decode(errors="replace")
-    assert "Traceback" not in logged, logged[-4000:]
 
 
 def shown_points(app: AppPage) -> list[tuple[float, float, int]]:
@@ -81,16 +66,6 @@ def wait_for_points(app: AppPage, count: int) -> list[tuple[float, float, int]]:
     return points
 
 
-def click_at(app: AppPage, x: float, y: float) -> None:
-    """A real mouse click on the spot of the drawing area with data coordinates (x, y)."""
-    box = app.box(AREA)
-    low, high = SPAN
-    app.page.mouse.click(
-        box["x"] + (x - low) / (high - low) * box["width"],
-        box["y"] + (high - y) / (high - low) * box["height"],
-    )
-
-
 def choose_class(app: AppPage, index: int) -> None:
     """Pick a class with the radio, and wait until the drawing area was told (the next run)."""
     app.page.locator('[data-testid="stRadioOption"]').nth(index).click()
@@ -110,13 +85,13 @@ def test_three_clicks_add_three_points_and_a_click_on_a_point_removes_it(
     drawing: AppPage,
 ) -> None:
     assert wait_for_points(drawing, 0) == []
-    click_at(drawing, -1.5, 2.0)
+    drawing.click_at(AREA, SPAN, -1.5, 2.0)
     first = wait_for_points(drawing, 1)
     assert near(first[0], -1.5, 2.0, 0), first
-    click_at(drawing, 0.5, -0.25)
+    drawing.click_at(AREA, SPAN, 0.5, -0.25)
     wait_for_points(drawing, 2)
     choose_class(drawing, 1)
-    click_at(drawing, 2.0, -2.0)
+    drawing.click_at(AREA, SPAN, 2.0, -2.0)
     points = wait_for_points(drawing, 3)
     expected = [(-1.5, 2.0, 0), (0.5, -0.25, 0), (2.0, -2.0, 1)]
     assert all(near(p, *e) for p, e in zip(points, expected, strict=True)), points
@@ -136,7 +111,7 @@ def test_three_clicks_add_three_points_and_a_click_on_a_point_removes_it(
 def test_a_burst_of_clicks_keeps_every_point(drawing: AppPage) -> None:
     spots = [(-2.5 + 0.9 * k, 1.0 - 0.4 * k) for k in range(6)]
     for x, y in spots:  # no waiting: the clicks overtake the reruns they ask for
-        click_at(drawing, x, y)
+        drawing.click_at(AREA, SPAN, x, y)
     points = wait_for_points(drawing, len(spots))
     assert all(near(p, x, y, 0) for p, (x, y) in zip(points, spots, strict=True)), points
     # Every click was answered, so none waits to be sent again.
@@ -148,8 +123,8 @@ def test_a_burst_of_clicks_keeps_every_point(drawing: AppPage) -> None:
 
 
 def test_points_replaced_by_the_app_stay_replaced(drawing: AppPage, tmp_path: Path) -> None:
-    click_at(drawing, 1.0, 1.0)
-    click_at(drawing, -1.0, -1.0)
+    drawing.click_at(AREA, SPAN, 1.0, 1.0)
+    drawing.click_at(AREA, SPAN, -1.0, -1.0)
     wait_for_points(drawing, 2)
     drawing.page.locator(".st-key-clear button").click()
     wait_for_points(drawing, 0)

@@ -191,16 +191,6 @@ def test_an_upload_with_gaps_grows_step_by_step(app: AppPage, penguins: Path) ->
     app.assert_healthy()
 
 
-def click_at(app: AppPage, x: float, y: float, span: tuple[float, float]) -> None:
-    """A real mouse click on the drawing area where the data coordinates are (x, y)."""
-    box = app.box(AREA)
-    low, high = span
-    app.page.mouse.click(
-        box["x"] + (x - low) / (high - low) * box["width"],
-        box["y"] + (high - y) / (high - low) * box["height"],
-    )
-
-
 def test_three_drawn_points_change_the_tree(app: AppPage) -> None:
     app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
     choose_kind(app, "Draw")
@@ -213,7 +203,7 @@ def test_three_drawn_points_change_the_tree(app: AppPage) -> None:
     app.page.locator(".st-key-drawn_class button", has_text="class C").first.click()
     app.settle()
     for x, y in ((-1.7, 1.7), (-1.5, 1.8), (-1.8, 1.5)):
-        click_at(app, x, y, (-2.0, 2.0))
+        app.click_at(AREA, (-2.0, 2.0), x, y)
     after = app.wait_for_new_content(".st-key-tree-diagram", before)
     app.settle(SINGLE_TREE.ready)
     app.assert_healthy()
