@@ -20,9 +20,8 @@ value to the browser); after, a broken value keeps the last good one, field by f
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -32,6 +31,7 @@ from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
 from core.app.words import md
 from core.data.datasets import Task
+from core.ui.binding import Binding
 from core.ui.cached import catalogue, data_of
 from core.ui.data_controls import pick_dataset
 from core.ui.draw_panel import draw_panel, unusable
@@ -47,58 +47,18 @@ from core.ui.url_state import (
     share_box,
 )
 
-_LOG = logging.getLogger(__name__)
 S = TypeVar("S", bound=state.Settings)
 
 # The (dataset, seed) whose test samples the sample picker last labelled.
 _SAMPLE_LABELS = "_arboretum_sample_labels"
-_MISSING = object()
 
 
 def _task(task: str) -> Task:
     return "regression" if task == "regression" else "classification"
 
 
-class Controls(Generic[S]):
+class Controls(Binding[S]):
     """The controls of one run of a page; every helper returns the value it shows."""
-
-    def __init__(self, page: Page, settings_type: type[S], last: S, notice: Any) -> None:
-        self.page = page
-        self.settings_type = settings_type
-        self.last = last
-        self.values: dict[str, Any] = {}
-        self.notice = notice  # a placeholder atop the page, for what stops it early
-
-    # -- the binding every control goes through ---------------------------------------------
-
-    def _valid(self, key: str, value: Any) -> bool:
-        if key == "dataset":
-            shape = catalogue().get(value) if isinstance(value, str) else None
-            return shape is not None and (
-                shape.task == "classification" or not self.settings_type.classification_only
-            )
-        return state.field_is_valid(self.settings_type, key, value)
-
-    def _control(self, key: str, draw: Callable[[], Any]) -> Any:
-        """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
-        session = st.session_state
-        held = session.get(key, _MISSING)
-        if held is _MISSING or not self._valid(key, _from_widget(key, held)):
-            if held is not _MISSING:
-                _LOG.warning("control %s held %r; showing its last value", key, held)
-            session[key] = _to_widget(key, getattr(self.last, key))
-        value = _from_widget(key, draw())
-        if not self._valid(key, value):
-            _LOG.warning("control %s gave %r; keeping its last value", key, value)
-            value = getattr(self.last, key)
-        self.values[key] = value
-        return value
-
-    @property
-    def settings(self) -> S:
-        """The settings the controls drawn so far show; the others keep the last run's."""
-        settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
-        return settings
 
     def finish(self) -> S:
         """The page's settings: put them in the URL and show the share link in the sidebar."""

@@ -10,7 +10,7 @@ showing the dataset it showed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import streamlit as st
 
@@ -18,13 +18,10 @@ from core.app import settings as state
 from core.app.own_data import DRAWN
 from core.app.settings import DataKind, DatasetShape
 from core.app.words import md
+from core.ui.binding import Binding
 from core.ui.cached import catalogue
 from core.ui.data_moves import KIND_KEY, LAST_OF_KIND, move_to, names_of
 from core.ui.draw_panel import start_drawing
-
-if TYPE_CHECKING:
-    from core.ui.controls import Controls
-
 
 KIND_LABELS: dict[DataKind, str] = {
     "table": ":material/table: Tables",
@@ -60,7 +57,7 @@ def _on_kind_change(settings_type: type[state.Settings]) -> None:
     move_to(remembered if remembered in names else names[-1 if newest else 0])
 
 
-def _kind(controls: Controls[Any]) -> DataKind:
+def _kind(controls: Binding[Any]) -> DataKind:
     """Draw the kind control, in step with the dataset shown; return the kind chosen."""
     session = st.session_state
     held_name = session.get("dataset")
@@ -86,7 +83,7 @@ def _kind(controls: Controls[Any]) -> DataKind:
     return chosen if chosen in _KINDS else shown
 
 
-def pick_dataset(controls: Controls[Any]) -> DataKind:
+def pick_dataset(controls: Binding[Any]) -> DataKind:
     """The kind, the dataset and a generated set's controls; returns the kind chosen.
 
     The kind's own panel (the uploader, the drawing) is the caller's to draw.
@@ -121,7 +118,7 @@ def pick_dataset(controls: Controls[Any]) -> DataKind:
     return kind
 
 
-def generated_controls(controls: Controls[Any], shape: DatasetShape) -> None:
+def generated_controls(controls: Binding[Any], shape: DatasetShape) -> None:
     """A generated set's number of points, noise and data seed, all in the URL."""
     low, high = state.N_SAMPLES_RANGE
     controls._control(

@@ -9,7 +9,7 @@ what is missing instead of showing a tree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import streamlit as st
 
@@ -19,13 +19,11 @@ from core.app.words import md
 from core.data.catalogue import load_dataset
 from core.data.drawn import DrawnPoints, dataset_from_points, points_csv, points_from_dataset
 from core.figures.palette import CLASS_COLORS
+from core.ui.binding import Binding
 from core.ui.cached import builtin_catalogue
 from core.ui.data_moves import move_to
 from core.ui.draw import draw_points
 from core.ui.own_data import keep
-
-if TYPE_CHECKING:
-    from core.ui.controls import Controls
 
 #: The classes a drawing offers, coloured as the figures colour class codes 0, 1, 2.
 CLASS_NAMES = ("class A", "class B", "class C")
@@ -100,7 +98,7 @@ def problem() -> str | None:
     return held if isinstance(held, str) else None
 
 
-def draw_panel(controls: Controls[Any]) -> None:
+def draw_panel(controls: Binding[Any]) -> None:
     """The drawing area and its controls, while the page shows the drawn points."""
     start_drawing()
     if st.session_state.get(_CLASS) not in range(len(CLASS_NAMES)):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -25,12 +25,10 @@ from core.app.words import md
 from core.data.datasets import Task
 from core.data.prepare import Prepared, infer_task, prepare_table, suggest_target
 from core.data.tables import MAX_UPLOAD_MB, TableError, read_table
+from core.ui.binding import Binding
 from core.ui.cached import catalogue
 from core.ui.data_moves import move_to, names_of
 from core.ui.own_data import keep, own_catalogue
-
-if TYPE_CHECKING:
-    from core.ui.controls import Controls
 
 _LOG = logging.getLogger(__name__)
 
@@ -142,7 +140,7 @@ def _on_retarget(name: str, settings_type: type[state.Settings], field: str) -> 
     session[_TARGET], session[_TASK] = table.target, table.task  # back to what is shown
 
 
-def upload_panel(controls: Controls[Any]) -> None:
+def upload_panel(controls: Binding[Any]) -> None:
     """The uploader, and for the table shown: its target, its task, what became of its columns."""
     settings_type = controls.settings_type
     file = st.file_uploader(

@@ -1,0 +1,69 @@
+"""The binding every control goes through: a widget's value, checked against its setting.
+
+:class:`Binding` is the part of a page's controls that the data panels (``data_controls``,
+``draw_panel``, ``upload_panel``) need; :class:`core.ui.controls.Controls` adds the widgets.
+Keeping it here lets ``controls`` import the panels without the panels importing it back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import streamlit as st
+
+from core.app import settings as state
+from core.app.pages import Page
+from core.ui.cached import catalogue
+from core.ui.url_state import _from_widget, _to_widget
+
+_LOG = logging.getLogger(__name__)
+S = TypeVar("S", bound=state.Settings)
+_MISSING = object()
+
+
+class Binding(Generic[S]):
+    """What every control of one run of a page goes through.
+
+    It holds the last good settings and the values drawn so far, and checks each widget's
+    value against its setting before and after the widget is drawn.
+    """
+
+    def __init__(self, page: Page, settings_type: type[S], last: S, notice: Any) -> None:
+        self.page = page
+        self.settings_type = settings_type
+        self.last = last
+        self.values: dict[str, Any] = {}
+        self.notice = notice  # a placeholder atop the page, for what stops it early
+
+    # -- the binding every control goes through ---------------------------------------------
+
+    def _valid(self, key: str, value: Any) -> bool:
+        if key == "dataset":
+            shape = catalogue().get(value) if isinstance(value, str) else None
+            return shape is not None and (
+                shape.task == "classification" or not self.settings_type.classification_only
+            )
+        return state.field_is_valid(self.settings_type, key, value)
+
+    def _control(self, key: str, draw: Callable[[], Any]) -> Any:
+        """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
+        session = st.session_state
+        held = session.get(key, _MISSING)
+        if held is _MISSING or not self._valid(key, _from_widget(key, held)):
+            if held is not _MISSING:
+                _LOG.warning("control %s held %r; showing its last value", key, held)
+            session[key] = _to_widget(key, getattr(self.last, key))
+        value = _from_widget(key, draw())
+        if not self._valid(key, value):
+            _LOG.warning("control %s gave %r; keeping its last value", key, value)
+            value = getattr(self.last, key)
+        self.values[key] = value
+        return value
+
+    @property
+    def settings(self) -> S:
+        """The settings the controls drawn so far show; the others keep the last run's."""
+        settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
+        return settings
