@@ -44,6 +44,7 @@ from core.ui.url_state import (
     _to_widget,
     arrive,
     finish,
+    reconnected_keys,
     share_box,
 )
 
@@ -83,7 +84,9 @@ class Controls(Generic[S]):
         """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
         session = st.session_state
         held = session.get(key, _MISSING)
-        if held is _MISSING or not self._valid(key, _from_widget(key, held)):
+        if held is _MISSING and key in reconnected_keys():
+            pass  # a reconnecting browser holds this widget's value: the widget reads it
+        elif held is _MISSING or not self._valid(key, _from_widget(key, held)):
             if held is not _MISSING:
                 _LOG.warning("control %s held %r; showing its last value", key, held)
             session[key] = _to_widget(key, getattr(self.last, key))
@@ -287,7 +290,7 @@ class Controls(Generic[S]):
             lambda: st.selectbox("Feature on the x axis", indices, format_func=label, key="x"),
         )
         others = [i for i in indices if i != x]
-        if st.session_state.get("y") not in others:
+        if "y" not in reconnected_keys() and st.session_state.get("y") not in others:
             st.session_state["y"] = others[0]
         y = self._control(
             "y",
@@ -431,7 +434,9 @@ class Controls(Generic[S]):
         n_test = len(view.y_test)
         held = session.get("sample")
         labels = (view.data.name, view.rows.test_index.tobytes())
-        if session.get(_SAMPLE_LABELS) != labels or not (
+        if held is None and "sample" in reconnected_keys():
+            session[_SAMPLE_LABELS] = labels  # the browser's widget holds the sample
+        elif session.get(_SAMPLE_LABELS) != labels or not (
             isinstance(held, int) and 0 <= held < n_test
         ):
             in_range = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_test
