@@ -45,6 +45,7 @@ from core.ui.url_state import (
     arrive,
     finish,
     reconnected_keys,
+    reconnected_label,
     share_box,
 )
 
@@ -96,6 +97,20 @@ class Controls(Generic[S]):
             value = getattr(self.last, key)
         self.values[key] = value
         return value
+
+    def _stale_label(self, key: str, labels: Callable[[], list[str]]) -> None:
+        """A reconnecting browser's label that names none of ``labels()`` gives way to the URL.
+
+        The change just made moved what the labels say (another tree, another test set), so
+        the label is from before it; the URL's value is what this session would have kept.
+        """
+        session = st.session_state
+        if (
+            session.get(key) is None
+            and key in reconnected_keys()
+            and reconnected_label(key) not in labels()
+        ):
+            session[key] = _to_widget(key, getattr(self.last, key))
 
     @property
     def settings(self) -> S:
@@ -372,15 +387,17 @@ class Controls(Generic[S]):
         this tree does not reach, the link's notice says so.
         """
         session = st.session_state
-        held = _from_widget("step", session.get("step"))
-        if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
-            session["step"] = _to_widget("step", None)
-            self._fit_link(n_steps=n_steps)
         whole = _NONE_SHOWN_AS["step"]
         options: list[int | str] = [*range(n_steps), whole]
 
         def label(value: int | str) -> str:
             return f"{n_steps} of {n_steps}" if value == whole else f"{value} of {n_steps}"
+
+        self._stale_label("step", lambda: [label(option) for option in options])
+        held = _from_widget("step", session.get("step"))
+        if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
+            session["step"] = _to_widget("step", None)
+            self._fit_link(n_steps=n_steps)
 
         value: int | None = self._control(
             "step",
@@ -390,6 +407,7 @@ class Controls(Generic[S]):
 
     def node(self, describe: Callable[[int], str], n_nodes: int, label: str = "Node") -> int:
         """Which node of a tree of ``n_nodes`` to ask about, by its number."""
+        self._stale_label("node", lambda: [describe(i) for i in range(n_nodes)])
         held = st.session_state.get("node")
         if isinstance(held, int) and not isinstance(held, bool) and held >= n_nodes:
             st.session_state["node"] = 0
@@ -432,6 +450,14 @@ class Controls(Generic[S]):
         """
         session = st.session_state
         n_test = len(view.y_test)
+
+        def describe(i: int) -> str:
+            row = int(view.rows.test_index[i])
+            if view.classify:
+                return f"#{i} (row {row}, {view.class_names[int(view.y_test[i])]})"
+            return f"#{i} (row {row}, y = {float(view.y_test[i]):.2f})"
+
+        self._stale_label("sample", lambda: [describe(i) for i in range(n_test)])
         held = session.get("sample")
         labels = (view.data.name, view.rows.test_index.tobytes())
         if held is None and "sample" in reconnected_keys():
@@ -448,12 +474,6 @@ class Controls(Generic[S]):
                     # The link asked for a sample this test set does not have: say so.
                     fitted, more = state.fit_sample(adopted, n_test)
                     session[_NOTICES] = (fitted, notices + more)
-
-        def describe(i: int) -> str:
-            row = int(view.rows.test_index[i])
-            if view.classify:
-                return f"#{i} (row {row}, {view.class_names[int(view.y_test[i])]})"
-            return f"#{i} (row {row}, y = {float(view.y_test[i]):.2f})"
 
         return int(
             self._control(

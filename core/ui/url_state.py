@@ -82,9 +82,9 @@ def _history_navigation() -> bool:
     return bool(getattr(context, "is_history_navigation", False))
 
 
-def _unread_browser_keys() -> frozenset[str]:
-    """The keys of the widgets whose values the browser sent with this run, but no run of
-    this session has drawn.
+def _unread_browser_states() -> dict[str, Any]:
+    """The values the browser sent with this run for widgets no run of this session has drawn,
+    by key, as Streamlit's ``WidgetState`` protobufs.
 
     A session that drew a widget knows how to read its value (Streamlit keeps the widget's
     metadata); a value the session cannot read yet comes from a browser whose page another
@@ -95,16 +95,48 @@ def _unread_browser_keys() -> frozenset[str]:
     """
     context = get_script_run_ctx()
     if context is None:
-        return frozenset()
+        return {}
     widgets = context.session_state._state._new_widget_state
     prefix = f"{GENERATED_ELEMENT_ID_PREFIX}-"
-    return frozenset(
-        widget_id.split("-", 2)[2]
-        for widget_id in widgets.states
+    return {
+        widget_id.split("-", 2)[2]: getattr(held, "value", None)
+        for widget_id, held in widgets.states.items()
         if widget_id.startswith(prefix)
         and widget_id.count("-") >= 2
         and widget_id not in widgets.widget_metadata
-    )
+    }
+
+
+def reconnected_label(key: str) -> str | None:
+    """The option label a reconnecting browser's widget keyed ``key`` showed (a selectbox's, a
+    select slider's), or None.
+
+    A label names an option only while the options are the ones the browser was shown: a
+    control whose labels depend on other settings (a tree's splits, a test set's samples)
+    may have got a stale one, when the change just made moved those settings.
+    """
+    return _sent_label(key) if key in reconnected_keys() else None
+
+
+def _sent_label(key: str) -> str | None:
+    """The option label the browser sent for the unread widget keyed ``key``, or None."""
+    sent = _unread_browser_states().get(key)
+    if sent is None:
+        return None
+    kind = sent.WhichOneof("value")
+    if kind == "string_value":
+        return str(sent.string_value)
+    if kind == "string_array_value" and len(sent.string_array_value.data) == 1:
+        return str(sent.string_array_value.data[0])
+    return None
+
+
+def _dataset_titled(label: str | None) -> str | None:
+    """The dataset the picker shows under ``label`` (its title, else its name), or None."""
+    for name, shape in catalogue().items():
+        if (shape.title or name) == label:
+            return name
+    return None
 
 
 def reconnected_keys() -> frozenset[str]:
@@ -134,9 +166,11 @@ def arrive(page: Page, settings_type: type[S]) -> S:
     the page it shows, and the student's next action sends a run carrying every widget's
     value, the one just moved included, with the URL the dead server last wrote. That URL is
     older than the moved widget, so the widgets the browser sent win (``reconnected_keys``);
-    the URL still gives the settings the browser sent no widget for. A fresh session whose run
-    carries no widget of this page (a link opened, a reload), or one that came by the back or
-    forward button, is an arrival as before. A reconnect is told from an in-app move to
+    the URL still gives the settings the browser sent no widget for, and those whose option
+    label the move made stale (``reconnected_label``; the controls check). A move to another
+    dataset moves every setting with it, as the picker's callback would have. A fresh session
+    whose run carries no widget of this page (a link opened, a reload), or one that came by
+    the back or forward button, is an arrival as before. A reconnect is told from an in-app move to
     another page by the URL: ``finish`` always leaves the page's settings there, while a link
     in the page list opens a page without them.
     """
@@ -144,7 +178,7 @@ def arrive(page: Page, settings_type: type[S]) -> S:
     query = _url_query(settings_type)
     names = {f.name for f in fields(settings_type)}
     fresh = session.get(_PAGE) is None
-    held = _unread_browser_keys() & names if fresh and query else frozenset()
+    held = frozenset(_unread_browser_states()) & names if fresh and query else frozenset()
     arrived = session.get(_PAGE) != page.path or not isinstance(session.get(_LAST), settings_type)
     navigated = _history_navigation() and session.get(_WRITTEN) != query
     if navigated:
@@ -152,6 +186,13 @@ def arrive(page: Page, settings_type: type[S]) -> S:
     if arrived or navigated:
         source = query if query else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
+        moved_to = _dataset_titled(_sent_label("dataset")) if "dataset" in held else None
+        if moved_to is not None and moved_to != settings.dataset:
+            # The move was to another dataset, whose callback (data_moves.move_to) cannot run
+            # in a session that never drew the picker: do what it does. Every other widget the
+            # browser sent belongs to the old dataset.
+            settings = state.with_dataset(settings, moved_to, catalogue())
+            held = frozenset()
         for f in fields(settings_type):
             if f.name not in held:
                 session[f.name] = _to_widget(f.name, getattr(settings, f.name))

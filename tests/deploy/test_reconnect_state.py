@@ -75,3 +75,47 @@ def test_a_fresh_session_without_the_pages_settings_in_the_url_is_an_arrival() -
     assert slider(live, "max_depth") == 3  # the page's default
     assert live.query_params["max_depth"] == "3"
     assert live.selectbox("dataset").value == "iris"
+
+
+def url_of(app: AppTest) -> dict[str, str]:
+    """The settings the last run wrote in the URL."""
+    return {name: str(app.query_params[name]) for name in app.query_params}
+
+
+def test_a_label_the_move_made_stale_gives_way_to_the_url() -> None:
+    # The sample picker's labels name rows of the test set, which the seed draws: after a new
+    # seed, the label the browser sends names a sample of the old test set. The same server
+    # would keep the sample's number; so does the live one (it takes it from the URL).
+    # (Sample 2's label differs between the two seeds: "#2 (row 8, ...)", "#2 (row 10, ...)".)
+    dead = open_page(SINGLE_TREE, **LINK)
+    dead.selectbox("sample").set_value(2).run()
+    assert dead.query_params["sample"] == "2"
+    url = url_of(dead)
+    dead.number_input("seed").set_value(7)  # the move the dead replica never ran
+    live = first_run_elsewhere(dead, url)
+    assert not live.exception
+    assert live.number_input("seed").value == 7
+    assert live.query_params["seed"] == "7"
+    assert live.selectbox("sample").value == 2
+    assert live.query_params["sample"] == "2"
+
+
+def test_a_move_to_another_dataset_moves_every_setting_with_it() -> None:
+    # The picker's callback, which moves the other settings to the new dataset's (its pair,
+    # its sample...), cannot run in a session that never drew the picker; arrive does what
+    # it does, as the same server would have.
+    dead = open_page(SINGLE_TREE, **LINK)
+    dead.selectbox("sample").set_value(2).run()
+    url = url_of(dead)
+    dead.selectbox("dataset").set_value("breast_cancer")
+    live = first_run_elsewhere(dead, url)
+    same_server = open_page(SINGLE_TREE, **url)
+    same_server.selectbox("dataset").set_value("breast_cancer").run()
+    assert same_server.query_params["sample"] == "0"  # the new dataset's first sample
+    assert not live.exception
+    assert live.query_params["dataset"] == "breast_cancer"
+    assert url_of(live) == url_of(same_server)
+    assert (live.selectbox("x").value, live.selectbox("y").value) == (
+        same_server.selectbox("x").value,
+        same_server.selectbox("y").value,
+    )
