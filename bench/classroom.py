@@ -189,8 +189,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
-#: Changes after which the rest of the view may move too (a new dataset resets its controls).
-CASCADING_KEYS = frozenset({"dataset"})
+#: Changes after which the rest of the view may move too: a new dataset resets its controls,
+#: and the x feature moved onto the y feature's moves y (Controls.pair keeps them distinct).
+CASCADING_KEYS = frozenset({"dataset", "x"})
 
 
 def _same_setting(shown: str, in_url: str) -> bool:

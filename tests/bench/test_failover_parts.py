@@ -53,6 +53,12 @@ def test_view_kept(after: str, key: str, expected: tuple[bool, bool] | None) -> 
     assert view_kept(BEFORE, after, key, "3") == expected
 
 
+def test_x_moved_onto_y_is_not_judged_but_y_moved_is() -> None:
+    # Controls.pair keeps the two features distinct: x moved onto y's feature moves y.
+    assert view_kept("x=0&y=1", "x=1&y=0", "x", "1") is None
+    assert view_kept("x=0&y=1", "x=0&y=2", "y", "2") == (True, True)
+
+
 def test_a_move_to_the_value_the_url_holds_cannot_be_judged() -> None:
     assert view_kept(BEFORE, BEFORE, "max_depth", "2") is None
     assert view_kept(BEFORE, BEFORE, "max_depth", "2.0") is None
