@@ -545,7 +545,8 @@ def failover_rows(row: dict[str, Any]) -> str:
     for name, group in failover["groups"].items():
         times = group["reconnect_s"]
         reconnect = f"{statistics.median(times):.2f} s, {max(times):.2f} s" if times else "-"
-        longest = max(group["change_with_reconnect_s"], default=0.0)
+        changes = group["change_with_reconnect_s"]
+        longest = f"{max(changes):.2f} s" if changes else "-"
         unjudged = len(group["view_not_comparable"])
         kept = (
             f"{group['view_kept']} of {group['view_checked']}"
@@ -553,16 +554,13 @@ def failover_rows(row: dict[str, Any]) -> str:
             if times
             else "-"
         )
+        who = f"{name} ({failover['killed']})" if name == "killed replica" else name
         lines.append(
-            f"| {failover['after_s']:g} s | {name} ({failover['killed']}) "
-            if name == "killed replica"
-            else f"| {failover['after_s']:g} s | {name} "
-        )
-        lines[-1] += (
+            f"| {failover['after_s']:g} s | {who} "
             f"| {group['students']} ({group['students_reconnected']}) | {group['interactions']} "
             f"| {group['errors_before']} / {group['errors_after']} "
             f"| {group['p95_before_s']:.2f} s / {group['p95_after_s']:.2f} s | {reconnect} "
-            f"| {longest:.2f} s | {kept} |"
+            f"| {longest} | {kept} |"
         )
     return "\n".join(lines)
 
