@@ -20,6 +20,12 @@ behind HAProxy as ``make replicas`` runs them, unless ``--url`` names a server t
 - ``--pages``: the server's CPU per change on each page alone (4 students staying on it).
 - ``--distinct 1000``: 30 students at once open fresh random links (each a new session) until
   the server has shown that many distinct settings; memory during and after.
+- ``--kill-replica-after 20`` (with ``--replicas 2`` or more): SIGKILL the first replica that
+  many seconds into each class (issue 11). Students reconnect as the browser does (a new
+  websocket, same URL and cookies, the change made again with their widget values) and the
+  report splits them: those on the killed replica against the others, with errors, reconnect
+  times, and whether the moved students' next run kept their view (same query string, but
+  for the control just moved, which must have moved).
 
 What it reports
 ---------------
@@ -39,15 +45,17 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from bench.classroom_browsers import BrowserRiders
 from bench.classroom_server import (
@@ -69,6 +77,7 @@ from bench.live_app import ROOT, LiveServer, streamlit_command
 from bench.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
+from deploy.haproxy import COOKIE, local_backends
 
 OUT = ROOT / "build" / "classroom"
 DEFAULT_PORT = 8651
@@ -88,11 +97,16 @@ CPU_TARGETS_S = {
 
 @dataclass(frozen=True)
 class Target:
-    """Where the students are sent and which processes and logs serve them."""
+    """Where the students are sent and which processes and logs serve them.
+
+    ``names`` are the replicas' names in the load balancer's affinity cookie, one per pid
+    (empty for a single server or ``--url``).
+    """
 
     url: str
     pids: list[int]
     logs: list[Path]
+    names: list[str] = field(default_factory=list)
 
 
 def pids_listening(ports: list[int]) -> list[int]:
@@ -138,7 +152,8 @@ def replicas(args: argparse.Namespace, name: str) -> Iterator[Target]:
         pids = pids_listening(ports)
         if len(pids) != args.replicas:
             raise RuntimeError(f"found {len(pids)} replica processes of {args.replicas}")
-        yield Target(cluster.url, pids, sorted(logs.glob("*.log")))
+        names = [backend.name for backend in local_backends(ports)]
+        yield Target(cluster.url, pids, sorted(logs.glob("*.log")), names)
 
 
 @contextmanager
@@ -172,6 +187,87 @@ def percentile(values: list[float], share: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+#: Changes after which the rest of the view may move too: a new dataset resets its controls,
+#: and the x feature moved onto the y feature's moves y (Controls.pair keeps them distinct).
+CASCADING_KEYS = frozenset({"dataset", "x"})
+
+
+def _same_setting(shown: str, in_url: str) -> bool:
+    """Whether a widget's value and a URL's value say the same (``"3.0"`` and ``"3"`` do)."""
+    if shown == in_url:
+        return True
+    try:
+        return float(shown) == float(in_url)
+    except ValueError:
+        return False
+
+
+def view_kept(
+    query_before: str, query_after: str, key: str, value: str = ""
+) -> tuple[bool, bool] | None:
+    """Whether a change of control ``key`` to ``value`` kept the view:
+    ``(others kept, move applied)``.
+
+    ``others kept``: every setting of the URL but ``key`` is as before; ``move applied``: the
+    URL's ``key`` changed. None when the URL cannot tell: ``key`` is not a setting in it (a
+    button, a page switch), changing it legitimately moves other settings (a dataset), or
+    ``value`` is what the URL already held (the protocol client can pick the value shown:
+    it knows a widget's value only from what it sent or the widget's default).
+    """
+    before, after = dict(parse_qsl(query_before)), dict(parse_qsl(query_after))
+    if key not in before or key in CASCADING_KEYS or _same_setting(value, before[key]):
+        return None
+    others_kept = {k: v for k, v in before.items() if k != key} == {
+        k: v for k, v in after.items() if k != key
+    }
+    return others_kept, after.get(key) != before[key]
+
+
+def failover_summary(log: list[Interaction], killed: str, killed_at: float) -> dict[str, Any]:
+    """What the students on the killed replica and the others went through.
+
+    A student's replica is the one their first interaction was sent to: one websocket carries
+    a whole visit, so only the kill moves a student (even one whose first page was loading).
+    Each group reports its students, its interactions and errors before and after
+    ``killed_at`` (``time.monotonic``), its p95 latency before and after, its reconnects and
+    their seconds, and for each change made again after a reconnect whether the view was kept
+    (:func:`view_kept`).
+    """
+    first: dict[int, str] = {}
+    for i in sorted(log, key=lambda i: i.started):
+        first.setdefault(i.student, i.replica_before)
+    groups: dict[str, dict[str, Any]] = {}
+    for name, on_killed in (("killed replica", True), ("other replicas", False)):
+        students = {who for who, replica in first.items() if (replica == killed) == on_killed}
+        mine = [i for i in log if i.student in students]
+        before = [i for i in mine if i.started + i.seconds < killed_at]
+        after = [i for i in mine if i.started + i.seconds >= killed_at]
+        moved = [i for i in mine if i.reconnect_s is not None]
+        checks = [(i, view_kept(i.query_before, i.query_after, i.action, i.value)) for i in moved]
+        judged = [(i, c) for i, c in checks if c is not None and not i.error]
+        groups[name] = {
+            "students": len(students),
+            "students_reconnected": len({i.student for i in moved}),
+            "interactions": len(mine),
+            "errors_before": sum(1 for i in before if i.error),
+            "errors_after": sum(1 for i in after if i.error),
+            "error_examples": sorted({i.error for i in mine if i.error})[:3],
+            "p95_before_s": round(percentile([i.seconds for i in before if not i.error], 0.95), 3),
+            "p95_after_s": round(percentile([i.seconds for i in after if not i.error], 0.95), 3),
+            "reconnect_s": sorted(round(i.reconnect_s or 0.0, 3) for i in moved),
+            "change_with_reconnect_s": sorted(round(i.seconds, 3) for i in moved),
+            "view_checked": len(judged),
+            "view_kept": sum(1 for _, (kept, applied) in judged if kept and applied),
+            "view_not_kept": [
+                [i.student, i.action, i.query_before, i.query_after]
+                for i, (kept, applied) in judged
+                if not (kept and applied)
+            ],
+            "view_not_comparable": [i.action for i, c in checks if c is None or i.error],
+        }
+    return {"killed": killed, "groups": groups}
 
 
 def summarize(
@@ -211,7 +307,13 @@ def summarize(
         "rss_end_mib": {str(pid): watch.samples[pid][-1][1] for pid in target.pids},
         "rss_timeline_mib": {str(pid): watch.samples[pid] for pid in target.pids},
         "interaction_log": [
-            [i.student, i.page, i.action, round(i.seconds, 3), i.error] for i in log
+            [i.student, i.page, i.action, round(i.seconds, 3), i.error]
+            + (
+                [i.replica_before, i.replica, i.reconnect_s]
+                if i.replica or i.replica_before
+                else []
+            )
+            for i in log
         ],
         **(extra or {}),
     }
@@ -243,6 +345,24 @@ async def warm_up(url: str, replicas: int) -> None:
             await session.close()
 
 
+Drive = Callable[[str, list[Interaction]], Awaitable[None]]
+
+
+def with_a_kill(drive: Drive, target: Target, after: float, killed: dict[str, Any]) -> Drive:
+    """``drive``, with the first replica SIGKILLed ``after`` seconds in (noted in ``killed``)."""
+
+    async def both(url: str, log: list[Interaction]) -> None:
+        async def kill() -> None:
+            await asyncio.sleep(after)
+            killed.update(name=target.names[0], pid=target.pids[0], at=time.monotonic())
+            # The replica leads its process group (bench.live_app.LiveServer): dot dies too.
+            os.killpg(target.pids[0], signal.SIGKILL)
+
+        await asyncio.gather(drive(url, log), kill())
+
+    return both
+
+
 def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) -> dict[str, Any]:
     """Serve, watch, run the coroutine ``drive(url, log)``, and summarize what happened."""
     catalogue = app_settings.default_catalogue()
@@ -260,6 +380,9 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
             rng = random.Random(args.seed + 7)
             links = [start_link(rng, catalogue, lesson_share=1.0) for _ in range(riders)]
             browsers = BrowserRiders(target.url, links, changes=args.browser_changes).start()
+        killed: dict[str, Any] = {}
+        if args.kill_replica_after:
+            drive = with_a_kill(drive, target, args.kill_replica_after, killed)
         asyncio.run(drive(target.url, log))
         if browsers is not None:
             browsers.join()
@@ -281,6 +404,12 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
                 "median_s": round(statistics.median(seen), 3) if seen else 0.0,
                 "p95_s": round(percentile(seen, 0.95), 3),
             }
+        if killed:
+            extra["failover"] = {
+                "after_s": args.kill_replica_after,
+                "pid": killed["pid"],
+                **failover_summary(log, killed["name"], killed["at"]),
+            }
         uncaught = uncaught_since(target.logs, offsets)
         return summarize(
             name, log, target, watch, cpu, uncaught, (load_before, load_average()), extra
@@ -289,7 +418,12 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
 
 def run_classes(args: argparse.Namespace) -> list[dict[str, Any]]:
     """One run per class size in ``--students``."""
-    plan = Plan(changes=args.changes, think=args.think)
+    plan = Plan(
+        changes=args.changes,
+        think=args.think,
+        reconnect=bool(args.kill_replica_after),
+        affinity_cookie=COOKIE if args.replicas > 1 else "",
+    )
     catalogue = app_settings.default_catalogue()
     rows = []
     for n in args.students:
@@ -301,6 +435,8 @@ def run_classes(args: argparse.Namespace) -> list[dict[str, Any]]:
         row["students"] = n
         rows.append(row)
         print(table_row(row), flush=True)
+        if "failover" in row:
+            print(f"\n{FAILOVER_HEADER}\n{failover_rows(row)}\n", flush=True)
     return rows
 
 
@@ -394,6 +530,41 @@ def table_row(row: dict[str, Any]) -> str:
     )
 
 
+FAILOVER_HEADER = (
+    "| killed after | students on | students (reconnected) | interactions | errors before / after "
+    "| p95 before / after | reconnect (median, max) | change with reconnect (max) "
+    "| next run kept the view |\n"
+    "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+)
+
+
+def failover_rows(row: dict[str, Any]) -> str:
+    """The failover table's two rows: the killed replica's students, then the others."""
+    failover = row["failover"]
+    lines = []
+    for name, group in failover["groups"].items():
+        times = group["reconnect_s"]
+        reconnect = f"{statistics.median(times):.2f} s, {max(times):.2f} s" if times else "-"
+        changes = group["change_with_reconnect_s"]
+        longest = f"{max(changes):.2f} s" if changes else "-"
+        unjudged = len(group["view_not_comparable"])
+        kept = (
+            f"{group['view_kept']} of {group['view_checked']}"
+            + (f" (+{unjudged} not comparable)" if unjudged else "")
+            if times
+            else "-"
+        )
+        who = f"{name} ({failover['killed']})" if name == "killed replica" else name
+        lines.append(
+            f"| {failover['after_s']:g} s | {who} "
+            f"| {group['students']} ({group['students_reconnected']}) | {group['interactions']} "
+            f"| {group['errors_before']} / {group['errors_after']} "
+            f"| {group['p95_before_s']:.2f} s / {group['p95_after_s']:.2f} s | {reconnect} "
+            f"| {longest} | {kept} |"
+        )
+    return "\n".join(lines)
+
+
 PAGE_HEADER = (
     "| page | interactions | errors | median | p95 | server CPU / change | target |\n"
     "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
@@ -432,6 +603,9 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
     ]
     if results.get("classes"):
         parts += ["", CLASS_HEADER, *map(table_row, results["classes"])]
+        killed = [row for row in results["classes"] if "failover" in row]
+        if killed:
+            parts += ["", FAILOVER_HEADER, *map(failover_rows, killed)]
     if results.get("pages"):
         parts += ["", PAGE_HEADER, *map(page_row, results["pages"])]
     if results.get("distinct"):
@@ -469,6 +643,14 @@ def main(argv: list[str] | None = None) -> None:
         default=1,
         help="more than 1: that many replicas behind HAProxy (make replicas), ports after --port",
     )
+    parser.add_argument(
+        "--kill-replica-after",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --replicas >= 2 and --students: SIGKILL the first replica this far into "
+        "each class; students reconnect as browsers do (issue 11)",
+    )
     parser.add_argument("--url", default="", help="measure this server (or load balancer) instead")
     parser.add_argument(
         "--pid", type=int, action="append", default=[], help="with --url: a server process"
@@ -485,6 +667,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.url and not args.pid:
         parser.error("--url needs --pid for every server process behind it")
+    if args.kill_replica_after and (args.replicas < 2 or args.url or args.pages or args.distinct):
+        parser.error(
+            "--kill-replica-after needs --replicas >= 2 started here, and classes only "
+            f"(--students); got --replicas {args.replicas}"
+        )
     if not (args.students or args.pages or args.distinct):
         args.students = [10, 30, 60]
     results: dict[str, Any] = {"label": args.label, "args": vars(args), "cores": os.cpu_count()}

@@ -100,6 +100,7 @@ class ProcessWatch:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _t0: float = 0.0
+    _cpu_seen: dict[int, float] = field(default_factory=dict)
 
     def start(self) -> ProcessWatch:
         """Start sampling memory in a daemon thread."""
@@ -114,7 +115,18 @@ class ProcessWatch:
             now = time.monotonic() - self._t0
             for pid in self.pids:
                 self.samples[pid].append((round(now, 2), round(rss_mib(pid), 1)))
+                self._read_cpu(pid)
             self._stop.wait(self.interval)
+
+    def _read_cpu(self, pid: int) -> float:
+        """CPU seconds of ``pid`` now; for a process gone, the last reading (a killed replica
+        keeps what it had spent until the sample before its death)."""
+        try:
+            seconds = cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError):
+            return self._cpu_seen.get(pid, 0.0)
+        self._cpu_seen[pid] = seconds
+        return seconds
 
     def stop(self) -> None:
         """Stop sampling (after one last sample)."""
@@ -123,8 +135,8 @@ class ProcessWatch:
             self._thread.join()
 
     def cpu(self) -> dict[int, float]:
-        """CPU seconds of each process so far."""
-        return {pid: cpu_seconds(pid) for pid in self.pids}
+        """CPU seconds of each process so far (see :meth:`_read_cpu` for one that is gone)."""
+        return {pid: self._read_cpu(pid) for pid in self.pids}
 
     def peak(self, pid: int) -> float:
         """The highest resident memory sampled for ``pid``, in MiB."""

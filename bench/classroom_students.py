@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields, replace
+from functools import partial
 from typing import Any
 
 from bench.st_client import ProtocolError, Run, StudentSession, Widget
@@ -66,6 +68,19 @@ class Interaction:
         Until the run finished (or the error).
     error : str
         Empty when the run finished on the right page without an exception.
+    replica : str
+        The server the load balancer's affinity cookie named after it (``""`` without one).
+    replica_before : str
+        The server the cookie named when it was sent (another one if it reconnected).
+    reconnect_s : float or None
+        When the connection broke during it and the student reconnected (``Plan.reconnect``):
+        seconds until the new websocket was open. ``seconds`` then counts the whole change,
+        the broken attempt, the reconnect and the change made again.
+    query_before, query_after : str
+        The URL's query string before the change and after the run that made it.
+    value : str
+        The value the control was set to, as the widget shows it (``""`` for an open or a
+        switch).
     """
 
     student: int
@@ -74,6 +89,12 @@ class Interaction:
     started: float
     seconds: float
     error: str = ""
+    replica: str = ""
+    replica_before: str = ""
+    reconnect_s: float | None = None
+    query_before: str = ""
+    query_after: str = ""
+    value: str = ""
 
 
 def random_settings(page: Page, rng: random.Random, catalogue: app_settings.Catalogue) -> Any:
@@ -200,6 +221,11 @@ class Plan:
     switch_chance: float = SWITCH_CHANCE
     lesson_share: float = 0.5
     timeout: float = 60.0
+    #: When the connection breaks (the server died), reconnect as a browser does and make the
+    #: change again, instead of ending the visit.
+    reconnect: bool = False
+    #: The name of the load balancer's affinity cookie, whose value names the server.
+    affinity_cookie: str = ""
 
 
 async def student(
@@ -222,18 +248,49 @@ async def student(
     url_path, query = start or start_link(rng, catalogue, plan.lesson_share)
     session = StudentSession(base_url, timeout=plan.timeout)
 
-    async def act(action: str, page: str, call: Any) -> bool:
-        """Await ``call``, log it; False when the session cannot go on."""
+    def replica_of(session: StudentSession) -> str:
+        return session.cookies.get(plan.affinity_cookie, "") if plan.affinity_cookie else ""
+
+    async def act(
+        action: str, page: str, make: Callable[[], Awaitable[Run]], value: Any = ""
+    ) -> bool:
+        """Run the call ``make`` returns, log it; False when the session cannot go on."""
         began = time.monotonic()
         alive = True
+        query_before = session.query
+        replica_before = replica_of(session)
+        reconnect_s = None
         try:
-            run = await call
+            try:
+                run = await make()
+            except (ProtocolError, OSError):
+                if not plan.reconnect:
+                    raise
+                # The server went away under the student: as the browser does, connect again
+                # (same URL, same cookies) and make the change again.
+                reconnect_s = await session.reconnect(plan.timeout)
+                run = await make()
             error = check(run, session, page)
         except TimeoutError:  # before OSError, of which it is a kind
             error, alive = f"timeout after {plan.timeout:g} s", False
         except (ProtocolError, OSError) as failure:
             error, alive = f"{type(failure).__name__}: {failure}"[:200], False
-        log.append(Interaction(who, page, action, began, time.monotonic() - began, error))
+        log.append(
+            Interaction(
+                who,
+                page,
+                action,
+                began,
+                time.monotonic() - began,
+                error,
+                replica_of(session),
+                replica_before,
+                reconnect_s,
+                query_before,
+                session.query,
+                str(value),
+            )
+        )
         return alive
 
     try:
@@ -243,20 +300,20 @@ async def student(
             error = f"cannot connect: {type(failure).__name__} {failure}"[:200]
             log.append(Interaction(who, url_path, "open", time.monotonic(), 0.0, error))
             return
-        if not await act("open", url_path, session.open(url_path, query)):
+        if not await act("open", url_path, partial(session.open, url_path, query)):
             return
         for _ in range(plan.changes):
             await asyncio.sleep(max(plan.min_think, rng.expovariate(1 / plan.think)))
             others = [path for path in PAGE_BY_PATH if path != url_path]
             if not stay and rng.random() < plan.switch_chance:
                 url_path = rng.choice(others)
-                alive = await act("switch", url_path, session.switch(url_path))
+                alive = await act("switch", url_path, partial(session.switch, url_path))
             else:
                 change = pick_change(session, rng)
                 if change is None:
                     continue
                 key, value = change
-                alive = await act(key, url_path, session.change(key, value))
+                alive = await act(key, url_path, partial(session.change, key, value), value)
             if not alive:
                 return
     finally:

@@ -15,6 +15,7 @@ elements we expect are there: :data:`SETTLED_FN`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -149,23 +150,58 @@ def streamlit_command(script: Path, port: int) -> list[str]:
 
 @dataclass
 class LiveServer:
-    """A Streamlit server in its own process group, logging to a file.
+    """A server in its own process group, logging to a file: the one piece of code that starts
+    and stops the processes the tools drive (a Streamlit server here, and ``deploy.replicas``'s
+    replicas and HAProxy).
 
-    Start it with :meth:`start`; use it as a context manager, or call :meth:`stop`.
+    Start it with :meth:`start` (or :meth:`launch` and then :meth:`wait_healthy`, to start
+    several at once); use it as a context manager, or call :meth:`stop`.
 
     Attributes
     ----------
     process : subprocess.Popen
-        The server process, leader of its own process group.
+        The server process, leader of its own process group (so a child it starts, such as
+        Graphviz's ``dot``, goes with it).
     url : str
         ``http://127.0.0.1:PORT``, without a trailing slash.
     log : Path
         The server's standard output and error.
+    name : str, default "Streamlit"
+        What the error messages call it.
     """
 
     process: subprocess.Popen[bytes]
     url: str
     log: Path
+    name: str = "Streamlit"
+
+    @classmethod
+    def launch(
+        cls, command: list[str], url: str, log: Path, *, name: str = "Streamlit"
+    ) -> LiveServer:
+        """Run ``command`` (cwd: the project, so its config applies) without waiting for it.
+
+        Parameters
+        ----------
+        command : list of str
+            The command; it should answer ``/_stcore/health`` at ``url`` once up.
+        url : str
+            Where it serves, without a trailing slash.
+        log : Path
+            Where its output goes.
+        name : str, default "Streamlit"
+            What the error messages call it.
+
+        Returns
+        -------
+        LiveServer
+            The server, perhaps not answering yet.
+        """
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        return cls(process, url, log, name)
 
     @classmethod
     def start(
@@ -195,46 +231,81 @@ class LiveServer:
             If the server exits or is not healthy in time; the message ends with the tail of
             its log, and the server is stopped.
         """
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        server = cls(process, f"http://127.0.0.1:{port}", log)
-        server._wait_healthy(timeout)
+        server = cls.launch(command, f"http://127.0.0.1:{port}", log)
+        server.wait_healthy(time.monotonic() + timeout)
         return server
 
-    def _wait_healthy(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
+    def healthy(self) -> bool:
+        """Whether ``/_stcore/health`` answers ``ok`` within 2 s."""
+        try:
+            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
+                return bool(answer.read().strip() == b"ok")
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+
+    def wait_healthy(self, deadline: float) -> None:
+        """Wait until healthy, or stop the server and raise.
+
+        Parameters
+        ----------
+        deadline : float
+            The latest ``time.monotonic()`` to wait until.
+
+        Raises
+        ------
+        RuntimeError
+            If the server exits or is not healthy by ``deadline``; the message ends with the
+            tail of its log.
+        """
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if not self.alive():
                 raise RuntimeError(
-                    f"Streamlit exited with code {self.process.returncode}:\n{self.log_tail()}"
+                    f"{self.name} exited with code {self.process.returncode}; its log "
+                    f"({self.log}) ends:\n{self.log_tail()}"
                 )
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
-                    if answer.read().strip() == b"ok":
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
+            if self.healthy():
+                return
             time.sleep(0.25)
         self.stop()
-        raise RuntimeError(f"Streamlit was not healthy after {timeout:.0f} s:\n{self.log_tail()}")
+        raise RuntimeError(
+            f"{self.name} was not healthy at {self.url}/_stcore/health in time; its log "
+            f"({self.log}) ends:\n{self.log_tail()}"
+        )
+
+    @property
+    def pid(self) -> int:
+        """The process id, which is also its process group's."""
+        return self.process.pid
+
+    def alive(self) -> bool:
+        """Whether the server process has not exited."""
+        return self.process.poll() is None
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` to the whole process group, if the server is still there."""
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signum)
 
     def log_tail(self, lines: int = 40) -> str:
         """The last ``lines`` lines of the server's log (empty if it has none yet)."""
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return "\n".join(text.splitlines()[-lines:])
 
-    def stop(self) -> None:
-        """Stop the whole process group: SIGTERM, then SIGKILL after 10 s. Safe to repeat."""
-        if self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
+    def stop(self, grace: float = 10.0) -> None:
+        """Stop the whole process group: SIGTERM, SIGKILL after ``grace`` s. Safe to repeat.
+
+        Returns once the server is reaped and nothing is left in its group.
+        """
+        self.signal(signal.SIGTERM)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
+            self.signal(signal.SIGKILL)
+            self.process.wait(timeout=grace)
+        # The leader is gone; anything left in its group (a `dot` mid-render) goes too.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
 
     def __enter__(self) -> LiveServer:
         return self

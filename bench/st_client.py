@@ -9,6 +9,12 @@ server, not the driver. It does what the frontend does and nothing it does not: 
 large messages it has already seen with their hashes (Streamlit's message cache), reads widget
 ids from the elements the server sent, and sends the widgets' values back on a rerun.
 
+When the server behind a load balancer dies, :meth:`StudentSession.reconnect` does what
+Streamlit's client does: a new websocket to the same URL with the same cookies (the load
+balancer's affinity cookie names the dead server, so the balancer sends it to a live one and
+sets a new cookie), and no rerun until the student acts; the next rerun carries the URL the
+dead server last wrote and the widget values the student set.
+
 What it cannot do is lay out or draw: a page that the server finishes but that a browser would
 fail to draw looks fine here. ``tests/bench/test_st_client.py`` checks the client once against
 Chromium on the same page and settings.
@@ -17,8 +23,10 @@ Chromium on the same page and settings.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -188,6 +196,26 @@ def shown_value(widget: Widget, sent: WidgetState | None = None) -> Any:
     return None  # a button shows no value
 
 
+def cookies_set(jar: Mapping[str, str], set_cookie: Iterable[str]) -> dict[str, str]:
+    """``jar`` with the cookies of these ``Set-Cookie`` header values added or replaced.
+
+    Only a cookie's name and value matter here (one host, one path, a session's length), so
+    the attributes after the first ``;`` are dropped; a header without ``=`` is ignored.
+    """
+    updated = dict(jar)
+    for header in set_cookie:
+        pair = header.split(";", 1)[0].strip()
+        name, equals, value = pair.partition("=")
+        if equals and name.strip():
+            updated[name.strip()] = value.strip()
+    return updated
+
+
+def cookie_header(jar: Mapping[str, str]) -> str:
+    """The ``Cookie`` request header a browser sends with the cookies of ``jar``."""
+    return "; ".join(f"{name}={value}" for name, value in jar.items())
+
+
 @dataclass
 class RunReader:
     """Turns the ``ForwardMsg`` bytes of one connection into finished :class:`Run` s.
@@ -258,12 +286,18 @@ class StudentSession:
         Every page's script hash by its URL path (``""`` is the home page), from the server.
     last : Run or None
         The last finished run.
+    cookies : dict of str to str
+        The cookies the server (or the load balancer) set, sent again on every connection.
+    reconnects : int
+        How many times :meth:`reconnect` opened a new websocket.
     """
 
     base_url: str
     timeout: float = 60.0
     pages: dict[str, str] = field(default_factory=dict)
     last: Run | None = None
+    cookies: dict[str, str] = field(default_factory=dict)
+    reconnects: int = 0
     _socket: Any = None
     _reader: RunReader = field(default_factory=RunReader)
     _states: dict[str, WidgetState] = field(default_factory=dict)
@@ -271,8 +305,13 @@ class StudentSession:
     _page_hash: str = ""
 
     async def connect(self) -> StudentSession:
-        """Open the websocket; one connection stays on one server behind a load balancer."""
+        """Open the websocket; one connection stays on one server behind a load balancer.
+
+        The cookies of :attr:`cookies` go with the handshake, and the ones its answer sets
+        are kept, as a browser keeps them.
+        """
         ws_url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
+        headers = {"Cookie": cookie_header(self.cookies)} if self.cookies else None
         self._socket = await asyncio.wait_for(
             websockets.connect(
                 ws_url,
@@ -280,10 +319,54 @@ class StudentSession:
                 max_size=None,
                 open_timeout=self.timeout,
                 ping_interval=None,
+                additional_headers=headers,
             ),
             self.timeout,
         )
+        response = self._socket.response
+        if response is not None:
+            self.cookies = cookies_set(self.cookies, response.headers.get_all("Set-Cookie"))
         return self
+
+    @property
+    def query(self) -> str:
+        """The query string of the URL the browser shows: the one the server last wrote."""
+        return self._query
+
+    async def reconnect(self, give_up_after: float = 60.0) -> float:
+        """Open a new websocket after the old one broke, as Streamlit's client does.
+
+        Same URL, same cookies; tries again after 0.1 s, 0.2 s... (at most 2 s apart) while
+        the connection is refused. No rerun is sent: the page keeps what it shows until the
+        student acts, and that rerun carries the widget values and the URL as before.
+
+        Parameters
+        ----------
+        give_up_after : float, default 60.0
+            Seconds of failed attempts after which the last failure is raised.
+
+        Returns
+        -------
+        float
+            Seconds from the call until the new websocket was open.
+        """
+        if self._socket is not None:
+            with contextlib.suppress(Exception):  # it is broken: how it fails to close is moot
+                await self._socket.close()
+            self._socket = None
+        began = time.monotonic()
+        delay = 0.1
+        while True:
+            try:
+                await self.connect()
+            except (OSError, websockets.InvalidHandshake):  # TimeoutError is an OSError
+                if time.monotonic() - began > give_up_after:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, 2.0)
+                continue
+            self.reconnects += 1
+            return time.monotonic() - began
 
     async def close(self) -> None:
         """Close the websocket; the server ends the session."""
@@ -345,7 +428,10 @@ class StudentSession:
         # A click is sent once; the value of every other widget stays until it changes.
         self._states = {i: s for i, s in self._states.items() if not s.HasField("trigger_value")}
         started = time.perf_counter()
-        await self._socket.send(message.SerializeToString())
+        try:
+            await self._socket.send(message.SerializeToString())
+        except websockets.ConnectionClosed as closed:
+            raise ProtocolError(f"connection closed: {closed}") from None
         return await asyncio.wait_for(self._collect(started), self.timeout)
 
     async def _collect(self, started: float) -> Run:

@@ -25,21 +25,17 @@ uses (``deploy/compose/haproxy.cfg``): the same template, with replicas found by
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
 
+from bench.live_app import LiveServer
 from deploy.haproxy import (
     DEFAULT_PORT,
     check_config,
@@ -92,78 +88,13 @@ def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
         return True
 
 
-def healthy(url: str) -> bool:
-    """Whether ``url`` + ``/_stcore/health`` answers ``ok`` within 2 s."""
-    try:
-        with urllib.request.urlopen(url + HEALTH, timeout=2) as answer:
-            return bool(answer.read().strip() == b"ok")
-    except (urllib.error.URLError, ConnectionError, TimeoutError):
-        return False
-
-
-@dataclass(frozen=True)
-class Process:
-    """A child process in its own process group, its output in a log file.
-
-    Attributes
-    ----------
-    name : str
-        ``haproxy``, or the replica's name.
-    process : subprocess.Popen
-        The child, leader of its own process group (so Graphviz's ``dot`` goes with it).
-    log : Path
-        Its standard output and error.
-    """
-
-    name: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    @classmethod
-    def start(cls, name: str, command: list[str], log: Path) -> Process:
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        return cls(name, process, log)
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def signal(self, signum: int) -> None:
-        """Send ``signum`` to the whole process group, if it is still there."""
-        if self.alive():
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signum)
-
-    def stop(self, grace: float = 10.0) -> None:
-        """SIGTERM to the group, SIGKILL after ``grace`` s; reaps the child. Safe to repeat."""
-        self.signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.signal(signal.SIGKILL)
-            self.process.wait(timeout=grace)
-        # The leader is gone; anything left in its group (a `dot` mid-render) goes too.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-    def log_tail(self, lines: int = 20) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-
 @dataclass(frozen=True)
 class Replica:
-    """One Streamlit replica: its HAProxy name, port and process."""
+    """One Streamlit replica: its HAProxy name, port and server process."""
 
     name: str
     port: int
-    process: Process
+    process: LiveServer
 
     @property
     def url(self) -> str:
@@ -184,21 +115,21 @@ class Cluster:
         Where every process logs, and where ``haproxy.cfg`` is written.
     replicas : list of Replica
         The replicas, in HAProxy's order (``r1`` first).
-    haproxy : Process or None
+    haproxy : LiveServer or None
         HAProxy, once started (:attr:`balancer` when it must be there).
     """
 
     port: int
     log_dir: Path
     replicas: list[Replica] = field(default_factory=list)
-    haproxy: Process | None = None
+    haproxy: LiveServer | None = None
 
     @property
     def config(self) -> Path:
         return self.log_dir / "haproxy.cfg"
 
     @property
-    def balancer(self) -> Process:
+    def balancer(self) -> LiveServer:
         """HAProxy, which every started cluster has."""
         if self.haproxy is None:
             raise RuntimeError("this cluster has no HAProxy: start one with Cluster.start")
@@ -261,24 +192,33 @@ class Cluster:
             for backend, replica_port in zip(
                 local_backends(replica_ports), replica_ports, strict=True
             ):
-                log = log_dir / f"{backend.name}.log"
-                process = Process.start(backend.name, replica_command(replica_port), log)
+                # Launched together and waited for after: they start in parallel.
+                process = LiveServer.launch(
+                    replica_command(replica_port),
+                    f"http://127.0.0.1:{replica_port}",
+                    log_dir / f"{backend.name}.log",
+                    name=backend.name,
+                )
                 cluster.replicas.append(Replica(backend.name, replica_port, process))
             deadline = time.monotonic() + timeout
             for replica in cluster.replicas:
-                _wait_healthy(replica.process, replica.url, deadline)
+                replica.process.wait_healthy(deadline)
             cluster.config.write_text(render_config(local_backends(replica_ports), port, bind=bind))
             check_config(cluster.config, haproxy)
-            cluster.haproxy = Process.start(
-                "haproxy", [haproxy, "-db", "-f", str(cluster.config)], log_dir / "haproxy.log"
+            # HAProxy answers /_stcore/health once it forwards to a healthy replica.
+            cluster.haproxy = LiveServer.launch(
+                [haproxy, "-db", "-f", str(cluster.config)],
+                cluster.url,
+                log_dir / "haproxy.log",
+                name="haproxy",
             )
-            _wait_healthy(cluster.haproxy, cluster.url, deadline)
+            cluster.haproxy.wait_healthy(deadline)
         except BaseException:
             cluster.stop()
             raise
         return cluster
 
-    def processes(self) -> list[Process]:
+    def processes(self) -> list[LiveServer]:
         """Every process started, HAProxy first (it goes first when stopping)."""
         front = [self.haproxy] if self.haproxy is not None else []
         return front + [replica.process for replica in self.replicas]
@@ -302,22 +242,6 @@ class Cluster:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
-
-
-def _wait_healthy(process: Process, url: str, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        if not process.alive():
-            raise RuntimeError(
-                f"{process.name} exited with code {process.process.returncode}; "
-                f"its log ({process.log}) ends:\n{process.log_tail()}"
-            )
-        if healthy(url):
-            return
-        time.sleep(0.25)
-    raise RuntimeError(
-        f"{process.name} was not healthy at {url}{HEALTH} in time; "
-        f"its log ({process.log}) ends:\n{process.log_tail()}"
-    )
 
 
 # --- the command -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import streamlit as st
 from core.app import settings as state
 from core.app.pages import Page
 from core.ui.cached import catalogue
-from core.ui.url_state import _from_widget, _to_widget
+from core.ui.url_state import _from_widget, _to_widget, reconnected_keys
 
 _LOG = logging.getLogger(__name__)
 S = TypeVar("S", bound=state.Settings)
@@ -51,7 +51,9 @@ class Binding(Generic[S]):
         """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
         session = st.session_state
         held = session.get(key, _MISSING)
-        if held is _MISSING or not self._valid(key, _from_widget(key, held)):
+        if held is _MISSING and key in reconnected_keys():
+            pass  # a reconnecting browser holds this widget's value: the widget reads it
+        elif held is _MISSING or not self._valid(key, _from_widget(key, held)):
             if held is not _MISSING:
                 _LOG.warning("control %s held %r; showing its last value", key, held)
             session[key] = _to_widget(key, getattr(self.last, key))

@@ -44,6 +44,8 @@ from core.ui.url_state import (
     _to_widget,
     arrive,
     finish,
+    reconnected_keys,
+    reconnected_label,
     share_box,
 )
 
@@ -59,6 +61,20 @@ def _task(task: str) -> Task:
 
 class Controls(Binding[S]):
     """The controls of one run of a page; every helper returns the value it shows."""
+
+    def _stale_label(self, key: str, labels: Callable[[], list[str]]) -> None:
+        """A reconnecting browser's label that names none of ``labels()`` gives way to the URL.
+
+        The change just made moved what the labels say (another tree, another test set), so
+        the label is from before it; the URL's value is what this session would have kept.
+        """
+        session = st.session_state
+        if (
+            session.get(key) is None
+            and key in reconnected_keys()
+            and reconnected_label(key) not in labels()
+        ):
+            session[key] = _to_widget(key, getattr(self.last, key))
 
     def finish(self) -> S:
         """The page's settings: put them in the URL and show the share link in the sidebar."""
@@ -247,7 +263,7 @@ class Controls(Binding[S]):
             lambda: st.selectbox("Feature on the x axis", indices, format_func=label, key="x"),
         )
         others = [i for i in indices if i != x]
-        if st.session_state.get("y") not in others:
+        if "y" not in reconnected_keys() and st.session_state.get("y") not in others:
             st.session_state["y"] = others[0]
         y = self._control(
             "y",
@@ -329,15 +345,17 @@ class Controls(Binding[S]):
         this tree does not reach, the link's notice says so.
         """
         session = st.session_state
-        held = _from_widget("step", session.get("step"))
-        if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
-            session["step"] = _to_widget("step", None)
-            self._fit_link(n_steps=n_steps)
         whole = _NONE_SHOWN_AS["step"]
         options: list[int | str] = [*range(n_steps), whole]
 
         def label(value: int | str) -> str:
             return f"{n_steps} of {n_steps}" if value == whole else f"{value} of {n_steps}"
+
+        self._stale_label("step", lambda: [label(option) for option in options])
+        held = _from_widget("step", session.get("step"))
+        if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
+            session["step"] = _to_widget("step", None)
+            self._fit_link(n_steps=n_steps)
 
         value: int | None = self._control(
             "step",
@@ -347,6 +365,7 @@ class Controls(Binding[S]):
 
     def node(self, describe: Callable[[int], str], n_nodes: int, label: str = "Node") -> int:
         """Which node of a tree of ``n_nodes`` to ask about, by its number."""
+        self._stale_label("node", lambda: [describe(i) for i in range(n_nodes)])
         held = st.session_state.get("node")
         if isinstance(held, int) and not isinstance(held, bool) and held >= n_nodes:
             st.session_state["node"] = 0
@@ -389,9 +408,19 @@ class Controls(Binding[S]):
         """
         session = st.session_state
         n_test = len(view.y_test)
+
+        def describe(i: int) -> str:
+            row = int(view.rows.test_index[i])
+            if view.classify:
+                return f"#{i} (row {row}, {view.class_names[int(view.y_test[i])]})"
+            return f"#{i} (row {row}, y = {float(view.y_test[i]):.2f})"
+
+        self._stale_label("sample", lambda: [describe(i) for i in range(n_test)])
         held = session.get("sample")
         labels = (view.data.name, view.rows.test_index.tobytes())
-        if session.get(_SAMPLE_LABELS) != labels or not (
+        if held is None and "sample" in reconnected_keys():
+            session[_SAMPLE_LABELS] = labels  # the browser's widget holds the sample
+        elif session.get(_SAMPLE_LABELS) != labels or not (
             isinstance(held, int) and 0 <= held < n_test
         ):
             in_range = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_test
@@ -403,12 +432,6 @@ class Controls(Binding[S]):
                     # The link asked for a sample this test set does not have: say so.
                     fitted, more = state.fit_sample(adopted, n_test)
                     session[_NOTICES] = (fitted, notices + more)
-
-        def describe(i: int) -> str:
-            row = int(view.rows.test_index[i])
-            if view.classify:
-                return f"#{i} (row {row}, {view.class_names[int(view.y_test[i])]})"
-            return f"#{i} (row {row}, y = {float(view.y_test[i]):.2f})"
 
         return int(
             self._control(

@@ -22,6 +22,7 @@ from core.ui.binding import Binding
 from core.ui.cached import catalogue
 from core.ui.data_moves import KIND_KEY, LAST_OF_KIND, move_to, names_of
 from core.ui.draw_panel import start_drawing
+from core.ui.url_state import reconnected_keys
 
 KIND_LABELS: dict[DataKind, str] = {
     "table": ":material/table: Tables",
@@ -94,7 +95,8 @@ def pick_dataset(controls: Binding[Any]) -> DataKind:
     if kind == "drawn" and names == [DRAWN]:
         controls._control("dataset", lambda: DRAWN)  # one set of points: nothing to choose
     elif names:
-        if st.session_state.get("dataset") not in names:  # never a choice the box lacks
+        held = st.session_state.get("dataset")
+        if held not in names and "dataset" not in reconnected_keys():  # never a choice it lacks
             st.session_state["dataset"] = (
                 controls.last.dataset if controls.last.dataset in names else names[0]
             )

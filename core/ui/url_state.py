@@ -5,7 +5,10 @@ Widget keys are the settings' field names, and the URL holds ``to_query(settings
 ``arrive`` runs before a page's controls (``ui.start`` calls it): when the visitor has just
 arrived on the page (or the browser's back or forward button changed its URL) it parses
 the URL (or, when the URL says nothing about this page, the settings carried over from the
-last page) and writes the values into the widgets' session state. ``finish`` runs after the
+last page) and writes the values into the widgets' session state. A browser that reconnects
+to a server which has never seen it (its replica died; the load balancer sent it to another)
+has not arrived: its widgets already show the page, and ``reconnected_keys`` names the ones
+whose values it sent, which the controls leave to the browser. ``finish`` runs after the
 controls (``Controls.finish`` calls it) and writes the settings back into the URL, so a copied
 link reproduces the view.
 """
@@ -17,6 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.elements.lib.utils import GENERATED_ELEMENT_ID_PREFIX
 from streamlit.errors import StreamlitPageNotFoundError
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -33,6 +37,7 @@ _WRITTEN = "_arboretum_written"  # the query we last put in the URL
 _SHARED = "_arboretum_shared"  # settings carried from page to page, as query text
 _LAST = "_arboretum_last"  # the settings of the last run on this page
 _NOTICES = "_arboretum_notices"  # (settings as adopted, notices) from the last URL read
+_RECONNECTED = "_arboretum_reconnected"  # keys a reconnecting browser's widgets hold this run
 
 
 # A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
@@ -77,6 +82,73 @@ def _history_navigation() -> bool:
     return bool(getattr(context, "is_history_navigation", False))
 
 
+def _unread_browser_states() -> dict[str, Any]:
+    """The values the browser sent with this run for widgets no run of this session has drawn,
+    by key, as Streamlit's ``WidgetState`` protobufs.
+
+    A session that drew a widget knows how to read its value (Streamlit keeps the widget's
+    metadata); a value the session cannot read yet comes from a browser whose page another
+    server drew, and the browser reconnected here. Streamlit names a keyed widget
+    ``$$ID-<hash>-<key>``. This reads Streamlit's session state from the inside (1.67's
+    ``SessionState._new_widget_state``), because no public call tells a fresh session from a
+    reconnected one; ``tests/deploy/test_reconnect_state.py`` fails if that changes.
+    """
+    context = get_script_run_ctx()
+    if context is None:
+        return {}
+    widgets = context.session_state._state._new_widget_state
+    prefix = f"{GENERATED_ELEMENT_ID_PREFIX}-"
+    return {
+        widget_id.split("-", 2)[2]: getattr(held, "value", None)
+        for widget_id, held in widgets.states.items()
+        if widget_id.startswith(prefix)
+        and widget_id.count("-") >= 2
+        and widget_id not in widgets.widget_metadata
+    }
+
+
+def reconnected_label(key: str) -> str | None:
+    """The option label a reconnecting browser's widget keyed ``key`` showed (a selectbox's, a
+    select slider's), or None.
+
+    A label names an option only while the options are the ones the browser was shown: a
+    control whose labels depend on other settings (a tree's splits, a test set's samples)
+    may have got a stale one, when the change just made moved those settings.
+    """
+    return _sent_label(key) if key in reconnected_keys() else None
+
+
+def _sent_label(key: str) -> str | None:
+    """The option label the browser sent for the unread widget keyed ``key``, or None."""
+    sent = _unread_browser_states().get(key)
+    if sent is None:
+        return None
+    kind = sent.WhichOneof("value")
+    if kind == "string_value":
+        return str(sent.string_value)
+    if kind == "string_array_value" and len(sent.string_array_value.data) == 1:
+        return str(sent.string_array_value.data[0])
+    return None
+
+
+def _dataset_titled(label: str | None) -> str | None:
+    """The dataset the picker shows under ``label`` (its title, else its name), or None."""
+    for name, shape in catalogue().items():
+        if (shape.title or name) == label:
+            return name
+    return None
+
+
+def reconnected_keys() -> frozenset[str]:
+    """The settings whose widgets a reconnecting browser holds in this run (see ``arrive``).
+
+    A control whose key is here must not write its session state: that would overwrite the
+    value the student has just chosen with the URL's older one.
+    """
+    keys: frozenset[str] = st.session_state.get(_RECONNECTED, frozenset())
+    return keys
+
+
 def arrive(page: Page, settings_type: type[S]) -> S:
     """Settings this run starts from; call before the page's controls.
 
@@ -88,18 +160,45 @@ def arrive(page: Page, settings_type: type[S]) -> S:
     older than the URL the last run wrote: five quick arrow presses on a slider send five
     reruns, and the later ones may leave before the browser has taken the first run's URL. Such
     a URL is stale, not a link, and reading it would move the slider back (issue 12).
+
+    A fresh session is not always an arrival. When the server a student was on dies, the
+    browser reconnects (through the load balancer) to a server that has never seen it, keeps
+    the page it shows, and the student's next action sends a run carrying every widget's
+    value, the one just moved included, with the URL the dead server last wrote. That URL is
+    older than the moved widget, so the widgets the browser sent win (``reconnected_keys``);
+    the URL still gives the settings the browser sent no widget for, and those whose option
+    label the move made stale (``reconnected_label``; the controls check). A move to another
+    dataset moves every setting with it, as the picker's callback would have. A fresh session
+    whose run carries no widget of this page (a link opened, a reload), or one that came by
+    the back or forward button, is an arrival as before. A reconnect is told from an in-app move to
+    another page by the URL: ``finish`` always leaves the page's settings there, while a link
+    in the page list opens a page without them.
     """
     session = st.session_state
     query = _url_query(settings_type)
+    names = {f.name for f in fields(settings_type)}
+    fresh = session.get(_PAGE) is None
+    held = frozenset(_unread_browser_states()) & names if fresh and query else frozenset()
     arrived = session.get(_PAGE) != page.path or not isinstance(session.get(_LAST), settings_type)
     navigated = _history_navigation() and session.get(_WRITTEN) != query
+    if navigated:
+        held = frozenset()
     if arrived or navigated:
         source = query if query else session.get(_SHARED, {})
         settings, notices = state.parse(settings_type, source, catalogue())
+        moved_to = _dataset_titled(_sent_label("dataset")) if "dataset" in held else None
+        if moved_to is not None and moved_to != settings.dataset:
+            # The move was to another dataset, whose callback (data_moves.move_to) cannot run
+            # in a session that never drew the picker: do what it does. Every other widget the
+            # browser sent belongs to the old dataset.
+            settings = state.with_dataset(settings, moved_to, catalogue())
+            held = frozenset()
         for f in fields(settings_type):
-            session[f.name] = _to_widget(f.name, getattr(settings, f.name))
+            if f.name not in held:
+                session[f.name] = _to_widget(f.name, getattr(settings, f.name))
         session[_NOTICES] = (settings, notices)
         session[_LAST] = settings
+    session[_RECONNECTED] = held
     session[_PAGE] = page.path
     last: S = session[_LAST]
     return last

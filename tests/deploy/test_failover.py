@@ -9,7 +9,9 @@ stays as it was, the status corner says it is connecting for a few seconds, then
 is connected again, now through HAProxy to the live replica (the cookie is rewritten), with
 no dialog and no error. The client does not rerun the script after reconnecting, so the page
 shows what it showed; the live replica runs it at the student's next action, from the URL,
-which holds every setting. The scenario runs once per module; each test checks one promise.
+which holds every setting, and the widgets the browser sends with that action, which win
+over the URL where they differ (the student's move). The scenario runs once per module; each
+test checks one promise.
 """
 
 from __future__ import annotations
@@ -264,12 +266,9 @@ def test_the_live_replica_serves_the_moved_student_from_the_url(failover: Failov
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/ui/url_state.arrive: the live replica's fresh session counts as an arrival, "
-    "so the URL (max_depth=2) wins over the slider the student has just moved to 3",
-)
 def test_the_moved_students_first_action_after_the_move_applies(failover: Failover) -> None:
+    # The live replica's first run for this student carries the slider just moved to 3 and
+    # the URL the dead replica wrote (max_depth=2): the slider wins (url_state.arrive).
     assert failover.first_action_depth == "3"
 
 
