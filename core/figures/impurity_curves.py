@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,7 +21,7 @@ from plotly.subplots import make_subplots
 
 from core.engine import criteria
 from core.engine.params import resolve_min_samples
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, style_figure, styled_layout, vline
 from core.figures._model import (
     FittedModel,
     FloatArray,
@@ -126,47 +127,50 @@ def impurity_figure(
     curves: ImpurityCurves, *, title: str | None = None, height: int = 420
 ) -> go.Figure:
     """The three impurity functions, with the marked node as a dot on each curve."""
-    fig = go.Figure()
+    traces: list[dict[str, Any]] = []
     series = (
         ("gini", "Gini", curves.gini, "solid"),
         ("entropy", "entropy (bits)", curves.entropy, "dash"),
         ("misclassification", "misclassification error", curves.misclassification, "dot"),
     )
     for key, name, values, dash in series:
-        fig.add_trace(
-            go.Scatter(
-                x=curves.p,
-                y=values,
-                mode="lines",
-                name=name,
-                line={"color": SERIES_COLORS[key], "width": 3, "dash": dash},
-                hovertemplate=f"{name}: %{{y:.3f}} at p = %{{x:.2f}}<extra></extra>",
-            )
+        traces.append(
+            {
+                "type": "scatter",
+                "x": curves.p,
+                "y": values,
+                "mode": "lines",
+                "name": name,
+                "line": {"color": SERIES_COLORS[key], "width": 3, "dash": dash},
+                "hovertemplate": f"{name}: %{{y:.3f}} at p = %{{x:.2f}}<extra></extra>",
+            }
         )
         if curves.marker_p is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=[curves.marker_p],
-                    y=[float(np.interp(curves.marker_p, curves.p, values))],
-                    mode="markers",
-                    marker={
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [curves.marker_p],
+                    "y": [float(np.interp(curves.marker_p, curves.p, values))],
+                    "mode": "markers",
+                    "marker": {
                         "size": 13,
                         "color": SERIES_COLORS[key],
                         "line": {"color": FONT_COLOR, "width": 1.5},
                     },
-                    showlegend=False,
-                    hovertemplate=f"this node, {name}: %{{y:.3f}}<extra></extra>",
-                )
+                    "showlegend": False,
+                    "hovertemplate": f"this node, {name}: %{{y:.3f}}<extra></extra>",
+                }
             )
-    if curves.marker_p is not None:
-        fig.add_vline(x=curves.marker_p, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
-    return style_figure(
-        fig,
+    layout = styled_layout(
         title="Impurity of a node with two classes" if title is None else title,
         x_title=f"share of {curves.class_name} in the node (p)",
         y_title="impurity",
         height=height,
     )
+    if curves.marker_p is not None:
+        line = {"color": FONT_COLOR, "width": 1.5, "dash": "dot"}
+        layout["shapes"] = [vline(curves.marker_p, line)]
+    return build_figure(traces, layout)
 
 
 @dataclass(frozen=True)

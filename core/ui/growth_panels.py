@@ -36,7 +36,7 @@ from core.figures.growth import (
     side_text,
     split_comparison_figure,
 )
-from core.figures.overlays import legend_below
+from core.figures.overlays import add_vertical_line, legend_below
 from core.figures.palette import FONT_COLOR
 from core.ui.controls import Controls
 from core.ui.display import chart
@@ -129,7 +129,7 @@ def step_fit(
         if threshold is None:
             chart(figure, key=key)
             return "No split yet: the root alone predicts the mean of every sample."
-        figure.add_vline(x=threshold, line={"color": FONT_COLOR, "width": 3, "dash": "dash"})
+        add_vertical_line(figure, threshold, {"color": FONT_COLOR, "width": 3, "dash": "dash"})
         chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
     data = view.boundary(grown, pair)
