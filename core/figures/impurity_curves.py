@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from plotly.subplots import make_subplots
 
 from core.engine import criteria
 from core.engine.params import resolve_min_samples
-from core.figures._layout import build_figure, style_figure, styled_layout, vline
+from core.figures._layout import axis_style, build_figure, merge, styled_layout, vline
 from core.figures._model import (
     FittedModel,
     FloatArray,
@@ -349,76 +351,7 @@ def split_scan_figure(
         raise ValueError("no feature can split this node (all values equal, or a leaf too small)")
     cols = min(columns, len(shown))
     rows = math.ceil(len(shown) / cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        shared_yaxes=True,
-        horizontal_spacing=0.04,
-        vertical_spacing=0.16 if rows > 1 else 0.1,
-        subplot_titles=[data.scans[f].name for f in shown],
-    )
-    for k, f in enumerate(shown):
-        scan = data.scans[f]
-        r, c = k // cols + 1, k % cols + 1
-        chosen = f == data.chosen_feature
-        fig.add_trace(
-            go.Scatter(
-                x=scan.thresholds,
-                y=scan.child_impurity,
-                mode="lines+markers",
-                line={"color": LINE_COLORS[0] if chosen else MUTED_COLOR, "width": 2.5},
-                marker={"size": 4},
-                showlegend=False,
-                name=scan.name,
-                hovertemplate=f"{scan.name} ≤ %{{x:.3f}}: %{{y:.3f}}<extra></extra>",
-            ),
-            row=r,
-            col=c,
-        )
-        fig.add_hline(
-            y=data.parent_impurity,
-            line={"color": FONT_COLOR, "dash": "dot", "width": 1},
-            row=r,
-            col=c,
-        )
-        # (A "known | missing" split, threshold inf, has no point on the threshold axis.)
-        if scan.best_threshold is not None and math.isfinite(scan.best_threshold):
-            fig.add_trace(
-                go.Scatter(
-                    x=[scan.best_threshold],
-                    y=[scan.best_impurity],
-                    mode="markers",
-                    marker={"size": 10, "color": LINE_COLORS[0] if chosen else MUTED_COLOR},
-                    showlegend=False,
-                    hovertemplate="best: %{y:.3f} at %{x:.3f}<extra></extra>",
-                ),
-                row=r,
-                col=c,
-            )
-        if chosen and data.chosen_threshold is not None and math.isfinite(data.chosen_threshold):
-            fig.add_trace(
-                go.Scatter(
-                    x=[data.chosen_threshold],
-                    y=[data.chosen_impurity],
-                    mode="markers",
-                    marker={
-                        "size": 20,
-                        "symbol": "star",
-                        "color": LINE_COLORS[1],
-                        "line": {"color": FONT_COLOR, "width": 1},
-                    },
-                    name="the tree's split",
-                    showlegend=True,
-                    hovertemplate="chosen: ≤ %{x:.3f}, child impurity %{y:.3f}<extra></extra>",
-                ),
-                row=r,
-                col=c,
-            )
-            fig.add_vline(
-                x=data.chosen_threshold, line={"color": LINE_COLORS[1], "width": 1.5}, row=r, col=c
-            )
-    style_figure(
-        fig,
+    layout = styled_layout(
         title=f"Why node {data.node_id} splits here ({data.n_samples} samples)"
         if title is None
         else title,
@@ -426,6 +359,108 @@ def split_scan_figure(
         y_title="",
         height=170 + 260 * rows,
     )
-    fig.update_yaxes(title_text=f"weighted child {data.impurity_name}", row=None, col=1)
-    fig.update_xaxes(title_text="threshold")
-    return fig
+    grid = _subplot_grid(rows, cols, len(shown))
+    for name, axis in grid.items():
+        if name.startswith(("xaxis", "yaxis")):
+            styled = axis_style("threshold" if name.startswith("xaxis") else "")
+            layout[name] = merge(styled, axis)
+    layout["annotations"] = grid["annotations"]
+    traces: list[dict[str, Any]] = []
+    shapes: list[dict[str, Any]] = []
+    for k, f in enumerate(shown):
+        scan = data.scans[f]
+        # Subplots are numbered row by row from the top left: x, x2, x3...
+        number = "" if k == 0 else str(k + 1)
+        x, y = f"x{number}", f"y{number}"
+        layout["annotations"][k]["text"] = scan.name
+        if k % cols == 0:
+            layout[f"yaxis{number}"]["title"]["text"] = f"weighted child {data.impurity_name}"
+        chosen = f == data.chosen_feature
+        traces.append(
+            {
+                "type": "scatter",
+                "x": scan.thresholds,
+                "y": scan.child_impurity,
+                "mode": "lines+markers",
+                "line": {"color": LINE_COLORS[0] if chosen else MUTED_COLOR, "width": 2.5},
+                "marker": {"size": 4},
+                "showlegend": False,
+                "name": scan.name,
+                "hovertemplate": f"{scan.name} ≤ %{{x:.3f}}: %{{y:.3f}}<extra></extra>",
+                "xaxis": x,
+                "yaxis": y,
+            }
+        )
+        # The node's impurity across the panel (what fig.add_hline writes).
+        shapes.append(
+            {
+                "type": "line",
+                "x0": 0,
+                "x1": 1,
+                "xref": f"{x} domain",
+                "y0": data.parent_impurity,
+                "y1": data.parent_impurity,
+                "yref": y,
+                "line": {"color": FONT_COLOR, "dash": "dot", "width": 1},
+            }
+        )
+        # (A "known | missing" split, threshold inf, has no point on the threshold axis.)
+        if scan.best_threshold is not None and math.isfinite(scan.best_threshold):
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [scan.best_threshold],
+                    "y": [scan.best_impurity],
+                    "mode": "markers",
+                    "marker": {"size": 10, "color": LINE_COLORS[0] if chosen else MUTED_COLOR},
+                    "showlegend": False,
+                    "hovertemplate": "best: %{y:.3f} at %{x:.3f}<extra></extra>",
+                    "xaxis": x,
+                    "yaxis": y,
+                }
+            )
+        if chosen and data.chosen_threshold is not None and math.isfinite(data.chosen_threshold):
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [data.chosen_threshold],
+                    "y": [data.chosen_impurity],
+                    "mode": "markers",
+                    "marker": {
+                        "size": 20,
+                        "symbol": "star",
+                        "color": LINE_COLORS[1],
+                        "line": {"color": FONT_COLOR, "width": 1},
+                    },
+                    "name": "the tree's split",
+                    "showlegend": True,
+                    "hovertemplate": "chosen: ≤ %{x:.3f}, child impurity %{y:.3f}<extra></extra>",
+                    "xaxis": x,
+                    "yaxis": y,
+                }
+            )
+            line = vline(data.chosen_threshold, {"color": LINE_COLORS[1], "width": 1.5})
+            shapes.append({**line, "xref": x, "yref": f"{y} domain"})
+    layout["shapes"] = shapes
+    return build_figure(traces, layout)
+
+
+@functools.lru_cache(maxsize=16)
+def _subplot_grid_json(rows: int, cols: int, panels: int) -> str:
+    # make_subplots validates everything it sets (tens of ms): its axes and title positions
+    # depend only on the grid, so they are worked out once per grid and kept as JSON text.
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.16 if rows > 1 else 0.1,
+        subplot_titles=[f"panel {k}" for k in range(panels)],
+    )
+    return json.dumps(fig.layout.to_plotly_json())
+
+
+def _subplot_grid(rows: int, cols: int, panels: int) -> dict[str, Any]:
+    """The axes and panel-title annotations of a ``rows`` x ``cols`` grid (a fresh copy)."""
+    grid: dict[str, Any] = json.loads(_subplot_grid_json(rows, cols, panels))
+    return grid
