@@ -129,7 +129,6 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
     merge(layout, {"margin": {"t": 30, "b": 40, "l": 60, "r": 20}})
     if classify:
         merge(layout, {"legend": {"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0}})
-        layout["legend"]["title"] = {}  # title=None, as update_layout writes it
     return build_figure(traces, layout)
 
 
