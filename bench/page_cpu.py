@@ -181,7 +181,7 @@ def profile(page: str, top: int) -> None:
             change(app)
             app.run()
     finally:
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 
