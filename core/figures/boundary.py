@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import build_figure, styled_layout
+from core.figures._layout import build_figure, merge, styled_layout
 from core.figures._model import (
     Classifier,
     FittedModel,
@@ -29,6 +29,7 @@ from core.figures._model import (
     n_trees,
     trees_of,
 )
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
 from core.figures.rules import Category, axis_title
 
@@ -394,6 +395,7 @@ def boundary_figure(
     title: str | None = None,
     height: int = 560,
     categories: tuple[Category, Category] = (None, None),
+    legend_below: bool = False,
 ) -> go.Figure:
     """Draw decision regions and points.
 
@@ -412,6 +414,8 @@ def boundary_figure(
     categories : pair of (str, str) or None, default (None, None)
         For each axis, ``(text column, level)`` when the feature is a one-hot 0/1 column: the
         axis is titled ``sex is female`` and its ticks read "no" (0) and "yes" (1).
+    legend_below : bool, default False
+        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
 
     Returns
     -------
@@ -508,4 +512,6 @@ def boundary_figure(
         if category is not None:
             layout[axis].update(yes_no)
         layout[axis].update(range=[edges[0], edges[-1]], showgrid=False)
+    if legend_below:
+        merge(layout, legend_below_layout())
     return build_figure(traces, layout)

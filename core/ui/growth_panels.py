@@ -36,7 +36,7 @@ from core.figures.growth import (
     side_text,
     split_comparison_figure,
 )
-from core.figures.overlays import add_vertical_line, legend_below
+from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
 from core.ui.cached import drawn
 from core.ui.controls import Controls
@@ -134,7 +134,7 @@ def step_fit(
         chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
     data = view.boundary(grown, pair)
-    figure = legend_below(boundary_figure(data, height=height))
+    figure = boundary_figure(data, height=height, legend_below=True)
     if newest is None:
         chart(figure, key=key)
         return "No split yet: the root alone predicts its majority class everywhere."

@@ -25,7 +25,7 @@ from core.figures import (
     regression_figure,
     to_dot,
 )
-from core.figures.overlays import legend_below, mark_sample
+from core.figures.overlays import mark_sample
 from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
@@ -68,7 +68,7 @@ def _boundary_figure(
     data: BoundaryData, view: ModelView, sample: int | None, title: str, height: int
 ) -> go.Figure:
     x, y = (category_of(view.categories, f) for f in data.grid.features)  # model columns
-    figure = legend_below(boundary_figure(data, title=title, height=height, categories=(x, y)))
+    figure = boundary_figure(data, title=title, height=height, categories=(x, y), legend_below=True)
     if sample is not None:
         mark_sample(figure, view.sample_xy(sample, data.grid.features), f"test sample #{sample}")
     return figure
@@ -92,10 +92,11 @@ def _regression_figure(
     height: int,
 ) -> go.Figure:
     figure = regression_figure(
-        view.regression_lines(models), target_name=view.data.target_name, height=height
+        view.regression_lines(models),
+        target_name=view.data.target_name,
+        height=height,
+        legend_below=len(models) > 1,
     )
-    if len(models) > 1:
-        legend_below(figure)
     if sample is not None:
         mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
     return figure

@@ -88,6 +88,9 @@ def test_boundary_figure_is_valid(iris_halves: Any, features: Any, categories: A
     )
     figure = boundary_figure(data, categories=categories)
     assert_valid(figure)
+    # The legend merged below before the figure is made, or moved there afterwards: the same.
+    below = boundary_figure(data, categories=categories, legend_below=True)
+    assert _json(below) == _json(legend_below(boundary_figure(data, categories=categories)))
     mark_sample(legend_below(figure), (1.0, 2.0), "test sample #3")
     assert_valid(figure)
     layout = figure.layout
@@ -138,6 +141,9 @@ def test_regression_figures_are_valid() -> None:
     )
     figure = regression_figure(lines, target_name="y")
     assert_valid(figure)
+    below = regression_figure(lines, target_name="y", legend_below=True)
+    assert _json(below) == _json(legend_below(regression_figure(lines, target_name="y")))
+    assert below.layout.legend.orientation == "h" and figure.layout.legend.orientation is None
     add_vertical_line(figure, 5.0, {"color": "#000000", "width": 3, "dash": "dash"})
     assert_valid(mark_sample(figure, (5.0, 0.0), "test sample #0"))
     assert figure.layout.shapes[0].x0 == 5.0
