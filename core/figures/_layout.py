@@ -12,11 +12,14 @@ that every builder's output survives Plotly's validating constructor unchanged.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from core.figures.palette import BACKGROUND, EDGE_COLOR, FONT_COLOR, GRID_COLOR
 
@@ -130,6 +133,53 @@ def vline(x: float, line: Mapping[str, Any]) -> dict[str, Any]:
         "yref": "y domain",
         "line": dict(line),
     }
+
+
+@functools.lru_cache(maxsize=32)
+def _subplot_grid_json(
+    rows: int,
+    cols: int,
+    shared_xaxes: bool,
+    shared_yaxes: bool,
+    horizontal_spacing: float | None,
+    vertical_spacing: float | None,
+    n_titles: int,
+) -> str:
+    # make_subplots validates everything it sets (tens of ms); its axes and title positions
+    # depend only on these arguments, so they are worked out once and kept as JSON text.
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        shared_xaxes=shared_xaxes,
+        shared_yaxes=shared_yaxes,
+        horizontal_spacing=horizontal_spacing,
+        vertical_spacing=vertical_spacing,
+        subplot_titles=[f"panel {k}" for k in range(n_titles)] if n_titles else None,
+    )
+    return json.dumps(fig.layout.to_plotly_json())
+
+
+def subplot_grid(
+    rows: int,
+    cols: int,
+    *,
+    shared_xaxes: bool = False,
+    shared_yaxes: bool = False,
+    horizontal_spacing: float | None = None,
+    vertical_spacing: float | None = None,
+    n_titles: int = 0,
+) -> dict[str, Any]:
+    """The layout ``make_subplots`` makes for this grid: axes, and ``n_titles`` panel titles.
+
+    A fresh dict each call. Subplots are numbered row by row from the top left (``xaxis``,
+    ``xaxis2``...); the panel titles are annotations whose text the caller sets.
+    """
+    grid: dict[str, Any] = json.loads(
+        _subplot_grid_json(
+            rows, cols, shared_xaxes, shared_yaxes, horizontal_spacing, vertical_spacing, n_titles
+        )
+    )
+    return grid
 
 
 def build_figure(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> go.Figure:

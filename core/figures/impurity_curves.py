@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,11 +17,17 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
-from plotly.subplots import make_subplots
 
 from core.engine import criteria
 from core.engine.params import resolve_min_samples
-from core.figures._layout import axis_style, build_figure, merge, styled_layout, vline
+from core.figures._layout import (
+    axis_style,
+    build_figure,
+    merge,
+    styled_layout,
+    subplot_grid,
+    vline,
+)
 from core.figures._model import (
     FittedModel,
     FloatArray,
@@ -359,7 +363,14 @@ def split_scan_figure(
         y_title="",
         height=170 + 260 * rows,
     )
-    grid = _subplot_grid(rows, cols, len(shown))
+    grid = subplot_grid(
+        rows,
+        cols,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.16 if rows > 1 else 0.1,
+        n_titles=len(shown),
+    )
     for name, axis in grid.items():
         if name.startswith(("xaxis", "yaxis")):
             styled = axis_style("threshold" if name.startswith("xaxis") else "")
@@ -443,24 +454,3 @@ def split_scan_figure(
             shapes.append({**line, "xref": x, "yref": f"{y} domain"})
     layout["shapes"] = shapes
     return build_figure(traces, layout)
-
-
-@functools.lru_cache(maxsize=16)
-def _subplot_grid_json(rows: int, cols: int, panels: int) -> str:
-    # make_subplots validates everything it sets (tens of ms): its axes and title positions
-    # depend only on the grid, so they are worked out once per grid and kept as JSON text.
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        shared_yaxes=True,
-        horizontal_spacing=0.04,
-        vertical_spacing=0.16 if rows > 1 else 0.1,
-        subplot_titles=[f"panel {k}" for k in range(panels)],
-    )
-    return json.dumps(fig.layout.to_plotly_json())
-
-
-def _subplot_grid(rows: int, cols: int, panels: int) -> dict[str, Any]:
-    """The axes and panel-title annotations of a ``rows`` x ``cols`` grid (a fresh copy)."""
-    grid: dict[str, Any] = json.loads(_subplot_grid_json(rows, cols, panels))
-    return grid

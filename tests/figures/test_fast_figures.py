@@ -9,6 +9,7 @@ look is also checked against what the validating ``update_layout`` path gives.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ from core.figures import (
 from core.figures._layout import build_figure, style_figure, styled_layout
 from core.figures.growth import add_split_segment, split_comparison_figure, split_segment
 from core.figures.overlays import add_vertical_line, legend_below, mark_sample
+from core.figures.pruning_walk import compute_pruning_walk, pruning_walk_figure
 from core.figures.votes import compute_votes, vote_figure
 
 
@@ -170,6 +172,25 @@ def test_split_scan_figure_is_valid_on_any_grid(max_panels: int, columns: int) -
     # Each panel is titled with the feature its curve scans, and the curve sits on its axes.
     assert [a.text for a in figure.layout.annotations] == [t.name for t in curves]
     assert [(t.xaxis, t.yaxis) for t in curves] == [(f"x{n}", f"y{n}") for n in axes]
+
+
+@pytest.mark.parametrize("alpha", [None, 0.0, 0.01])
+def test_pruning_walk_figure_is_valid(iris_halves: Any, alpha: float | None) -> None:
+    X, y, Xt, yt = iris_halves
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    walk = replace(compute_pruning_walk(tree, X, y, Xt, yt), current_alpha=alpha)
+    figure = pruning_walk_figure(walk)
+    assert_valid(figure)
+    # Leaves on the top panel, scores on the bottom one; the alpha axis titled once, below.
+    assert [(t.name, t.yaxis) for t in figure.data[:3]] == [
+        ("leaves", "y"),
+        ("train accuracy", "y2"),
+        ("test accuracy", "y2"),
+    ]
+    layout = figure.layout
+    assert (layout.xaxis.title.text, layout.xaxis2.title.text) == ("", "ccp_alpha")
+    assert (layout.yaxis.title.text, layout.yaxis2.title.text) == ("leaves", "accuracy")
+    assert len(layout.shapes) == (0 if alpha is None else 2)
 
 
 def test_split_comparison_and_segment_are_valid() -> None:
