@@ -294,7 +294,8 @@ def drawn(models: Sequence[Any], key: Hashable, draw: Callable[[], T]) -> T:
     new one). At most :data:`DRAWINGS_PER_MODEL` per model, the oldest dropped first.
 
     What is returned is shared by every visitor who draws the same: show it, never change
-    it (``st.plotly_chart`` copies a figure before sending it).
+    it (``st.plotly_chart`` copies a figure before sending it). It must not hold the models
+    themselves: a value that did would keep its model alive, and the model's drawings with it.
     """
     first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
     full_key = (others, key)

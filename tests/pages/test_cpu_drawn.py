@@ -7,10 +7,15 @@ import json
 import weakref
 from typing import Any
 
+import numpy as np
 import pytest
 import streamlit as st
+from sklearn.datasets import load_wine
 
-from core.figures import boundary_figure
+from core import DecisionTreeClassifier, RandomForestClassifier
+from core.engine.node_splits import split_candidates, why_leaf
+from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
+from core.figures.votes import compute_votes, vote_figure
 from core.ui import panels
 from core.ui.cached import DRAWINGS_PER_MODEL, drawn
 from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page
@@ -58,6 +63,28 @@ def test_drawings_go_with_their_model() -> None:
     del model
     gc.collect()
     assert kept() is None  # and lets it go with the model
+
+
+def test_no_real_drawing_holds_its_model() -> None:
+    """What the panels remember must not keep the model alive (it would never be freed)."""
+    wine = load_wine()
+    X, y = wine.data, wine.target
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    tree = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    leaf = int(np.flatnonzero(tree.tree_.children_left == -1)[0])
+    data = compute_boundary(tree, X, y, features=(0, 1))
+    counted = compute_votes(forest, X[0], 0.0, ["a", "b", "c"])
+    drawings = [
+        (data, boundary_figure(data)),
+        (counted, vote_figure(counted)),
+        (split_candidates(tree, X, y, 0), split_scan_figure(compute_split_scan(tree, X, y, 0))),
+        (split_candidates(tree, X, y, leaf), why_leaf(tree, X, y, leaf)),
+    ]
+    models = [weakref.ref(forest), weakref.ref(tree)]
+    del forest, tree
+    gc.collect()
+    assert [model() for model in models] == [None, None]
+    assert len(drawings) == 4  # still alive here
 
 
 def test_a_model_keeps_its_latest_drawings_only() -> None:
