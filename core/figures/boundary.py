@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, merge, styled_layout
 from core.figures._model import (
     Classifier,
     FittedModel,
@@ -29,6 +29,7 @@ from core.figures._model import (
     n_trees,
     trees_of,
 )
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
 from core.figures.rules import Category, axis_title
 
@@ -377,8 +378,15 @@ def _region_colorscale(n_classes: int) -> list[tuple[float, str]]:
     return scale
 
 
-def _legend_only(name: str, marker: dict[str, object]) -> go.Scatter:
-    return go.Scatter(x=[None], y=[None], mode="markers", name=name, marker=marker)
+def _legend_only(name: str, marker: dict[str, object]) -> dict[str, Any]:
+    return {
+        "type": "scatter",
+        "x": [None],
+        "y": [None],
+        "mode": "markers",
+        "name": name,
+        "marker": marker,
+    }
 
 
 def boundary_figure(
@@ -387,6 +395,7 @@ def boundary_figure(
     title: str | None = None,
     height: int = 560,
     categories: tuple[Category, Category] = (None, None),
+    legend_below: bool = False,
 ) -> go.Figure:
     """Draw decision regions and points.
 
@@ -405,6 +414,8 @@ def boundary_figure(
     categories : pair of (str, str) or None, default (None, None)
         For each axis, ``(text column, level)`` when the feature is a one-hot 0/1 column: the
         axis is titled ``sex is female`` and its ticks read "no" (0) and "yes" (1).
+    legend_below : bool, default False
+        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
 
     Returns
     -------
@@ -416,21 +427,22 @@ def boundary_figure(
     # Rounded to 3 decimals: invisible in the colours, and it halves the chart data sent.
     z = np.round(grid.predicted + np.minimum(grid.confidence, 0.999), 3)
     winner = np.asarray(grid.class_names, dtype=object)[grid.predicted]
-    fig = go.Figure(
-        go.Heatmap(
-            x=grid.x_edges,  # one more edge than cells: Plotly draws each cell between them
-            y=grid.y_edges,
-            z=z,
-            zmin=0,
-            zmax=n_classes,
-            colorscale=_region_colorscale(n_classes),
-            showscale=False,
-            text=winner,
-            customdata=np.round(grid.proba.max(axis=2), 3),
-            hovertemplate="region: %{text}<br>p = %{customdata:.2f}<extra></extra>",
-            name="regions",
-        )
-    )
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "heatmap",
+            "x": grid.x_edges,  # one more edge than cells: Plotly draws each cell between them
+            "y": grid.y_edges,
+            "z": z,
+            "zmin": 0,
+            "zmax": n_classes,
+            "colorscale": _region_colorscale(n_classes),
+            "showscale": False,
+            "text": winner,
+            "customdata": np.round(grid.proba.max(axis=2), 3),
+            "hovertemplate": "region: %{text}<br>p = %{customdata:.2f}<extra></extra>",
+            "name": "regions",
+        }
+    ]
     for points in data.points:
         hollow = points.split == "test"
         for k in range(n_classes):
@@ -443,43 +455,45 @@ def boundary_figure(
                 "color": BACKGROUND if hollow else color,
                 "line": {"color": color if hollow else FONT_COLOR, "width": 2.5 if hollow else 1},
             }
-            fig.add_trace(
-                go.Scatter(
-                    x=points.x[mask],
-                    y=points.y[mask],
-                    mode="markers",
-                    marker=marker,
-                    name=grid.class_names[k],
-                    legendgroup=grid.class_names[k],
-                    showlegend=not hollow,
-                    customdata=points.row_id[mask],
-                    hovertemplate=f"row %{{customdata}} ({points.split})<br>"
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": points.x[mask],
+                    "y": points.y[mask],
+                    "mode": "markers",
+                    "marker": marker,
+                    "name": grid.class_names[k],
+                    "legendgroup": grid.class_names[k],
+                    "showlegend": not hollow,
+                    "customdata": points.row_id[mask],
+                    "hovertemplate": f"row %{{customdata}} ({points.split})<br>"
                     f"class: {grid.class_names[k]}<extra></extra>",
-                )
+                }
             )
     wrong_x = np.concatenate([p.x[p.label != p.predicted] for p in data.points])
     wrong_y = np.concatenate([p.y[p.label != p.predicted] for p in data.points])
     wrong_id = np.concatenate([p.row_id[p.label != p.predicted] for p in data.points])
     cross = {"symbol": "x-thin", "size": 13, "line": {"color": FONT_COLOR, "width": 2.5}}
-    fig.add_trace(
-        go.Scatter(
-            x=wrong_x,
-            y=wrong_y,
-            mode="markers",
-            marker=cross,
-            name="misclassified",
-            customdata=wrong_id,
-            hovertemplate="row %{customdata}: misclassified<extra></extra>",
-        )
+    traces.append(
+        {
+            "type": "scatter",
+            "x": wrong_x,
+            "y": wrong_y,
+            "mode": "markers",
+            "marker": cross,
+            "name": "misclassified",
+            "customdata": wrong_id,
+            "hovertemplate": "row %{customdata}: misclassified<extra></extra>",
+        }
     )
-    fig.add_trace(_legend_only("training point", {"size": 9, "color": MUTED_COLOR}))
+    traces.append(_legend_only("training point", {"size": 9, "color": MUTED_COLOR}))
     if len(data.points) > 1:
         hollow_marker = {
             "size": 10,
             "color": BACKGROUND,
             "line": {"color": MUTED_COLOR, "width": 2.5},
         }
-        fig.add_trace(_legend_only("test point", hollow_marker))
+        traces.append(_legend_only("test point", hollow_marker))
     x_name, y_name = (axis_title(n, c) for n, c in zip(grid.feature_names, categories, strict=True))
     if title is None:
         title = f"Decision regions: {x_name} vs {y_name}"
@@ -487,20 +501,17 @@ def boundary_figure(
         # Short lines: the title must fit a phone's width and a half-width column.
         held = f"other features held at {grid.through}"
         title = f"{title}<br><sup>A slice: {held}</sup>" if title else f"A slice: {held}"
-    style_figure(
-        fig,
-        title=title,
-        x_title=x_name,
-        y_title=y_name,
-        height=height,
-    )
+    layout = styled_layout(title=title, x_title=x_name, y_title=y_name, height=height)
     yes_no = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["no", "yes"]}
-    if categories[0] is not None:
-        fig.update_xaxes(**yes_no)
-    if categories[1] is not None:
-        fig.update_yaxes(**yes_no)
     # The axes end where the outer cells end (a tree that never splits on a feature has one
     # cell across that axis).
-    fig.update_xaxes(range=[grid.x_edges[0], grid.x_edges[-1]], showgrid=False)
-    fig.update_yaxes(range=[grid.y_edges[0], grid.y_edges[-1]], showgrid=False)
-    return fig
+    for axis, category, edges in (
+        ("xaxis", categories[0], grid.x_edges),
+        ("yaxis", categories[1], grid.y_edges),
+    ):
+        if category is not None:
+            layout[axis].update(yes_no)
+        layout[axis].update(range=[edges[0], edges[-1]], showgrid=False)
+    if legend_below:
+        merge(layout, legend_below_layout())
+    return build_figure(traces, layout)

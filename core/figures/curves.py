@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.data.datasets import Task
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, styled_layout, vline
 from core.figures._model import (
     FittedForest,
     FittedTree,
@@ -137,45 +137,46 @@ def forest_curve_figure(
     -------
     plotly.graph_objects.Figure
     """
-    fig = go.Figure()
+    traces: list[dict[str, Any]] = []
     labels = {"train": "train", "test": "test", "oob": "out-of-bag"}
     for key, dash in _SERIES:
         values = getattr(curve, key)
         if values is None:
             continue
-        fig.add_trace(
-            go.Scatter(
-                x=curve.n_trees,
-                y=values,
-                mode="lines",
-                name=labels[key],
-                line={"color": SERIES_COLORS[key], "width": 3, "dash": dash},
-                hovertemplate=f"{labels[key]}: %{{y:.3f}} with %{{x}} trees<extra></extra>",
-            )
+        traces.append(
+            {
+                "type": "scatter",
+                "x": curve.n_trees,
+                "y": values,
+                "mode": "lines",
+                "name": labels[key],
+                "line": {"color": SERIES_COLORS[key], "width": 3, "dash": dash},
+                "hovertemplate": f"{labels[key]}: %{{y:.3f}} with %{{x}} trees<extra></extra>",
+            }
         )
         if current is not None and 1 <= current <= len(values):
-            fig.add_trace(
-                go.Scatter(
-                    x=[current],
-                    y=[values[current - 1]],
-                    mode="markers",
-                    marker={"size": 12, "color": SERIES_COLORS[key], "line": {"width": 0}},
-                    showlegend=False,
-                    hovertemplate=f"{labels[key]} now: %{{y:.3f}}<extra></extra>",
-                )
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [current],
+                    "y": [float(values[current - 1])],
+                    "mode": "markers",
+                    "marker": {"size": 12, "color": SERIES_COLORS[key], "line": {"width": 0}},
+                    "showlegend": False,
+                    "hovertemplate": f"{labels[key]} now: %{{y:.3f}}<extra></extra>",
+                }
             )
-    if current is not None:
-        fig.add_vline(x=current, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
-    style_figure(
-        fig,
+    layout = styled_layout(
         title=f"{curve.metric.capitalize()} as trees are added" if title is None else title,
         x_title="number of trees",
         y_title=curve.metric,
         height=height,
     )
+    if current is not None:
+        layout["shapes"] = [vline(current, {"color": FONT_COLOR, "width": 1.5, "dash": "dot"})]
     if log_x:
-        fig.update_xaxes(type="log")
-    return fig
+        layout["xaxis"]["type"] = "log"
+    return build_figure(traces, layout)
 
 
 @dataclass(frozen=True)
@@ -276,33 +277,34 @@ def depth_curve_figure(
     -------
     plotly.graph_objects.Figure
     """
-    fig = go.Figure()
+    traces: list[dict[str, Any]] = []
     for i, criterion in enumerate(curve.criteria):
         color = SERIES_COLORS.get(criterion, LINE_COLORS[i % len(LINE_COLORS)])
         for split, values, dash, symbol in (
             ("train", curve.train[i], "dash", "circle-open"),
             ("test", curve.test[i], "solid", "circle"),
         ):
-            fig.add_trace(
-                go.Scatter(
-                    x=curve.depths,
-                    y=values,
-                    mode="lines+markers",
-                    name=f"{criterion}, {split}",
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": curve.depths,
+                    "y": values,
+                    "mode": "lines+markers",
+                    "name": f"{criterion}, {split}",
                     # Criteria often agree exactly: the first is drawn wider, so both show.
-                    line={"color": color, "width": 6 if i == 0 else 2.5, "dash": dash},
-                    marker={"size": 8, "symbol": symbol, "color": color},
-                    hovertemplate=f"{criterion} {split}: %{{y:.3f}} at depth %{{x}}<extra></extra>",
-                )
+                    "line": {"color": color, "width": 6 if i == 0 else 2.5, "dash": dash},
+                    "marker": {"size": 8, "symbol": symbol, "color": color},
+                    "hovertemplate": f"{criterion} {split}: %{{y:.3f}} at depth %{{x}}"
+                    "<extra></extra>",
+                }
             )
-    if current is not None:
-        fig.add_vline(x=current, line={"color": FONT_COLOR, "width": 1.5, "dash": "dot"})
-    style_figure(
-        fig,
+    layout = styled_layout(
         title=f"Train and test {curve.metric} by tree depth" if title is None else title,
         x_title="max_depth",
         y_title=curve.metric,
         height=height,
     )
-    fig.update_xaxes(dtick=1)
-    return fig
+    if current is not None:
+        layout["shapes"] = [vline(current, {"color": FONT_COLOR, "width": 1.5, "dash": "dot"})]
+    layout["xaxis"]["dtick"] = 1
+    return build_figure(traces, layout)

@@ -24,7 +24,7 @@ from core.engine.growth import GrowthSteps
 from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
 from core.figures import rules
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, styled_layout
 from core.figures.boundary import BoundaryData
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR
 from core.figures.rules import Categories, category_of
@@ -273,15 +273,17 @@ def add_split_segment(
     fig: go.Figure, segment: SplitSegment, *, color: str = FONT_COLOR, name: str = "newest split"
 ) -> go.Figure:
     """Draw ``segment`` on ``fig`` (in place) as a thick line with the rule on hover."""
+    # A plain dict: on a figure from build_figure it is added without validation.
     fig.add_trace(
-        go.Scatter(
-            x=[segment.x0, segment.x1],
-            y=[segment.y0, segment.y1],
-            mode="lines",
-            line={"color": color, "width": 5},
-            name=name,
-            hovertemplate=f"{name}: {segment.rule}<extra></extra>",
-        )
+        {
+            "type": "scatter",
+            "x": [segment.x0, segment.x1],
+            "y": [segment.y0, segment.y1],
+            "mode": "lines",
+            "line": {"color": color, "width": 5},
+            "name": name,
+            "hovertemplate": f"{name}: {segment.rule}<extra></extra>",
+        }
     )
     return fig
 
@@ -307,23 +309,21 @@ def split_comparison_figure(
         f"{who}: {rule_text(feature_names, s.feature, s.threshold, categories)}"
         for who, s, _ in bars
     ]
-    fig = go.Figure(
-        go.Bar(
-            x=[s.gain for _, s, _ in bars],
-            y=labels,
-            orientation="h",
-            marker={"color": [c for _, _, c in bars], "line": {"color": FONT_COLOR, "width": 1}},
-            text=[f"{s.gain:.3g}" for _, s, _ in bars],
-            textposition="outside",
-            hovertemplate="%{y}<br>gain %{x:.4f}<extra></extra>",
-        )
-    )
-    style_figure(
-        fig,
+    trace = {
+        "type": "bar",
+        "x": [s.gain for _, s, _ in bars],
+        "y": labels,
+        "orientation": "h",
+        "marker": {"color": [c for _, _, c in bars], "line": {"color": FONT_COLOR, "width": 1}},
+        "text": [f"{s.gain:.3g}" for _, s, _ in bars],
+        "textposition": "outside",
+        "hovertemplate": "%{y}<br>gain %{x:.4f}<extra></extra>",
+    }
+    layout = styled_layout(
         title=comparison.sentence if title is None else title,
         x_title="gain: impurity before minus weighted impurity after",
         y_title="",
         height=height,
     )
-    fig.update_yaxes(autorange="reversed")
-    return fig
+    layout["yaxis"]["autorange"] = "reversed"
+    return build_figure([trace], layout)

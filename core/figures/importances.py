@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures._layout import style_figure, wrap_text
+from core.figures._layout import build_figure, styled_layout, wrap_text
 from core.figures._model import FittedModel, FloatArray, is_forest, trees_of
 from core.figures.palette import EDGE_COLOR, LINE_COLORS
 
@@ -115,29 +116,28 @@ def importance_figure(
     error = None
     if importances.spread is not None:
         error = {"type": "data", "array": importances.spread[::-1], "color": EDGE_COLOR}
-    fig = go.Figure(
-        go.Bar(
-            x=importances.values[::-1],
-            y=[wrap_name(name) for name in importances.names[::-1]],
-            customdata=list(importances.names[::-1]),
-            orientation="h",
-            marker={"color": LINE_COLORS[0]},
-            error_x=error,
-            hovertemplate="%{customdata}: %{x:.3f}<extra></extra>",
-            name="importance",
-        )
-    )
+    bars: dict[str, Any] = {
+        "type": "bar",
+        "x": importances.values[::-1],
+        "y": [wrap_name(name) for name in importances.names[::-1]],
+        "customdata": list(importances.names[::-1]),
+        "orientation": "h",
+        "marker": {"color": LINE_COLORS[0]},
+        "hovertemplate": "%{customdata}: %{x:.3f}<extra></extra>",
+        "name": "importance",
+    }
+    if error is not None:  # None leaves it unset, as Plotly does
+        bars["error_x"] = error
     extra_lines = sum(wrap_name(name).count("<br>") for name in importances.names)
     if title is None:
         title = "Feature importance (mean decrease in impurity)"
         if importances.hidden:
             title += f", top {len(importances.names)}"
-    style_figure(
-        fig,
+    layout = styled_layout(
         title=title,
         x_title="importance",
         y_title="",
         height=height or 140 + 34 * len(importances.names) + 16 * extra_lines,
     )
-    fig.update_yaxes(showgrid=False, automargin=True)
-    return fig
+    layout["yaxis"].update(showgrid=False, automargin=True)
+    return build_figure([bars], layout)

@@ -11,35 +11,61 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
+from core.figures._layout import vline
 from core.figures.palette import BACKGROUND, FONT_COLOR
 
 
 def mark_sample(figure: go.Figure, xy: Sequence[float], label: str) -> go.Figure:
     """A star on the traced sample at plot coordinates ``xy``, above every other point."""
+    # A plain dict: on a figure from build_figure it is added without validation.
     figure.add_trace(
-        go.Scatter(
-            x=[float(xy[0])],
-            y=[float(xy[1])],
-            mode="markers",
-            marker={
+        {
+            "type": "scatter",
+            "x": [float(xy[0])],
+            "y": [float(xy[1])],
+            "mode": "markers",
+            "marker": {
                 "symbol": "star",
                 "size": 22,
                 "color": BACKGROUND,
                 "line": {"color": FONT_COLOR, "width": 2.5},
             },
-            name=label,
-            hovertemplate=f"{html.escape(label)}<extra></extra>",
-        )
+            "name": label,
+            "hovertemplate": f"{html.escape(label)}<extra></extra>",
+        }
     )
     return figure
 
 
+def add_vertical_line(figure: go.Figure, x: float, line: Mapping[str, Any]) -> go.Figure:
+    """A vertical line across the plot at ``x`` (in place).
+
+    ``add_shape`` with the line ``fig.add_vline`` would draw: on a figure from
+    :func:`~core.figures._layout.build_figure`, ``add_vline`` also leaves an empty annotation
+    list behind.
+    """
+    figure.add_shape(vline(x, line))
+    return figure
+
+
+def legend_below_layout() -> dict[str, Any]:
+    """The layout of :func:`legend_below`, for a builder to merge into its own layout dict.
+
+    Merged before the figure is made, it costs nothing; changed afterwards on a finished
+    figure, it costs about 2 ms of CPU.
+    """
+    return {
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"},
+        "margin": {"b": 130},
+    }
+
+
 def legend_below(figure: go.Figure) -> go.Figure:
     """Move the legend under the plot, so the plot keeps the whole width for the data."""
-    figure.update_layout(
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2, "yanchor": "top"},
-        margin={"b": 130},
-    )
+    below = legend_below_layout()
+    # Set on the layout's own objects: half the CPU of update_layout's path parsing.
+    figure.layout.legend.update(below["legend"])
+    figure.layout.margin.b = below["margin"]["b"]
     return figure
 
 
@@ -74,4 +100,10 @@ def clicked_sample(
     return None
 
 
-__all__ = ["clicked_sample", "legend_below", "mark_sample"]
+__all__ = [
+    "add_vertical_line",
+    "clicked_sample",
+    "legend_below",
+    "legend_below_layout",
+    "mark_sample",
+]

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
-from plotly.subplots import make_subplots
 
 from core.engine.pruning import prune, pruning_path
-from core.figures._layout import style_figure
+from core.figures._layout import axis_style, build_figure, merge, styled_layout, subplot_grid, vline
 from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
 from core.figures.palette import FONT_COLOR, LINE_COLORS, SERIES_COLORS
 
@@ -148,68 +148,7 @@ def pruning_walk_figure(
     -------
     plotly.graph_objects.Figure
     """
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
-    # The last tree lasts for every larger alpha: extend the steps a little past the last cut.
-    last = float(walk.ccp_alphas[-1])
-    x = np.append(walk.ccp_alphas, last * 1.1 if last > 0 else 1.0)
-
-    def extend(values: np.ndarray) -> np.ndarray:
-        return np.append(values, values[-1])
-
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=extend(walk.n_leaves),
-            mode="lines+markers",
-            line={"shape": "hv", "color": LINE_COLORS[0], "width": 3},
-            name="leaves",
-            hovertemplate="alpha %{x:.4g}: %{y} leaves<extra></extra>",
-        ),
-        row=1,
-        col=1,
-    )
-    scores = [("train", walk.train_score, "solid")]
-    if walk.test_score is not None:
-        scores.append(("test", walk.test_score, "dash"))
-    for name, values, dash in scores:
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=extend(values),
-                mode="lines+markers",
-                line={"shape": "hv", "color": SERIES_COLORS[name], "width": 3, "dash": dash},
-                name=f"{name} {walk.metric}",
-                hovertemplate=f"alpha %{{x:.4g}}: {name} {walk.metric} %{{y:.3f}}<extra></extra>",
-            ),
-            row=2,
-            col=1,
-        )
-    step = walk.current_step
-    if step is not None and walk.current_alpha is not None:
-        marks = [(1, float(walk.n_leaves[step]), FONT_COLOR)]
-        marks += [(2, float(values[step]), SERIES_COLORS[name]) for name, values, _ in scores]
-        for row, value, color in marks:
-            fig.add_trace(
-                go.Scatter(
-                    x=[walk.current_alpha],
-                    y=[value],
-                    mode="markers",
-                    marker={"size": 13, "color": color, "line": {"color": FONT_COLOR, "width": 1}},
-                    showlegend=False,
-                    hovertemplate="current alpha %{x:.4g}: %{y:.3f}<extra></extra>",
-                ),
-                row=row,
-                col=1,
-            )
-        for row in (1, 2):
-            fig.add_vline(
-                x=walk.current_alpha,
-                line={"color": FONT_COLOR, "dash": "dot", "width": 1.5},
-                row=row,
-                col=1,
-            )
-    style_figure(
-        fig,
+    layout = styled_layout(
         title=f"Pruning a tree: leaves and {walk.metric} as ccp_alpha grows"
         if title is None
         else title,
@@ -217,7 +156,74 @@ def pruning_walk_figure(
         y_title="",
         height=height,
     )
-    fig.update_yaxes(title_text="leaves", row=1, col=1)
-    fig.update_yaxes(title_text=walk.metric, row=2, col=1)
-    fig.update_xaxes(title_text="ccp_alpha", row=2, col=1)
-    return fig
+    # Row 1 (leaves) is on axes x/y, row 2 (scores) on x2/y2; the two share the alpha axis.
+    grid = subplot_grid(2, 1, shared_xaxes=True, vertical_spacing=0.08)
+    titles = {"xaxis": "", "xaxis2": "ccp_alpha", "yaxis": "leaves", "yaxis2": walk.metric}
+    for name, text in titles.items():
+        layout[name] = merge(axis_style(text), grid[name])
+    # The last tree lasts for every larger alpha: extend the steps a little past the last cut.
+    last = float(walk.ccp_alphas[-1])
+    x = np.append(walk.ccp_alphas, last * 1.1 if last > 0 else 1.0)
+
+    def extend(values: np.ndarray) -> np.ndarray:
+        return np.append(values, values[-1])
+
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": extend(walk.n_leaves),
+            "mode": "lines+markers",
+            "line": {"shape": "hv", "color": LINE_COLORS[0], "width": 3},
+            "name": "leaves",
+            "hovertemplate": "alpha %{x:.4g}: %{y} leaves<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        }
+    ]
+    scores = [("train", walk.train_score, "solid")]
+    if walk.test_score is not None:
+        scores.append(("test", walk.test_score, "dash"))
+    for name, values, dash in scores:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": extend(values),
+                "mode": "lines+markers",
+                "line": {"shape": "hv", "color": SERIES_COLORS[name], "width": 3, "dash": dash},
+                "name": f"{name} {walk.metric}",
+                "hovertemplate": f"alpha %{{x:.4g}}: {name} {walk.metric} %{{y:.3f}}"
+                "<extra></extra>",
+                "xaxis": "x2",
+                "yaxis": "y2",
+            }
+        )
+    step = walk.current_step
+    if step is not None and walk.current_alpha is not None:
+        marks = [("", float(walk.n_leaves[step]), FONT_COLOR)]
+        marks += [("2", float(values[step]), SERIES_COLORS[name]) for name, values, _ in scores]
+        for row, value, color in marks:
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [walk.current_alpha],
+                    "y": [value],
+                    "mode": "markers",
+                    "marker": {
+                        "size": 13,
+                        "color": color,
+                        "line": {"color": FONT_COLOR, "width": 1},
+                    },
+                    "showlegend": False,
+                    "hovertemplate": "current alpha %{x:.4g}: %{y:.3f}<extra></extra>",
+                    "xaxis": f"x{row}",
+                    "yaxis": f"y{row}",
+                }
+            )
+        line = {"color": FONT_COLOR, "dash": "dot", "width": 1.5}
+        layout["shapes"] = [
+            {**vline(walk.current_alpha, line), "xref": f"x{row}", "yref": f"y{row} domain"}
+            for row in ("", "2")
+        ]
+    return build_figure(traces, layout)

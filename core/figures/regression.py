@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, merge, styled_layout
 from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, n_trees
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, LINE_COLORS, MUTED_COLOR
 
 __all__ = ["RegressionLines", "RegressionPoints", "compute_regression_lines", "regression_figure"]
@@ -151,7 +153,12 @@ def compute_regression_lines(
 
 
 def regression_figure(
-    lines: RegressionLines, *, title: str | None = None, target_name: str = "y", height: int = 500
+    lines: RegressionLines,
+    *,
+    title: str | None = None,
+    target_name: str = "y",
+    height: int = 500,
+    legend_below: bool = False,
 ) -> go.Figure:
     """Draw each model's steps over the training (filled) and test (hollow) points.
 
@@ -167,12 +174,14 @@ def regression_figure(
         Title of the y axis.
     height : int, default 500
         Height in pixels.
+    legend_below : bool, default False
+        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    fig = go.Figure()
+    traces: list[dict[str, Any]] = []
     for points in lines.points:
         hollow = points.split == "test"
         marker = {
@@ -180,38 +189,43 @@ def regression_figure(
             "color": BACKGROUND if hollow else MUTED_COLOR,
             "line": {"color": MUTED_COLOR if hollow else "#6B6B6B", "width": 2 if hollow else 1},
         }
-        fig.add_trace(
-            go.Scatter(
-                x=points.x,
-                y=points.y,
-                mode="markers",
-                marker=marker,
-                name=f"{points.split} points",
-                customdata=points.row_id,
-                hovertemplate=f"row %{{customdata}} ({points.split})<br>"
+        traces.append(
+            {
+                "type": "scatter",
+                "x": points.x,
+                "y": points.y,
+                "mode": "markers",
+                "marker": marker,
+                "name": f"{points.split} points",
+                "customdata": points.row_id,
+                "hovertemplate": f"row %{{customdata}} ({points.split})<br>"
                 f"{lines.feature_name} = %{{x:.3f}}<br>{target_name} = %{{y:.3f}}<extra></extra>",
-            )
+            }
         )
     for k, (name, prediction) in enumerate(zip(lines.names, lines.predictions, strict=True)):
-        fig.add_trace(
-            go.Scatter(
-                x=lines.x,
-                y=prediction,
-                mode="lines",
-                line={
+        traces.append(
+            {
+                "type": "scatter",
+                "x": lines.x,
+                "y": prediction,
+                "mode": "lines",
+                "line": {
                     "color": LINE_COLORS[k % len(LINE_COLORS)],
                     "width": 3,
                     "shape": "hv",
                     "dash": _DASHES[k % len(_DASHES)],
                 },
-                name=name,
-                hovertemplate=f"{name}: %{{y:.3f}}<extra></extra>",
-            )
+                "name": name,
+                "hovertemplate": f"{name}: %{{y:.3f}}<extra></extra>",
+            }
         )
     if title is None:
         title = f"Predictions along {lines.feature_name}"
         if lines.is_slice:
             title += " (other features at their medians)"
-    return style_figure(
-        fig, title=title, x_title=lines.feature_name, y_title=target_name, height=height
+    layout = styled_layout(
+        title=title, x_title=lines.feature_name, y_title=target_name, height=height
     )
+    if legend_below:
+        merge(layout, legend_below_layout())
+    return build_figure(traces, layout)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures._layout import style_figure
+from core.figures._layout import build_figure, merge, styled_layout, vline
 from core.figures._model import FittedForest, FloatArray, IntArray, as_2d
 from core.figures.palette import FONT_COLOR, SERIES_COLORS, class_color
 
@@ -63,71 +64,89 @@ def compute_votes(
 
 def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
     """Hard and soft vote per class side by side (percent), or a histogram of predictions."""
-    figure = go.Figure()
+    traces: list[dict[str, Any]] = []
+    classify = votes.winners is not None
     if votes.winners is not None:
         n_trees = len(votes.per_tree)
         names = list(votes.class_names)
         colors = [class_color(k) for k in range(len(names))]
         hard = (100.0 * votes.winners / n_trees).tolist()
         soft = (100.0 * np.asarray(votes.forest)).tolist()
-        figure.add_bar(
-            name="trees voting for it",
-            x=names,
-            y=hard,
-            marker_color=colors,
-            # No label on an empty bar: beside its neighbour's, two zero labels overlap.
-            text=[f"{count} of {n_trees} trees" if count else "" for count in votes.winners],
-            textposition="outside",
-            cliponaxis=False,
-            hovertemplate="%{x}: %{y:.0f}% of the trees vote for it<extra></extra>",
-            offsetgroup="hard",
+        traces.append(
+            {
+                "type": "bar",
+                "name": "trees voting for it",
+                "x": names,
+                "y": hard,
+                "marker": {"color": colors},
+                # No label on an empty bar: beside its neighbour's, two zero labels overlap.
+                "text": [f"{count} of {n_trees} trees" if count else "" for count in votes.winners],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "hovertemplate": "%{x}: %{y:.0f}% of the trees vote for it<extra></extra>",
+                "offsetgroup": "hard",
+            }
         )
-        figure.add_bar(
-            name="average class share",
-            x=names,
-            y=soft,
-            marker={"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
-            opacity=0.55,
-            text=[f"{share:.0f}% share" if share >= 0.5 else "" for share in soft],
-            textposition="outside",
-            cliponaxis=False,
-            hovertemplate="%{x}: average share %{y:.1f}%<extra></extra>",
-            offsetgroup="soft",
+        traces.append(
+            {
+                "type": "bar",
+                "name": "average class share",
+                "x": names,
+                "y": soft,
+                "marker": {"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
+                "opacity": 0.55,
+                "text": [f"{share:.0f}% share" if share >= 0.5 else "" for share in soft],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "hovertemplate": "%{x}: average share %{y:.1f}%<extra></extra>",
+                "offsetgroup": "soft",
+            }
         )
+        layout = styled_layout(title="", x_title="", y_title="percent", height=height)
         # Headroom above a full bar, so its label is not cut off.
-        figure.update_yaxes(range=[0, 118], ticksuffix="%")
-        figure.update_layout(barmode="group")
-        x_title, y_title = "", "percent"
+        layout["yaxis"].update(range=[0, 118], ticksuffix="%")
+        layout["barmode"] = "group"
     else:
-        figure.add_histogram(
-            x=votes.per_tree,
-            nbinsx=30,
-            name="one tree's prediction",
-            marker_color=SERIES_COLORS["train"],
+        traces.append(
+            {
+                "type": "histogram",
+                "x": votes.per_tree,
+                "nbinsx": 30,
+                "name": "one tree's prediction",
+                "marker": {"color": SERIES_COLORS["train"]},
+            }
         )
         mean, truth = float(votes.forest), votes.truth
-        right, left = "top right", "top left"
-        figure.add_vline(
-            x=mean,
-            line_width=3,
-            annotation_text="forest (mean)",
-            annotation_position=right if mean >= truth else left,
-        )
-        figure.add_vline(
-            x=truth,
-            line_dash="dash",
-            annotation_text="true value",
-            annotation_position=left if mean >= truth else right,
-        )
-        x_title, y_title = "prediction", "trees"
-    style_figure(figure, title="", x_title=x_title, y_title=y_title, height=height)
-    classify = votes.winners is not None
-    figure.update_layout(showlegend=classify, margin={"t": 30, "b": 40, "l": 60, "r": 20})
+        # Each label on the side away from the other line, so the two never overlap.
+        mean_side, truth_side = ("left", "right") if mean >= truth else ("right", "left")
+        layout = styled_layout(title="", x_title="prediction", y_title="trees", height=height)
+        layout["shapes"] = [vline(mean, {"width": 3}), vline(truth, {"dash": "dash"})]
+        layout["annotations"] = [
+            _line_label(mean, "forest (mean)", mean_side),
+            _line_label(truth, "true value", truth_side),
+        ]
+    layout["showlegend"] = classify
+    merge(layout, {"margin": {"t": 30, "b": 40, "l": 60, "r": 20}})
     if classify:
-        figure.update_layout(
-            legend={"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0, "title": None}
-        )
-    return figure
+        merge(layout, {"legend": {"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0}})
+    return build_figure(traces, layout)
+
+
+def _line_label(x: float, text: str, anchor: str) -> dict[str, Any]:
+    """The label ``add_vline`` puts at the top of a line at ``x``, on its ``anchor`` side.
+
+    ``anchor="left"`` is the text's left edge at the line: the label reads right of it.
+    """
+    return {
+        "showarrow": False,
+        "text": text,
+        "x": x,
+        "xanchor": anchor,
+        "xref": "x",
+        "y": 1,
+        "yanchor": "top",
+        "yref": "y domain",
+    }
 
 
 __all__ = ["Votes", "compute_votes", "vote_figure"]

@@ -36,8 +36,9 @@ from core.figures.growth import (
     side_text,
     split_comparison_figure,
 )
-from core.figures.overlays import legend_below
+from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
+from core.ui.cached import drawn
 from core.ui.controls import Controls
 from core.ui.display import chart
 from core.ui.url_state import _from_widget, _to_widget
@@ -129,11 +130,11 @@ def step_fit(
         if threshold is None:
             chart(figure, key=key)
             return "No split yet: the root alone predicts the mean of every sample."
-        figure.add_vline(x=threshold, line={"color": FONT_COLOR, "width": 3, "dash": "dash"})
+        add_vertical_line(figure, threshold, {"color": FONT_COLOR, "width": 3, "dash": "dash"})
         chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
     data = view.boundary(grown, pair)
-    figure = legend_below(boundary_figure(data, height=height))
+    figure = boundary_figure(data, height=height, legend_below=True)
     if newest is None:
         chart(figure, key=key)
         return "No split yet: the root alone predicts its majority class everywhere."
@@ -225,14 +226,23 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
     of each feature ranked by gain, the tree's first. At a leaf: why it stopped.
     """
     X, y = view.X_train, view.y_train
-    candidates = split_candidates(model, X, y, node)
-    if model.tree_.children_left[node] == TREE_LEAF:
-        reason = why_leaf(model, X, y, node, feature_names=list(view.names))
-        with st.container(key="leaf-reason"):
-            st.info(md(reason.sentence), icon=":material/eco:")
-    else:
+    leaf = model.tree_.children_left[node] == TREE_LEAF
+
+    def draw() -> tuple[Any, Any]:
+        # The scans, the reason and the figure follow from the model and the node alone:
+        # remembered beside the model, a new step or sample elsewhere rebuilds none of them.
+        candidates = split_candidates(model, X, y, node)
+        if leaf:
+            return candidates, why_leaf(model, X, y, node, feature_names=list(view.names))
         scan = compute_split_scan(model, X, y, node, feature_names=view.names)
-        chart(split_scan_figure(scan, title=""), key="split-scan")
+        return candidates, split_scan_figure(scan, title="")
+
+    candidates, shown = drawn([model], ("why-this-split", node), draw)
+    if leaf:
+        with st.container(key="leaf-reason"):
+            st.info(md(shown.sentence), icon=":material/eco:")
+    else:
+        chart(shown, key="split-scan")
         st.caption(
             f"Node {node} holds {candidates.n_samples} training samples. For every feature and "
             "every threshold between two of their values: the impurity the two children would "

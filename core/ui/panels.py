@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.app import settings as state
@@ -24,11 +25,12 @@ from core.figures import (
     regression_figure,
     to_dot,
 )
-from core.figures.overlays import legend_below, mark_sample
+from core.figures.overlays import mark_sample
 from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
-from core.figures.votes import compute_votes, vote_figure
+from core.figures.votes import Votes, compute_votes, vote_figure
+from core.ui.cached import drawn
 from core.ui.cached import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart, tree_diagram
 
@@ -59,14 +61,45 @@ def boundary(
     height: int = 540,
 ) -> None:
     """Decision regions with the points; with ``sample``, its star, and clicks pick samples."""
+    _show_boundary(_boundary_figure(data, view, sample, title, height), data, view, key, sample)
+
+
+def _boundary_figure(
+    data: BoundaryData, view: ModelView, sample: int | None, title: str, height: int
+) -> go.Figure:
     x, y = (category_of(view.categories, f) for f in data.grid.features)  # model columns
-    figure = legend_below(boundary_figure(data, title=title, height=height, categories=(x, y)))
+    figure = boundary_figure(data, title=title, height=height, categories=(x, y), legend_below=True)
+    if sample is not None:
+        mark_sample(figure, view.sample_xy(sample, data.grid.features), f"test sample #{sample}")
+    return figure
+
+
+def _show_boundary(
+    figure: go.Figure, data: BoundaryData, view: ModelView, key: str, sample: int | None
+) -> None:
     if sample is None:
         chart(figure, key=key)
         return
     pair = data.grid.features
-    mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
     clickable_chart(figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair))
+
+
+def _regression_figure(
+    view: ModelView,
+    models: Mapping[str, Any],
+    pair: tuple[int, int],
+    sample: int | None,
+    height: int,
+) -> go.Figure:
+    figure = regression_figure(
+        view.regression_lines(models),
+        target_name=view.data.target_name,
+        height=height,
+        legend_below=len(models) > 1,
+    )
+    if sample is not None:
+        mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
+    return figure
 
 
 def model_fit(
@@ -83,17 +116,20 @@ def model_fit(
     Classification: each model's decision boundary, side by side (keys ``key`` for the last,
     ``"lone-" + key`` for a first of two). Regression: the models' curves on one chart.
     With ``sample=None`` the chart is a plain one: no star, and clicks do nothing.
+
+    The figures are remembered beside the models (:func:`~core.ui.cached.drawn`): a rerun
+    that changed neither the models nor what is drawn of them builds nothing.
     """
     if not view.classify:
-        figure = regression_figure(
-            view.regression_lines(models), target_name=view.data.target_name, height=height
+        names = tuple(models)
+        figure = drawn(
+            list(models.values()),
+            ("regression", names, pair, sample, height),
+            lambda: _regression_figure(view, models, pair, sample, height),
         )
-        if len(models) > 1:
-            legend_below(figure)
         if sample is None:
             chart(figure, key=key)
             return
-        mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
         clickable_chart(
             figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair)
         )
@@ -103,16 +139,15 @@ def model_fit(
     for column, (name, model), chart_key in zip(
         st.columns(len(models)), models.items(), keys, strict=True
     ):
-        with column:
+        title = name if titled else ""
+
+        def draw(model: Any = model, title: str = title) -> tuple[BoundaryData, go.Figure]:
             data = view.boundary(model, pair, through_sample=sample)
-            boundary(
-                data,
-                view,
-                key=chart_key,
-                sample=sample,
-                title=name if titled else "",
-                height=height,
-            )
+            return data, _boundary_figure(data, view, sample, title, height)
+
+        with column:
+            data, figure = drawn([model], ("boundary", pair, sample, title, height), draw)
+            _show_boundary(figure, data, view, chart_key, sample)
 
 
 #: One folding rule for every diagram fitted to the page: levels deeper than this fold into a
@@ -189,8 +224,13 @@ def diagram(
 def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> str:
     """How the forest's trees voted on test sample ``sample``; returns the verdict in words."""
     truth = float(view.y_test[sample])
-    counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
-    chart(vote_figure(counted), key=key)
+
+    def draw() -> tuple[Votes, go.Figure]:
+        counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
+        return counted, vote_figure(counted)
+
+    counted, figure = drawn([forest], ("votes", sample), draw)
+    chart(figure, key=key)
     if view.classify:
         names, n_trees = view.class_names, len(counted.per_tree)
         soft = int(counted.forest.argmax())

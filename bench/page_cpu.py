@@ -1,0 +1,230 @@
+"""Server CPU per control change, page by page, without a server: each page run by ``AppTest``.
+
+Run with ``.venv/bin/python -m bench.page_cpu [--pages Single_tree,...] [--profile PAGE]``.
+
+For every page with settings it opens the page once (not counted: imports, first fits), then
+makes the page's scripted changes below (slider steps on ``max_depth``, ``n_estimators`` or
+``step``, a seed change, a criterion switch...) and measures the CPU each rerun costs. Each
+page starts with Streamlit's caches cleared, so its numbers do not depend on the pages before.
+
+Which clock
+-----------
+``AppTest.run`` hands the script to a thread of its own and waits for it, so the calling
+thread's ``time.thread_time`` sees almost nothing of the run. ``time.process_time`` counts
+every thread of the process: the script thread's work plus the caller's wait (a blocked
+wait costs no CPU). That is the clock used here; ``--check-clock`` prints both for one run.
+
+``--profile PAGE`` runs that page's changes again under ``cProfile`` installed in the script
+thread (``threading.setprofile`` starts the profiler in each new thread) and prints the
+functions with the most cumulative time.
+
+It is a measurement, not a test: nothing fails on a slow machine; the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from core.app import pages
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: One change: a label and what it does to the page's widgets (before ``run``).
+Change = tuple[str, Callable[[AppTest], Any]]
+
+
+def _select_slider(key: str, value: Any) -> Change:
+    return f"{key}={value}", lambda app: app.select_slider(key=key).set_value(value)
+
+
+def _slider(key: str, value: Any) -> Change:
+    return f"{key}={value}", lambda app: app.slider(key=key).set_value(value)
+
+
+def _number(key: str, value: int) -> Change:
+    return f"{key}={value}", lambda app: app.number_input(key=key).set_value(value)
+
+
+def _segmented(key: str, value: str) -> Change:
+    def change(app: AppTest) -> Any:
+        return app.button_group(key=key).set_value(value)
+
+    return f"{key}={value}", change
+
+
+#: What a student does on each page: steps up a slider, back, a seed, a criterion.
+CHANGES: dict[str, list[Change]] = {
+    "Single_tree": [
+        _select_slider("max_depth", 4),
+        _select_slider("max_depth", 5),
+        _select_slider("max_depth", 6),
+        _number("seed", 1),
+        _segmented("criterion", "entropy"),
+        _select_slider("max_depth", 5),
+        _number("seed", 2),
+        _segmented("criterion", "gini"),
+    ],
+    "Random_forest": [
+        _slider("n_estimators", 101),
+        _slider("n_estimators", 102),
+        _slider("n_estimators", 103),
+        _number("seed", 1),
+        _select_slider("max_depth", 5),
+        _segmented("criterion", "entropy"),
+        _slider("n_estimators", 102),
+        _number("seed", 2),
+    ],
+    "Gini_vs_entropy": [
+        _select_slider("max_depth", 5),
+        _select_slider("max_depth", 6),
+        _select_slider("max_depth", 3),
+        _number("seed", 1),
+        _slider("min_samples_leaf", 2),
+        _select_slider("max_depth", 4),
+        _number("seed", 2),
+        _select_slider("max_depth", 5),
+    ],
+    "Grow_it_step_by_step": [
+        _select_slider("step", 1),
+        _select_slider("step", 2),
+        _select_slider("step", 3),
+        _select_slider("step", 4),
+        _number("seed", 1),
+        _segmented("criterion", "entropy"),
+        _select_slider("max_depth", 3),
+        _select_slider("step", 2),
+    ],
+}
+
+
+@dataclass(frozen=True)
+class PageCpu:
+    """The CPU seconds of each counted rerun of one page."""
+
+    page: str
+    first: float
+    per_change: tuple[float, ...]
+
+
+def _clear_caches() -> None:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+def _check(app: AppTest, what: str) -> None:
+    if app.exception:
+        raise RuntimeError(f"{what}: {[e.value for e in app.exception]}")
+
+
+def measure(page: str) -> PageCpu:
+    """Open ``page``, make its changes, and time each run on the process's CPU clock."""
+    path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
+    _clear_caches()
+    app = AppTest.from_file(str(path), default_timeout=300)
+    start = time.process_time()
+    app.run()
+    first = time.process_time() - start
+    _check(app, f"{page} first run")
+    spent = []
+    for label, change in CHANGES[page]:
+        change(app)
+        start = time.process_time()
+        app.run()
+        spent.append(time.process_time() - start)
+        _check(app, f"{page} {label}")
+    return PageCpu(page, first, tuple(spent))
+
+
+def check_clock(page: str) -> None:
+    """Print what each clock sees of one rerun: only the process clock sees the script."""
+    path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
+    app = AppTest.from_file(str(path), default_timeout=300).run()
+    label, change = CHANGES[page][0]
+    change(app)
+    thread0, process0, wall0 = time.thread_time(), time.process_time(), time.perf_counter()
+    app.run()
+    print(
+        f"{page} {label}: thread_time {time.thread_time() - thread0:.3f} s, "
+        f"process_time {time.process_time() - process0:.3f} s, "
+        f"wall {time.perf_counter() - wall0:.3f} s"
+    )
+
+
+def profile(page: str, top: int) -> None:
+    """Run ``page``'s changes with cProfile in the script thread; print the top functions."""
+    path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
+    _clear_caches()
+    app = AppTest.from_file(str(path), default_timeout=300).run()
+    profiler = cProfile.Profile()
+
+    def start_in_thread(*_: Any) -> None:
+        # Runs once, at the new thread's first event: the C profiler then replaces this hook.
+        profiler.enable()
+
+    threading.setprofile(start_in_thread)
+    try:
+        for _, change in CHANGES[page]:
+            change(app)
+            app.run()
+    finally:
+        threading.setprofile(None)
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
+
+
+def table(results: list[PageCpu]) -> str:
+    """The results as a Markdown table."""
+    lines = [
+        "| page | changes | first open | median CPU / change | mean CPU / change | max |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.page.replace('_', ' ')} | {len(r.per_change)} | {r.first:.2f} s "
+            f"| {statistics.median(r.per_change):.3f} s | {statistics.fmean(r.per_change):.3f} s "
+            f"| {max(r.per_change):.3f} s |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", default=",".join(CHANGES), help="comma-separated url paths")
+    parser.add_argument("--profile", metavar="PAGE", help="profile this page's changes")
+    parser.add_argument("--top", type=int, default=40, help="rows of the profile")
+    parser.add_argument("--check-clock", metavar="PAGE", help="compare the clocks on one run")
+    parser.add_argument("--verbose", action="store_true", help="every change's CPU")
+    args = parser.parse_args(argv)
+    if args.check_clock:
+        check_clock(args.check_clock)
+        return 0
+    if args.profile:
+        profile(args.profile, args.top)
+        return 0
+    results = []
+    for page in args.pages.split(","):
+        result = measure(page)
+        results.append(result)
+        if args.verbose:
+            for (label, _), cpu in zip(CHANGES[page], result.per_change, strict=True):
+                print(f"{page} {label}: {cpu:.3f} s", file=sys.stderr)
+    print(table(results))
+    print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""Figures remembered beside their models (core.ui.cached.drawn), and pages that reuse them."""
+
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+import streamlit as st
+from sklearn.datasets import load_wine
+
+from core import DecisionTreeClassifier, RandomForestClassifier
+from core.engine.node_splits import split_candidates, why_leaf
+from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
+from core.figures.votes import compute_votes, vote_figure
+from core.ui import panels
+from core.ui.cached import DRAWINGS_PER_MODEL, drawn
+from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page
+
+
+class Model:
+    """A stand-in for a fitted model: drawn() needs only identity and weak references."""
+
+
+def counting(calls: list[str], name: str, value: Any = None) -> Any:
+    def draw() -> Any:
+        calls.append(name)
+        return value if value is not None else object()
+
+    return draw
+
+
+def test_a_drawing_is_made_once_per_model_and_key() -> None:
+    model, calls = Model(), []
+    first = drawn([model], ("boundary", 0), counting(calls, "a"))
+    again = drawn([model], ("boundary", 0), counting(calls, "b"))
+    other_key = drawn([model], ("boundary", 1), counting(calls, "c"))
+    other_model = drawn([Model()], ("boundary", 0), counting(calls, "d"))
+    assert again is first
+    assert other_key is not first and other_model is not first
+    assert calls == ["a", "c", "d"]
+
+
+def test_the_other_models_count_too() -> None:
+    tree, forest, calls = Model(), Model(), []
+    pair = drawn([tree, forest], "fit", counting(calls, "pair"))
+    assert drawn([tree, forest], "fit", counting(calls, "again")) is pair
+    drawn([tree, Model()], "fit", counting(calls, "new forest"))
+    drawn([tree], "fit", counting(calls, "tree alone"))
+    assert calls == ["pair", "new forest", "tree alone"]
+
+
+def test_drawings_go_with_their_model() -> None:
+    model, drawing = Model(), Model()
+    kept = weakref.ref(drawing)
+    assert drawn([model], "k", counting([], "k", drawing)) is drawing
+    del drawing
+    gc.collect()
+    assert kept() is not None  # the cache holds it while the model lives
+    del model
+    gc.collect()
+    assert kept() is None  # and lets it go with the model
+
+
+def test_no_real_drawing_holds_its_model() -> None:
+    """What the panels remember must not keep the model alive (it would never be freed)."""
+    wine = load_wine()
+    X, y = wine.data, wine.target
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    tree = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    leaf = int(np.flatnonzero(tree.tree_.children_left == -1)[0])
+    data = compute_boundary(tree, X, y, features=(0, 1))
+    counted = compute_votes(forest, X[0], 0.0, ["a", "b", "c"])
+    drawings = [
+        (data, boundary_figure(data)),
+        (counted, vote_figure(counted)),
+        (split_candidates(tree, X, y, 0), split_scan_figure(compute_split_scan(tree, X, y, 0))),
+        (split_candidates(tree, X, y, leaf), why_leaf(tree, X, y, leaf)),
+    ]
+    models = [weakref.ref(forest), weakref.ref(tree)]
+    del forest, tree
+    gc.collect()
+    assert [model() for model in models] == [None, None]
+    assert len(drawings) == 4  # still alive here
+
+
+def test_a_model_keeps_its_latest_drawings_only() -> None:
+    model, calls = Model(), []
+    for k in range(DRAWINGS_PER_MODEL + 1):
+        drawn([model], k, counting(calls, f"first {k}"))
+    # Key 0 was the oldest: dropped. Key 1 (and the newest) are still there.
+    drawn([model], 1, counting(calls, "again 1"))
+    drawn([model], DRAWINGS_PER_MODEL, counting(calls, "again last"))
+    drawn([model], 0, counting(calls, "again 0"))
+    assert calls == [f"first {k}" for k in range(DRAWINGS_PER_MODEL + 1)] + ["again 0"]
+
+
+def _counting_boundaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    # New model objects, so no drawing from an earlier test is found for them.
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    calls: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return boundary_figure(*args, **kwargs)
+
+    monkeypatch.setattr(panels, "boundary_figure", counted)
+    return calls
+
+
+def test_a_new_tree_index_redraws_no_boundary(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting_boundaries(monkeypatch)
+    app = open_page(RANDOM_FOREST, n_estimators="30")
+    assert len(calls) == 2  # the lone tree and the forest
+    before = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    app.number_input(key="tree").set_value(3).run()
+    assert_healthy(app)
+    assert len(calls) == 2
+    after = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    assert after == before  # the same charts, from the remembered figures
+
+
+def test_a_new_sample_redraws_the_boundary_with_its_star(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting_boundaries(monkeypatch)
+    app = open_page(SINGLE_TREE)
+    app.selectbox(key="sample").set_value(4).run()
+    assert_healthy(app)
+    assert len(calls) == 2  # the star moved: a new drawing
+    app.selectbox(key="sample").set_value(0).run()  # back to the first: remembered
+    assert len(calls) == 2
+    star = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][-1]
+    assert star["name"] == "test sample #0"
