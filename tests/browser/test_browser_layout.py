@@ -1,0 +1,98 @@
+"""A 1280x720 screen (a laptop, a classroom projector): the boundary and the tree at once.
+
+Every page that shows a decision boundary and a tree diagram is there so a student can see each
+split of the tree as a step of the boundary; that only works when both are on screen together.
+Each page is opened by its URL in a 1280x720 window, the main area is scrolled once so that the
+upper of the two starts just below Streamlit's header, and then both must lie inside the window,
+each tall enough to read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_helpers import (
+    GINI_VS_ENTROPY,
+    GROW_STEP_BY_STEP,
+    RANDOM_FOREST,
+    SINGLE_TREE,
+    AppPage,
+    PageCase,
+)
+
+from bench.live_app import LiveServer
+
+pytestmark = pytest.mark.browser
+
+SCREEN = {"width": 1280, "height": 720}
+# Less than this and a diagram's text or a boundary's regions are too small to read.
+MIN_HEIGHT = 250.0
+
+# (page, boundary chart's container key, tree diagram's container key)
+CASES = (
+    (SINGLE_TREE, "boundary-chart", "tree-diagram"),
+    (GROW_STEP_BY_STEP, "step-boundary", "tree-diagram"),
+    (GINI_VS_ENTROPY, "boundary-gini", "tree-gini"),
+    (GINI_VS_ENTROPY, "boundary-entropy", "tree-entropy"),
+    (RANDOM_FOREST, "boundary-chart", "tree-diagram"),
+)
+
+# Scroll the app's main area (it scrolls, not the document) so the upper of the two elements
+# starts just below the fixed header, as a visitor would with one turn of the wheel.
+_SCROLL_TO_BOTH = """
+([first, second]) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const below = header ? header.getBoundingClientRect().bottom : 0;
+  const top = Math.min(
+    document.querySelector(first).getBoundingClientRect().top,
+    document.querySelector(second).getBoundingClientRect().top,
+  );
+  main.scrollTop += top - below;
+  return below;
+}
+"""
+
+
+@pytest.fixture
+def small_screen(browser: Any, server: LiveServer) -> Iterator[AppPage]:
+    """A fresh tab in a 1280x720 window."""
+    context = browser.new_context(viewport=SCREEN)
+    try:
+        yield AppPage(context.new_page(), server)
+    finally:
+        context.close()
+
+
+def _box(app: AppPage, selector: str) -> dict[str, float]:
+    box = app.page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return dict(box)
+
+
+@pytest.mark.parametrize(
+    ("case", "chart", "diagram"),
+    CASES,
+    ids=[f"{case.name}-{chart}" for case, chart, _ in CASES],
+)
+def test_boundary_and_tree_fit_one_1280x720_screen(
+    small_screen: AppPage, case: PageCase, chart: str, diagram: str
+) -> None:
+    app = small_screen
+    app.open(case.path, case.ready)
+    app.assert_healthy()
+    plot = f".st-key-{chart} .js-plotly-plot"
+    tree = f".st-key-{diagram} svg"
+    below_header = app.page.evaluate(_SCROLL_TO_BOTH, [plot, tree])
+    app.page.wait_for_timeout(300)  # let the scroll land before measuring
+    boxes = {"boundary": _box(app, plot), "tree": _box(app, tree)}
+    for what, box in boxes.items():
+        assert box["height"] >= MIN_HEIGHT, f"the {what} is only {box['height']:.0f} px tall"
+        assert box["y"] >= below_header - 1, f"the {what} starts under the header: {box}"
+        bottom = box["y"] + box["height"]
+        assert bottom <= SCREEN["height"] + 1, (
+            f"the {what} runs {bottom - SCREEN['height']:.0f} px below a 720 px screen "
+            f"when the {'tree' if what == 'boundary' else 'boundary'} is in view: {boxes}"
+        )
