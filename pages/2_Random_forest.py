@@ -53,8 +53,11 @@ tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="botto
 with tree_pick:
     tree_index = controls.tree(n_trees)
 # The tree beside its own fit over the data, so each split shows as a step of it on a
-# 1280x720 screen (issue 12). On a phone the columns stack.
-tree_fit, tree_area = st.columns(2, gap="large")
+# 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
+# low chart, goes above the tree.
+tree_fit, tree_area = (
+    st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+)
 settings = controls.finish()
 
 with top:
@@ -117,7 +120,12 @@ with vote_area, ui.guard("the votes"):
 with tree_fit, ui.guard("that tree's fit"):
     picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}
     ui.model_fit(
-        view, picked, pair=plotted_pair(settings), sample=sample, key="forest-tree", height=480
+        view,
+        picked,
+        pair=plotted_pair(settings),
+        sample=sample,
+        key="forest-tree",
+        height=480 if view.classify else 300,
     )
     tree_fit.caption(
         f"Tree {tree_index} alone over the same data: the forest above averages {n_trees} "
