@@ -4,7 +4,7 @@ Every page that shows a decision boundary and a tree diagram is there so a stude
 split of the tree as a step of the boundary; that only works when both are on screen together.
 Each page is opened by its URL in a 1280x720 window, the main area is scrolled once so that the
 upper of the two starts just below Streamlit's header, and then both must lie inside the window,
-each tall enough to read.
+each tall enough to read. On a phone the two stack, each within the screen's width.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from bench.live_app import LiveServer
 pytestmark = pytest.mark.browser
 
 SCREEN = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
 # Smallest (width, height) each may have: less and a boundary's regions or a diagram's boxes are
 # too small to make out. A diagram fitted to its column is as tall as its shape makes it, and a
 # shallow tree is wide and short: the forest's tree 0 on iris is 218 px tall at 378 px wide.
@@ -60,14 +61,36 @@ _SCROLL_TO_BOTH = """
 """
 
 
-@pytest.fixture
-def small_screen(browser: Any, server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab in a 1280x720 window."""
-    context = browser.new_context(viewport=SCREEN)
+def _tab(browser: Any, server: LiveServer, viewport: dict[str, int]) -> Iterator[AppPage]:
+    context = browser.new_context(viewport=viewport)
     try:
         yield AppPage(context.new_page(), server)
     finally:
         context.close()
+
+
+# Boxes in the main area's own coordinates, which scrolling does not change.
+_ON_THE_PAGE = """
+(selectors) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  return selectors.map((selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return {x: box.x, y: box.y + main.scrollTop, width: box.width, height: box.height};
+  });
+}
+"""
+
+
+@pytest.fixture
+def small_screen(browser: Any, server: LiveServer) -> Iterator[AppPage]:
+    """A fresh tab in a 1280x720 window."""
+    yield from _tab(browser, server, SCREEN)
+
+
+@pytest.fixture
+def phone(browser: Any, server: LiveServer) -> Iterator[AppPage]:
+    """A fresh tab as wide as a phone held upright."""
+    yield from _tab(browser, server, PHONE)
 
 
 def _box(app: AppPage, selector: str) -> dict[str, float]:
@@ -104,3 +127,28 @@ def test_boundary_and_tree_fit_one_1280x720_screen(
             f"the {what} runs {bottom - SCREEN['height']:.0f} px below a 720 px screen "
             f"when the {'tree' if what == 'boundary' else 'boundary'} is in view: {boxes}"
         )
+
+
+@pytest.mark.parametrize(
+    ("case", "chart", "diagram"),
+    CASES,
+    ids=[f"{case.name}-{chart}" for case, chart, _ in CASES],
+)
+def test_on_a_phone_boundary_and_tree_stack_within_its_width(
+    phone: AppPage, case: PageCase, chart: str, diagram: str
+) -> None:
+    app = phone
+    app.open(case.path, case.ready)
+    app.assert_healthy()
+    plot = f".st-key-{chart} .js-plotly-plot"
+    tree = f".st-key-{diagram} svg"
+    for selector in (plot, tree):
+        app.page.locator(selector).first.wait_for(timeout=30_000)
+    measured = app.page.evaluate(_ON_THE_PAGE, [plot, tree])
+    boxes = dict(zip(("boundary", "tree"), measured, strict=True))
+    for what, box in boxes.items():
+        assert box["x"] >= 0, f"the {what} starts left of the screen: {box}"
+        assert box["x"] + box["width"] <= PHONE["width"], f"the {what} runs off: {box}"
+    # Stacked, not squeezed side by side: the tree comes below the whole boundary.
+    boundary = boxes["boundary"]
+    assert boxes["tree"]["y"] >= boundary["y"] + boundary["height"], boxes
