@@ -16,9 +16,15 @@ view = ui.view(controls.settings)
 
 st.title("Single tree")
 top = st.container()
-plot_column, trace_column = st.columns([3, 2], gap="large")
-with trace_column:
-    st.subheader("Trace a test sample")
+# Boundary and tree side by side: each split is a step of the boundary, so both must be on a
+# 1280x720 screen at once (issue 12). On a phone the columns stack. A fit over one feature is
+# a wide, low chart: it goes above the tree, which keeps the page's width for its leaves.
+plot_column, tree_column = (
+    st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+)
+st.subheader("Trace a test sample")
+pick_column, trace_column = st.columns([2, 3], gap="large")
+with pick_column:
     sample = controls.sample(view)
     test_on_tree = controls.toggle(
         "test_on_tree",
@@ -62,7 +68,9 @@ with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"
 with plot_column, ui.guard("the decision boundary"):
     st.subheader("Decision boundary" if view.classify else "The fit over the data")
     pair = plotted_pair(settings)
-    ui.model_fit(view, {"this tree": model}, pair=pair, sample=sample, height=560)
+    ui.model_fit(
+        view, {"this tree": model}, pair=pair, sample=sample, height=480 if view.classify else 300
+    )
     st.caption(
         "Filled dots are training samples, rings are test samples, crosses are mistakes. "
         "Click a ring to trace that sample through the tree."
@@ -89,8 +97,7 @@ with plot_column, ui.guard("the decision boundary"):
                     "the staircase chases single noisy points instead of the wave."
                 )
 
-st.subheader("The tree")
-diagram_box = st.container()
+tree_column.subheader("The tree")
 why = st.expander(
     "Why this split? (any node)",
     icon=":material/search:",
@@ -105,7 +112,7 @@ with why, ui.guard("why this split"):
         st.markdown("**Your split against the tree's**")
         ui.your_split(model, view, node)
 
-with diagram_box, ui.guard("the tree diagram"):
+with tree_column, ui.guard("the tree diagram"):
     name = f"arboretum-tree-{settings.dataset}"
     ui.diagram(
         model,

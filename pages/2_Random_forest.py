@@ -48,12 +48,16 @@ st.subheader("How each tree voted")
 vote_text, vote_area = st.columns([2, 3], gap="large")
 with vote_text:
     sample = controls.sample(view, label="Sample to vote on")
-# The tree gets the full width: squeezed into half of it, its text was too small to read.
 st.subheader("Open any tree of the forest")
 tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
 with tree_pick:
     tree_index = controls.tree(n_trees)
-tree_area = st.container()
+# The tree beside its own fit over the data, so each split shows as a step of it on a
+# 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
+# low chart, goes above the tree.
+tree_fit, tree_area = (
+    st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+)
 settings = controls.finish()
 
 with top:
@@ -112,6 +116,21 @@ with boundary_area, ui.guard("the decision boundaries"):
 with vote_area, ui.guard("the votes"):
     verdict = ui.votes(forest, view, sample)
     vote_text.markdown(verdict)
+
+with tree_fit, ui.guard("that tree's fit"):
+    picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}
+    ui.model_fit(
+        view,
+        picked,
+        pair=plotted_pair(settings),
+        sample=sample,
+        key="forest-tree",
+        height=480 if view.classify else 300,
+    )
+    tree_fit.caption(
+        f"Tree {tree_index} alone over the same data: the forest above averages {n_trees} "
+        "such trees."
+    )
 
 with tree_area, ui.guard("that tree"):
     ui.diagram(

@@ -68,26 +68,33 @@ with st.container(key="agreement"):
         },
     )
 
-sides = st.columns(2, gap="large")
-details = st.container()
-for side, criterion, differing in zip(sides, CRITERIA, (only_gini, only_entropy), strict=True):
+# One row per tree, its boundary beside its diagram: side by side, the two trees' columns
+# stacked boundary over tree, and no 1280x720 screen held both (issue 12).
+for criterion, differing in zip(CRITERIA, (only_gini, only_entropy), strict=True):
     tree = trees[criterion]
-    with side, ui.guard(f"the {criterion} tree"):
+    with ui.guard(f"the {criterion} tree"):
         st.subheader("Gini tree" if criterion == "gini" else "Entropy tree")
         with st.container(key=f"side-{criterion}"):  # the browser tests find metrics here
             ui.metrics([*ui.scores(tree, view), ("Leaves", tree.get_n_leaves())])
-        ui.boundary(boundaries[criterion], view, key=f"boundary-{criterion}", height=500)
-        name = f"arboretum-{criterion}-tree-{settings.dataset}"
-        ui.diagram(
-            tree, view, key=f"tree-{criterion}", name=name, detailed_up_to=6, highlight=differing
-        )
+        plot_side, tree_side = st.columns(2, gap="large")
+        with plot_side:
+            ui.boundary(boundaries[criterion], view, key=f"boundary-{criterion}", height=480)
+        with tree_side:
+            name = f"arboretum-{criterion}-tree-{settings.dataset}"
+            ui.diagram(
+                tree,
+                view,
+                key=f"tree-{criterion}",
+                name=name,
+                detailed_up_to=6,
+                highlight=differing,
+            )
 
-with details:
-    st.caption(
-        "Outlined nodes have no identical counterpart in the other tree: a different "
-        "question, or a question the other tree never asks. Choose **Full size** above a tree "
-        "to read it at its natural size."
-    )
+st.caption(
+    "Outlined nodes have no identical counterpart in the other tree: a different "
+    "question, or a question the other tree never asks. Choose **Full size** above a tree "
+    "to read it at its natural size."
+)
 
 curve_column, depth_column = st.columns(2, gap="large")
 with curve_column, ui.guard("the impurity curves"):

@@ -25,8 +25,13 @@ if growing.failed:
 with stepper:
     k = ui.step_bar(controls, len(steps))
     scores = st.container()
-plot_column, table_column = st.columns([3, 2], gap="large")
-history_box, diagram_box = st.container(), st.container()
+# Boundary and tree side by side, so a step shows on both at once on a 1280x720 screen
+# (issue 12); the newest split in words and the history follow. On a phone the columns stack;
+# a fit over one feature, a wide low chart, goes above the tree.
+plot_column, diagram_box = (
+    st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+)
+table_column, history_box = st.columns([2, 3], gap="large")
 st.subheader("Why this split? (any node)")
 node = controls.node(ui.describe_node(model, view), int(model.tree_.node_count))
 settings = controls.finish()
@@ -53,7 +58,9 @@ if stepping.failed:
 
 with plot_column, ui.guard("the decision boundary"):
     st.subheader("Decision boundary" if view.classify else "The fit over the data")
-    newest = ui.step_fit(view, grown, prefix, plotted_pair(settings))
+    newest = ui.step_fit(
+        view, grown, prefix, plotted_pair(settings), height=480 if view.classify else 300
+    )
 with table_column:
     st.subheader(f"Split {k}" if k else "The root alone")
     st.markdown(ui.newest_split(steps, view, k))

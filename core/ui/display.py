@@ -55,6 +55,7 @@ def show_svg(
     key: str,
     min_scale: float = 0.0,
     max_scale: float = 1.5,
+    max_height_vh: int = 70,
     full_size: bool = False,
 ) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
@@ -63,6 +64,9 @@ def show_svg(
     size (a small tree then reads better on a projector instead of leaving the page empty).
     It shrinks down to ``min_scale`` of that size; a wider tree then scrolls sideways. The
     default 0 always shows a big tree whole, which is the lesson when it is that big.
+    It is also no taller than ``max_height_vh`` percent of the window's height (narrower then,
+    still centred): a deep tree fitted to a column's width alone ran off a 720 px screen, and
+    the boundary beside it with it.
 
     ``full_size`` draws it at its natural size in a box that scrolls both ways (at most 80% of
     the window's height) and opens with the root in view: Graphviz puts the root at the top,
@@ -78,6 +82,8 @@ def show_svg(
     style = (
         f"display:block;margin:0 auto;width:100%;height:auto;max-width:{max_scale * width:.0f}pt"
     )
+    if not full_size:
+        style += f";max-height:{max_height_vh}vh"
     if min_scale > 0:
         style += f";min-width:{min_scale * width:.0f}pt"
     body = f'{tag} style="{style}"{svg[tag_end:]}'

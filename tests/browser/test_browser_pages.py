@@ -165,7 +165,7 @@ def test_gini_vs_entropy_link_sets_dataset_and_depth(app: AppPage) -> None:
     assert app.selectbox_value("dataset") == TITLES["wine"]
     assert app.slider_value("max_depth") == "2"
     # A depth-2 tree has at most 4 leaves, and wine's trees use all 4.
-    assert app.metric("Leaves", within=".stColumn:has(.st-key-tree-gini)") == "4"
+    assert app.metric("Leaves", within=".st-key-side-gini") == "4"
     assert app.notices() == []
     app.assert_healthy()
 

@@ -7,6 +7,7 @@ import re
 import textwrap
 from urllib.parse import urlencode
 
+import numpy as np
 import pytest
 from page_helpers import (
     GINI_VS_ENTROPY,
@@ -20,6 +21,7 @@ from page_helpers import (
     open_page,
     query_of,
     svg,
+    values,
 )
 
 from core.app.lessons import classroom_links
@@ -44,7 +46,13 @@ CASES = [
 # second boundary, the Gini page has no regression view.
 CHARTS = {
     "Single_tree": {"boundary-chart"},
-    "Random_forest": {"forest-curve", "importances", "boundary-chart", "votes"},
+    "Random_forest": {
+        "forest-curve",
+        "importances",
+        "boundary-chart",
+        "votes",
+        "forest-tree-chart",
+    },
     "Gini_vs_entropy": {"boundary-gini", "boundary-entropy", "impurity-curves", "depth-curves"},
     "Grow_it_step_by_step": {"step-boundary", "split-scan"},
 }
@@ -96,6 +104,21 @@ def test_random_forest_sets_a_single_tree_beside_the_forest():
     forest = chart_spec(app, "boundary-chart")
     assert lone["layout"]["title"]["text"] == "One tree"
     assert forest["layout"]["title"]["text"] == "Forest of 20"
+
+
+def test_random_forest_draws_the_opened_tree_over_the_data_beside_its_diagram():
+    # Issue 12: the tree drawn and the fit it makes, side by side, for the tree asked for.
+    fits = {}
+    for tree in ("3", "4"):
+        app = open_page(RANDOM_FOREST, dataset="sine", n_estimators="20", tree=tree)
+        assert_healthy(app)
+        lines = [
+            t for t in chart_spec(app, "forest-tree-chart")["data"] if t.get("mode") == "lines"
+        ]
+        assert [line["name"] for line in lines] == [f"Tree {tree}"]
+        fits[tree] = values(lines[0]["y"])
+        assert f"Tree {tree} alone over the same data" in " ".join(c.value for c in app.caption)
+    assert not np.array_equal(fits["3"], fits["4"]), "two trees of a forest drew the same fit"
 
 
 def test_share_box_shows_the_link_of_this_exact_view():

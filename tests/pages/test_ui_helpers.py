@@ -54,6 +54,7 @@ def test_show_svg_centres_the_drawing_and_caps_its_growth():
     shown, natural = app.markdown[0].value, app.markdown[1].value
     assert "<?xml" not in shown
     centred = "display:block;margin:0 auto;width:100%;height:auto"
-    assert f'style="{centred};max-width:450pt"' in shown  # 1.5 times its natural size
-    assert f'style="{centred};max-width:300pt"' in natural
+    # 1.5 times its natural size, and no taller than 70% of the window
+    assert f'style="{centred};max-width:450pt;max-height:70vh"' in shown
+    assert f'style="{centred};max-width:300pt;max-height:70vh"' in natural
     assert "preserveAspectRatio" not in shown
