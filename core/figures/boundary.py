@@ -513,5 +513,5 @@ def boundary_figure(
             layout[axis].update(yes_no)
         layout[axis].update(range=[edges[0], edges[-1]], showgrid=False)
     if legend_below:
-        merge(layout, legend_below_layout())
+        merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
     return build_figure(traces, layout)

@@ -227,5 +227,5 @@ def regression_figure(
         title=title, x_title=lines.feature_name, y_title=target_name, height=height
     )
     if legend_below:
-        merge(layout, legend_below_layout())
+        merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
     return build_figure(traces, layout)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 
 from core.figures import overlays
 
@@ -55,3 +56,13 @@ def test_legend_below_lays_the_legend_flat_under_the_plot():
     legend = figure.layout.legend
     assert (legend.orientation, legend.x, legend.y, legend.yanchor) == ("h", 0, -0.2, "top")
     assert figure.layout.margin.b == 130
+
+
+@pytest.mark.parametrize("height, top", [(480, 20), (480, 84), (560, 60), (300, 20)])
+def test_legend_below_starts_a_fixed_gap_under_the_plot(height, top):
+    # Plot height = figure height - top margin - the 130 px bottom margin; the legend starts
+    # 64 px under the plot's lower edge, so it clears the axis title on a short plot too.
+    figure = go.Figure(layout={"height": height, "margin": {"t": top}})
+    overlays.legend_below(figure)
+    plot = height - top - 130
+    assert figure.layout.legend.y * plot == pytest.approx(-64, abs=0.05)
