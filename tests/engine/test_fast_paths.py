@@ -1,0 +1,89 @@
+"""The builder's speed-ups give the very numbers of the plain computations they replace.
+
+Each speed-up here rests on an exactness argument (whole-number counts and weights add up
+without rounding); these tests check the argument on random data, bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from core.engine import builder, criteria
+
+
+def plain_gini(counts: np.ndarray) -> np.ndarray:
+    """``1 - sum_k c_k**2 / n**2`` written the obvious way (0 for an empty node)."""
+    total = counts.sum(axis=-1)
+    share = np.divide(
+        (counts * counts).sum(axis=-1), total * total, out=np.ones_like(total), where=total > 0
+    )
+    return 1.0 - share
+
+
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 7])
+def test_gini_class_by_class_is_bitwise_the_plain_formula(n_classes: int) -> None:
+    rng = np.random.default_rng(n_classes)
+    counts = rng.integers(0, 40, size=(500, n_classes)).astype(np.float64)
+    counts[:7] = 0.0  # empty nodes
+    counts[7:20, 1:] = 0.0  # pure nodes
+    expected = plain_gini(counts)
+    assert_array_equal(criteria.gini(counts), expected)
+    # The builder's layout: stored class by class (the transpose of a C-ordered array).
+    assert_array_equal(criteria.gini(np.ascontiguousarray(counts.T).T), expected)
+    # Hand-checked rows: empty -> 0, pure -> 0.
+    assert criteria.gini(counts)[0] == 0.0
+    assert criteria.gini(counts)[10] == 0.0
+
+
+def test_gini_keeps_the_shape_and_returns_a_scalar_for_one_node() -> None:
+    assert criteria.gini(np.ones((4, 5, 2))).shape == (4, 5)
+    one = criteria.gini([3, 1])
+    assert np.ndim(one) == 0
+    assert one == 0.375  # 1 - (9 + 1) / 16
+    assert criteria.gini(np.zeros((3, 0))).shape == (3,)
+
+
+def _first_depth(
+    X: np.ndarray, y: np.ndarray, weights: np.ndarray, params: builder.GrowthParams
+) -> tuple[builder.Samples, builder.Blocks, np.ndarray]:
+    """The root's blocks and left statistics, as the first depth of ``grow_trees`` makes them."""
+    samples = builder.prepare_samples(X, y, weights[None, :])
+    rows = np.arange(samples.tree.size)
+    nodes = builder.node_statistics(samples, rows, np.array([rows.size]), params)
+    rng = [np.random.default_rng(0)]
+    blocks = builder.candidate_blocks(samples, rows, nodes, params, rng)
+    left = builder.cumulative_statistics(samples, blocks, nodes, params)
+    return samples, blocks, left
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "squared_error"])
+def test_left_weight_from_the_statistics_equals_summing_the_weights(criterion: str) -> None:
+    rng = np.random.default_rng(3)
+    n = 300
+    X = rng.integers(0, 5, size=(n, 3)).astype(np.float64)  # many ties
+    classification = criterion != "squared_error"
+    y = rng.integers(0, 3, n) if classification else rng.normal(size=n)
+    weights = rng.integers(0, 4, n)  # a bootstrap's counts: zeros and repeats
+    params = builder.GrowthParams(
+        criterion=criterion,  # type: ignore[arg-type]
+        n_classes=3 if classification else 0,
+        max_depth=5,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        max_features=3,
+    )
+    samples, blocks, left = _first_depth(X, y, weights, params)
+    assert not samples.unit_weights
+    w = samples.weight[blocks.rows]
+    expected = np.zeros(w.size)
+    for a, size in zip(blocks.start, blocks.size, strict=True):
+        expected[a : a + size] = np.concatenate([[0.0], np.cumsum(w[a : a + size])[:-1]])
+    got = builder._left_weight(samples, blocks, left, params)
+    assert_array_equal(got, expected)
+    at = np.array([0, 5, w.size - 1])
+    assert_array_equal(builder._left_weight(samples, blocks, left, params, at=at), expected[at])
+    # Hand check: the first entry of every block has nothing above it.
+    assert np.all(got[blocks.start] == 0.0)
