@@ -505,14 +505,19 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
     size = n[draw.node]
     start = np.cumsum(size) - size
     block = np.repeat(np.arange(size.size), size)
-    node_start = np.cumsum(n) - n
-    entry_rows = np.take(rows, _ranges(node_start[draw.node], size))
     base = np.repeat(draw.feature * samples.n_samples, size)  # where each entry's feature starts
-    rank = np.take(samples.rank, base + np.take(samples.sample, entry_rows))
-    key = block * samples.n_samples + rank
-    # Keys are distinct, so every sort gives the same order; the stable one (timsort) is many
-    # times faster here, because the keys already come in runs, one per block.
-    entry_rows = np.take(entry_rows, np.argsort(key, kind="stable"))
+    if n.size == 1 and n[0] == samples.n_samples:
+        # A single tree's root, holding every sample once: its order along each feature is
+        # known from the ranks already (a single tree never sorts again, see partition_blocks).
+        entry_rows = root_order(samples, rows, draw.feature)
+    else:
+        node_start = np.cumsum(n) - n
+        entry_rows = np.take(rows, _ranges(node_start[draw.node], size))
+        rank = np.take(samples.rank, base + np.take(samples.sample, entry_rows))
+        key = block * samples.n_samples + rank
+        # Keys are distinct, so every sort gives the same order; the stable one (timsort) is
+        # many times faster here, because the keys already come in runs, one per block.
+        entry_rows = np.take(entry_rows, np.argsort(key, kind="stable"))
     x = np.take(samples.values, base + np.take(samples.sample, entry_rows))
     first = np.repeat(start, size)
     above = np.arange(entry_rows.size) - first
@@ -528,6 +533,22 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
         np.repeat(draw.node, size),
         above,
     )
+
+
+def root_order(samples: Samples, rows: Int, feature: Int) -> Int:
+    """The instances of a node holding every sample once, sorted along each of ``feature``.
+
+    Along a feature the ranks of the samples are a permutation of ``0..n-1`` (ties broken by
+    sample index, NaN last), so inverting it lists the samples in sorted order: the order that
+    sorting by (block, rank) gives, without the sort.
+    """
+    n = samples.n_samples
+    instance = np.empty(n, dtype=np.int64)
+    instance[np.take(samples.sample, rows)] = rows
+    ranks = samples.rank.reshape(samples.n_features, n)[feature]
+    by_rank = np.empty_like(ranks)
+    np.put_along_axis(by_rank, ranks, np.arange(n), axis=1)
+    return np.take(instance, by_rank.ravel())
 
 
 # ------------------------------------------------------------------------------------------------
@@ -878,17 +899,21 @@ def partition_blocks(
     # next depth's nodes (-1: it will not split).
     child_of = np.full(samples.tree.size, -1, dtype=np.int64)
     child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
-    next_index = np.where(open_, np.cumsum(open_) - 1, -1)
+    # next_index[-1] is -1, so child -1 (its node did not split) reads -1 too.
+    next_index = np.append(np.cumsum(open_) - 1, -1)
+    next_index[:-1][~open_] = -1
     child = child_of[blocks.rows]
-    new_node = np.where(child >= 0, next_index[child], -1)  # (child -1 reads a value unused)
+    new_node = next_index[child]
     keep = new_node >= 0
 
     # An entry's place in its new block: the entries above it in its old block that went to
-    # the same side (children are interleaved, left at even positions).
-    goes_right = (child & 1).astype(np.int64)
-    right_prefix = np.cumsum(goes_right) - goes_right
+    # the same side (children are interleaved, left at even positions). A block's entries all
+    # go to the children of one node, so those of a child left out are never counted wrongly.
+    goes_right = child & 1
+    right_prefix = np.cumsum(goes_right)
+    right_prefix -= goes_right
     right_above = right_prefix - right_prefix[blocks.first]
-    place = np.where(goes_right == 1, right_above, blocks.above - right_above)
+    place = np.where(goes_right, right_above, blocks.above - right_above)
 
     n = child_n[open_]
     size = np.repeat(n, d)
@@ -900,12 +925,13 @@ def partition_blocks(
     x = np.empty(at.size)
     rows[at], x[at] = blocks.rows[keep], blocks.x[keep]
 
-    node = np.repeat(np.arange(n.size), d)
-    block = np.repeat(np.arange(size.size), size)
+    every_block = np.arange(size.size)
+    node = every_block // d
+    block = np.repeat(every_block, size)
     first = start[block]
     return Blocks(
         node=node,
-        feature=np.tile(np.arange(d), n.size),
+        feature=every_block % d,
         start=start,
         size=size,
         rows=rows,

@@ -87,3 +87,28 @@ def test_left_weight_from_the_statistics_equals_summing_the_weights(criterion: s
     assert_array_equal(builder._left_weight(samples, blocks, left, params, at=at), expected[at])
     # Hand check: the first entry of every block has nothing above it.
     assert np.all(got[blocks.start] == 0.0)
+
+
+@pytest.mark.parametrize("features", [[0, 1, 2, 3], [1, 3]])
+def test_root_order_is_the_order_the_general_sort_gives(features: list[int]) -> None:
+    # Ties (few distinct values), NaN, and a tree whose instances carry repeated weights.
+    rng = np.random.default_rng(11)
+    n = 80
+    X = rng.integers(0, 4, size=(n, 4)).astype(np.float64)
+    X[rng.random((n, 4)) < 0.15] = np.nan
+    y = rng.integers(0, 2, n)
+    samples = builder.prepare_samples(X, y, rng.integers(1, 3, size=(1, n)))
+    rows = rng.permutation(n)  # any order of the node's instances
+    feature = np.array(features)
+    draw = builder.FeatureDraw(np.zeros(feature.size, dtype=np.int64), feature)
+    shortcut = builder.sort_blocks(samples, rows, np.array([n]), draw)
+    # Two copies of the node take the general path (a key sort); the first copy is the node.
+    two = builder.FeatureDraw(np.repeat([0, 1], feature.size), np.tile(feature, 2))
+    general = builder.sort_blocks(samples, np.r_[rows, rows], np.array([n, n]), two)
+    m = n * feature.size
+    assert_array_equal(shortcut.rows, general.rows[:m])
+    assert_array_equal(shortcut.x, general.x[:m])
+    # By hand: every block is sorted, NaN last, ties in sample order.
+    for b, f in enumerate(feature):
+        block = shortcut.rows[b * n : (b + 1) * n]
+        assert_array_equal(block, np.argsort(X[:, f], kind="stable"))
