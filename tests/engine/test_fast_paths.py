@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from core.engine import builder, criteria
+from core.engine import builder, criteria, scores
 
 
 def plain_gini(counts: np.ndarray) -> np.ndarray:
@@ -81,10 +81,10 @@ def test_left_weight_from_the_statistics_equals_summing_the_weights(criterion: s
     expected = np.zeros(w.size)
     for a, size in zip(blocks.start, blocks.size, strict=True):
         expected[a : a + size] = np.concatenate([[0.0], np.cumsum(w[a : a + size])[:-1]])
-    got = builder._left_weight(samples, blocks, left, params)
+    got = scores._left_weight(samples, blocks, left, params)
     assert_array_equal(got, expected)
     at = np.array([0, 5, w.size - 1])
-    assert_array_equal(builder._left_weight(samples, blocks, left, params, at=at), expected[at])
+    assert_array_equal(scores._left_weight(samples, blocks, left, params, at=at), expected[at])
     # Hand check: the first entry of every block has nothing above it.
     assert np.all(got[blocks.start] == 0.0)
 
