@@ -112,3 +112,37 @@ def test_root_order_is_the_order_the_general_sort_gives(features: list[int]) -> 
     for b, f in enumerate(feature):
         block = shortcut.rows[b * n : (b + 1) * n]
         assert_array_equal(block, np.argsort(X[:, f], kind="stable"))
+
+
+def test_trees_grown_in_batches_are_the_trees_grown_together() -> None:
+    rng = np.random.default_rng(5)
+    n, d = 120, 5
+    X = rng.integers(0, 6, size=(n, d)).astype(np.float64)  # ties
+    X[rng.random((n, d)) < 0.1] = np.nan
+    y = rng.integers(0, 3, n)
+    weights = rng.multinomial(n, np.full(n, 1 / n), size=7).astype(np.int64)  # bootstraps
+    params = builder.GrowthParams(
+        criterion="gini",
+        n_classes=3,
+        max_depth=30,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        max_features=2,
+    )
+
+    def grow(batch_entries: int, calls: list[float]) -> list:
+        rngs = [np.random.default_rng(s) for s in range(7)]
+        return builder.grow_trees(X, y, weights, params, rngs, calls.append, batch_entries)
+
+    together: list[float] = []
+    batched: list[float] = []
+    one = grow(10**9, together)
+    many = grow(150, batched)  # about one tree per batch: 7 batches
+    assert len(one) == len(many) == 7
+    for a, b in zip(one, many, strict=True):
+        for field in ("children_left", "children_right", "feature", "threshold", "value"):
+            assert_array_equal(getattr(a, field), getattr(b, field))
+    # Progress over all the batches only grows and ends at 1, as for one batch.
+    assert batched == sorted(batched) and batched[-1] == 1.0 and together[-1] == 1.0
+    assert len(batched) > len(together)  # every batch reports its own depths
