@@ -5,7 +5,10 @@ Read in this order:
 1. :mod:`core.engine.criteria`: impurity functions, the ``IMPURITY`` registry, and
    ``scan_feature``, how one feature's best threshold is found at one node, plainly.
 2. :mod:`core.engine.builder`: the same search for every node of a depth (and every tree of a
-   forest) at once, one function per step, scoring with the same ``IMPURITY`` functions.
+   forest) at once, one function per step, scoring with the same ``IMPURITY`` functions. Its
+   docstring lists the steps; they live in :mod:`core.engine.samples`,
+   :mod:`core.engine.blocks`, :mod:`core.engine.scores`, :mod:`core.engine.splits` and
+   :mod:`core.engine.assembly`, and ``builder`` names them all.
 3. :mod:`core.engine.structure`: a fitted tree as flat arrays, walked by all rows at once.
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`

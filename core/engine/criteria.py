@@ -81,11 +81,26 @@ def gini(counts: ArrayLike) -> Float:
     ndarray of shape (...)
         0 for a pure node, ``1 - 1/K`` for ``K`` equally frequent classes; 0 for an empty node.
     """
-    c, total = _as_counts(counts)
-    share = np.divide(
-        np.sum(c * c, axis=-1), total * total, out=np.ones_like(total), where=total > 0
-    )
-    return 1.0 - share
+    c = np.asarray(counts, dtype=np.float64)
+    shape = c.shape[:-1]
+    if c.shape[-1] == 0:
+        return np.zeros(shape)
+    c = c.reshape(-1, c.shape[-1])  # rows of counts (a view of the builder's arrays)
+    # Class by class: the tree builder stores its counts class by class, so every column
+    # c[..., k] is contiguous and each sum below is one fast pass (no (entries, classes)
+    # temporary). The values are those of sum(c * c) / total**2, exactly: whole counts.
+    total = np.array(c[..., 0])
+    square = total * total
+    scratch = np.empty_like(square)
+    for k in range(1, c.shape[-1]):
+        total += c[..., k]
+        square += np.multiply(c[..., k], c[..., k], out=scratch)
+    # An empty node (total 0, hence square 0) gets share 1 / 1, i.e. impurity 0.
+    empty = total == 0
+    square += empty
+    square /= np.multiply(total, total, out=scratch) + empty
+    impurity: Float = np.subtract(1.0, square, out=square).reshape(shape)[()]
+    return impurity
 
 
 def entropy(counts: ArrayLike) -> Float:
