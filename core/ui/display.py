@@ -42,11 +42,16 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
         for function in functions:
             module = getattr(function, "__module__", "")
             st.caption(f"`{module}.{function.__qualname__}`")
-            try:
-                source = textwrap.dedent(inspect.getsource(function))
-            except (OSError, TypeError):
-                source = "# source not available"
-            st.code(source, language="python", line_numbers=True)
+            st.code(_source(function), language="python", line_numbers=True)
+
+
+@functools.cache
+def _source(function: Callable[..., Any]) -> str:
+    """A function's source, read once per process: the files do not change while it runs."""
+    try:
+        return textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError):
+        return "# source not available"
 
 
 def show_svg(
