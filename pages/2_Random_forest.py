@@ -6,7 +6,7 @@ from core import ui
 from core.app.models import affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
-from core.figures import compute_importances, forest_curve_figure, importance_figure
+from core.figures import forest_curve_figure
 
 controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
@@ -104,8 +104,7 @@ with curve_column, ui.guard("the curve"):
         st.caption("No out-of-bag curve: without bootstrap every tree sees every row.")
 with importance_column, ui.guard("the feature importances"):
     st.subheader("Feature importances")
-    importances = compute_importances(forest, feature_names=view.names, top=10)
-    ui.chart(importance_figure(importances, title=""), key="importances")
+    ui.importances(forest, view, key="importances")
 
 boundary_area.subheader("The forest beside a single tree")
 with boundary_area, ui.guard("the decision boundaries"):

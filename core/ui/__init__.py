@@ -51,7 +51,16 @@ from core.ui.growth_panels import (
     your_split,
 )
 from core.ui.home import start_home
-from core.ui.panels import boundary, diagram, metrics, model_fit, pruning_walk, scores, votes
+from core.ui.panels import (
+    boundary,
+    diagram,
+    importances,
+    metrics,
+    model_fit,
+    pruning_walk,
+    scores,
+    votes,
+)
 from core.ui.url_state import show_notices
 
 __all__ = [
@@ -69,6 +78,7 @@ __all__ = [
     "growth",
     "guard",
     "how_computed",
+    "importances",
     "lessons",
     "metrics",
     "model_fit",

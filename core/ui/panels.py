@@ -22,6 +22,8 @@ from core.figures import (
     BoundaryData,
     boundary_figure,
     build_tree_diagram,
+    compute_importances,
+    importance_figure,
     regression_figure,
     to_dot,
 )
@@ -45,10 +47,26 @@ def metrics(values: Sequence[tuple[str, Any]], *, help: Mapping[str, str] | None
 def scores(model: Any, view: ModelView, prefix: str = "") -> list[tuple[str, float]]:
     """Train and test score of ``model`` as metric pairs: ``("Train accuracy", 0.97)``..."""
     name = score_name(view.data.task)
-    return [
-        (f"{prefix}Train {name}", score(model, view.X_train, view.y_train)),
-        (f"{prefix}Test {name}", score(model, view.X_test, view.y_test)),
-    ]
+    # A model is scored on the rows it was grown from, so the pair is remembered beside it
+    # (the sizes only guard that): a forest's two scores walk every tree, every rerun.
+    train, test = drawn(
+        [model],
+        ("scores", len(view.y_train), len(view.y_test)),
+        lambda: (score(model, view.X_train, view.y_train), score(model, view.X_test, view.y_test)),
+    )
+    return [(f"{prefix}Train {name}", train), (f"{prefix}Test {name}", test)]
+
+
+def importances(forest: Any, view: ModelView, *, key: str, top: int = 10) -> None:
+    """The ``top`` feature importances of a fitted forest (or tree), largest first."""
+    figure = drawn(
+        [forest],
+        ("importances", view.names, top),
+        lambda: importance_figure(
+            compute_importances(forest, feature_names=view.names, top=top), title=""
+        ),
+    )
+    chart(figure, key=key)
 
 
 def boundary(
