@@ -15,7 +15,6 @@ from core.figures import (
     impurity_figure,
     node_proportion,
 )
-from core.figures.overlays import legend_below
 
 controls = ui.start(GINI_VS_ENTROPY)
 with st.sidebar:
@@ -102,7 +101,9 @@ with curve_column, ui.guard("the impurity curves"):
     majority = view.class_names[int(np.argmax(gini.tree_.value[0][0]))]
     curves = compute_impurity_curves(marker_p=node_proportion(gini, 0), class_name=majority)
     # Legends below: beside the plot they took ~40% of a half-width chart.
-    ui.chart(legend_below(impurity_figure(curves, title="", height=460)), key="impurity-curves")
+    ui.chart(
+        impurity_figure(curves, title="", height=460, legend_below=True), key="impurity-curves"
+    )
     st.caption(
         f"Impurity of a node where a share p of the samples are {md(majority)} (and the "
         "rest are not). The dots mark the root of the Gini tree. Entropy is measured in bits; "
@@ -112,8 +113,10 @@ with depth_column, ui.guard("the depth curves"):
     st.subheader("Accuracy against depth")
     with st.spinner("Growing trees of depth 1 to 10 with both criteria…"):
         depth = ui.depth_curve(tree_spec(settings, shape))
-    figure = depth_curve_figure(depth, current=settings.max_depth, title="", height=460)
-    ui.chart(legend_below(figure), key="depth-curves")
+    figure = depth_curve_figure(
+        depth, current=settings.max_depth, title="", height=460, legend_below=True
+    )
+    ui.chart(figure, key="depth-curves")
     st.caption(
         "Dashed: training accuracy, solid: test accuracy. Training accuracy keeps rising with "
         "depth; test accuracy does not. The two colours stay close."

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.data.datasets import Task
-from core.figures._layout import build_figure, styled_layout, vline
+from core.figures._layout import build_figure, merge, styled_layout, vline
 from core.figures._model import (
     FittedForest,
     FittedTree,
@@ -28,6 +28,7 @@ from core.figures._model import (
     score_name,
     task_of,
 )
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, SERIES_COLORS
 
 __all__ = [
@@ -260,7 +261,12 @@ def compute_depth_curve(
 
 
 def depth_curve_figure(
-    curve: DepthCurve, *, current: int | None = None, title: str | None = None, height: int = 440
+    curve: DepthCurve,
+    *,
+    current: int | None = None,
+    title: str | None = None,
+    height: int = 440,
+    legend_below: bool = False,
 ) -> go.Figure:
     """Train (dashed) and test (solid) score against ``max_depth``, one colour per criterion.
 
@@ -272,6 +278,8 @@ def depth_curve_figure(
     title : str, optional
         None gives ``"Train and test <metric> by tree depth"``; ``""`` gives no title.
     height : int, default 440
+    legend_below : bool, default False
+        The legend flat under the plot (:func:`~core.figures.overlays.legend_below_layout`).
 
     Returns
     -------
@@ -307,4 +315,6 @@ def depth_curve_figure(
     if current is not None:
         layout["shapes"] = [vline(current, {"color": FONT_COLOR, "width": 1.5, "dash": "dot"})]
     layout["xaxis"]["dtick"] = 1
+    if legend_below:
+        merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
     return build_figure(traces, layout)

@@ -37,6 +37,7 @@ from core.figures._model import (
     select_tree,
     task_of,
 )
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, SERIES_COLORS
 from core.figures.tree_diagram import CRITERION_LABELS
 
@@ -130,9 +131,17 @@ def node_proportion(
 
 
 def impurity_figure(
-    curves: ImpurityCurves, *, title: str | None = None, height: int = 420
+    curves: ImpurityCurves,
+    *,
+    title: str | None = None,
+    height: int = 420,
+    legend_below: bool = False,
 ) -> go.Figure:
-    """The three impurity functions, with the marked node as a dot on each curve."""
+    """The three impurity functions, with the marked node as a dot on each curve.
+
+    With ``legend_below`` the legend lies flat under the plot
+    (:func:`~core.figures.overlays.legend_below_layout`).
+    """
     traces: list[dict[str, Any]] = []
     series = (
         ("gini", "Gini", curves.gini, "solid"),
@@ -176,6 +185,8 @@ def impurity_figure(
     if curves.marker_p is not None:
         line = {"color": FONT_COLOR, "width": 1.5, "dash": "dot"}
         layout["shapes"] = [vline(curves.marker_p, line)]
+    if legend_below:
+        merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
     return build_figure(traces, layout)
 
 

@@ -121,6 +121,9 @@ def test_curve_figures_are_valid(
         lambda **kw: DecisionTreeClassifier(random_state=0, **kw), X, y, Xt, yt, depths=[1, 2, 3]
     )
     assert_valid(legend_below(depth_curve_figure(depth, current=current, title="")))
+    # The legend merged in by the builder is the one legend_below puts on the finished figure.
+    below = depth_curve_figure(depth, current=current, title="", legend_below=True)
+    assert _json(below) == _json(legend_below(depth_curve_figure(depth, current=current, title="")))
 
 
 def test_vote_importance_and_impurity_figures_are_valid(iris_halves: Any, forest: Any) -> None:
@@ -133,6 +136,8 @@ def test_vote_importance_and_impurity_figures_are_valid(iris_halves: Any, forest
     assert_valid(importance_figure(compute_importances(forest, top=3)))
     curves = compute_impurity_curves(marker_p=0.25, class_name="setosa")
     assert_valid(legend_below(impurity_figure(curves)))
+    below = impurity_figure(curves, legend_below=True)
+    assert _json(below) == _json(legend_below(impurity_figure(curves)))
 
 
 def test_regression_figures_are_valid() -> None:
