@@ -81,8 +81,19 @@ def styled_layout(
 ) -> dict[str, Any]:
     """The shared look as one plain layout dict, with one x and one y axis.
 
-    The same look :func:`style_figure` gives (see there for the parameters). The dict is
-    fresh on every call, so a builder may add to it or :func:`merge` into it.
+    Parameters
+    ----------
+    title, x_title, y_title : str
+        Chart and axis titles (``title`` may be None). A long title wraps over lines of
+        :data:`TITLE_WIDTH` characters, and the top margin grows to hold them.
+    height : int, default 520
+        Height in pixels; the width follows the container.
+
+    Returns
+    -------
+    dict
+        Fresh on every call, so a builder may add to it or :func:`merge` into it. Plotly's
+        validation would write the same (``tests/figures/reference_look.py`` holds it to that).
     """
     if title:
         title = wrap_text(title, TITLE_WIDTH)
@@ -189,67 +200,3 @@ def build_figure(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -
     validating constructor and require the same figure back.
     """
     return go.Figure(data=[dict(trace) for trace in data], layout=dict(layout), _validate=False)
-
-
-def style_figure(
-    fig: go.Figure,
-    *,
-    title: str | None,
-    x_title: str,
-    y_title: str,
-    height: int = 520,
-) -> go.Figure:
-    """Apply the shared look to ``fig`` in place and return it.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure
-        The figure to style.
-    title, x_title, y_title : str
-        Chart and axis titles (``title`` may be None). A long title wraps over lines of
-        :data:`TITLE_WIDTH` characters, and the top margin grows to hold them.
-    height : int, default 520
-        Height in pixels; the width follows the container.
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        The same figure.
-
-    Notes
-    -----
-    This validates every property (tens of milliseconds); the builders here use
-    :func:`styled_layout` and :func:`build_figure` instead.
-    """
-    axis = {
-        "showgrid": True,
-        "gridcolor": GRID_COLOR,
-        "zeroline": False,
-        "showline": True,
-        "linecolor": EDGE_COLOR,
-        "ticks": "outside",
-        "tickcolor": EDGE_COLOR,
-        "title": {"font": {"size": FONT_SIZE}},
-    }
-    if title:
-        title = wrap_text(title, TITLE_WIDTH)
-    top = 60 + 24 * title.count("<br>") if title else 20
-    fig.update_layout(
-        template="none",
-        paper_bgcolor=BACKGROUND,
-        plot_bgcolor=BACKGROUND,
-        font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": FONT_COLOR},
-        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
-        height=height,
-        margin={"l": 70, "r": 20, "t": top, "b": 60},
-        legend={
-            "bgcolor": BACKGROUND,
-            "bordercolor": GRID_COLOR,
-            "borderwidth": 1,
-            "font": {"size": FONT_SIZE - 2},
-        },
-        hoverlabel={"font": {"size": FONT_SIZE - 2}},
-    )
-    fig.update_xaxes(axis, title_text=x_title)
-    fig.update_yaxes(axis, title_text=y_title)
-    return fig

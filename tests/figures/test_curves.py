@@ -28,8 +28,9 @@ from core.figures import (
     node_proportion,
     split_scan_figure,
 )
-from core.figures._layout import TITLE_WIDTH, style_figure
+from core.figures._layout import TITLE_WIDTH
 from core.figures.importances import Importances, wrap_name
+from tests.figures.reference_look import style_figure
 
 
 @pytest.fixture(scope="module")
