@@ -17,6 +17,9 @@ from deploy.haproxy import CONTAINER_PORT, compose_config
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTH = "/_stcore/health"
+# A replica's peak RSS in the classroom benchmark: 30 students at once walking 1,000 distinct
+# settings (README, "Classroom benchmark", 25 November 2026).
+MEASURED_PEAK_MIB = 887
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -238,10 +241,22 @@ def test_deployment_probes_health_and_states_its_memory() -> None:
     request = mebibytes(resources["requests"]["memory"])
     limit = mebibytes(resources["limits"]["memory"])
     assert 0 < request <= limit
+    # The limit holds the classroom benchmark's measured peak per replica (README).
+    assert limit >= MEASURED_PEAK_MIB
     # Non-root, as the image's user.
     users = re.search(r"--uid (\d+)", " ".join(arguments("RUN")))
     assert users is not None
     assert spec["securityContext"] == {"runAsNonRoot": True, "runAsUser": int(users.group(1))}
+
+
+def test_compose_limits_memory_as_kubernetes_does() -> None:
+    limit = compose()["x-app"]["mem_limit"]
+    found = re.fullmatch(r"(\d+)m", limit)
+    assert found is not None, f"mem_limit in m expected; got {limit}"
+    spec = kubernetes()["Deployment"]["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    assert int(found.group(1)) == mebibytes(container["resources"]["limits"]["memory"])
+    assert int(found.group(1)) >= MEASURED_PEAK_MIB
 
 
 def test_ingress_keeps_a_browser_on_its_pod_and_its_websocket_open() -> None:
