@@ -318,14 +318,20 @@ def serve(script: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Li
 
 
 @contextmanager
-def tab(browser: Any, server: LiveServer, *, forbidden: str) -> Iterator[AppPage]:
+def tab(
+    browser: Any,
+    server: LiveServer,
+    *,
+    forbidden: str = "Uncaught app execution",
+    viewport: Any = VIEWPORT,
+) -> Iterator[AppPage]:
     """A fresh tab, and so a fresh Streamlit session: nothing carries over between tests.
 
     The test fails when the server logged ``forbidden`` while it ran, even if the page hid it
     from the visitor.
     """
     start = server.log.stat().st_size if server.log.exists() else 0
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=viewport)
     try:
         yield AppPage(context.new_page(), server)
     finally:

