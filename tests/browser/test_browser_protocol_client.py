@@ -43,6 +43,18 @@ class FrameRuns:
             if run is not None:
                 self.runs.append(run)
 
+    def wait_for(self, page: Any, count: int, timeout_ms: int = 30_000) -> None:
+        """Wait until ``count`` runs have finished, in small steps.
+
+        Playwright's sync API hands its events (these frames) over only while one of its calls
+        waits, so the page's new content can be on screen before the frame that ends the run
+        has reached us.
+        """
+        waited = 0
+        while len(self.runs) < count and waited < timeout_ms:
+            page.wait_for_timeout(50)
+            waited += 50
+
 
 async def _client_runs(url: str, path: str, query: dict[str, str], key: str) -> list[Any]:
     session = await StudentSession(url, timeout=120).connect()
@@ -63,6 +75,7 @@ def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPa
     before = app.html(".st-key-tree-diagram")
     app.nudge_slider("max_depth")  # 1 -> 2, as the client does below
     app.wait_for_new_content(".st-key-tree-diagram", before)
+    frames.wait_for(app.page, 2)
     browser_url = dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:]))
 
     # Playwright's sync API holds this thread's event loop: the client gets its own thread.
