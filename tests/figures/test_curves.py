@@ -119,14 +119,22 @@ def test_depth_curve_fits_each_criterion_and_depth(halves: Any) -> None:
         return DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0)
 
     curve = compute_depth_curve(factory, X, y, Xt, yt, depths=[1, 2, 3])
+    # One tree per criterion, grown to the deepest depth; the shallower ones are cut from it.
+    assert calls == [("gini", 3), ("entropy", 3)]
+    calls.clear()
+    refitted = compute_depth_curve(factory, X, y, Xt, yt, depths=[1, 2, 3], refit=True)
     assert calls == [
+        ("gini", 3),
         ("gini", 1),
         ("gini", 2),
         ("gini", 3),
+        ("entropy", 3),
         ("entropy", 1),
         ("entropy", 2),
         ("entropy", 3),
     ]
+    np.testing.assert_array_equal(curve.train, refitted.train)
+    np.testing.assert_array_equal(curve.test, refitted.test)
     stump = DecisionTreeClassifier(criterion="entropy", max_depth=1, random_state=0).fit(X, y)
     assert curve.test[1, 0] == pytest.approx(np.mean(stump.predict(Xt) == yt))
     assert curve.train[0, 2] == pytest.approx(
@@ -285,3 +293,63 @@ def test_a_long_title_wraps_to_fit_a_phone_and_the_margin_makes_room() -> None:
     assert " ".join(lines) == title
     assert long.layout.margin.t > short.layout.margin.t
     assert short.layout.title.text == "Decision regions"
+
+
+def _noisy(seed: int, n: int, features: int, classes: int, missing: float):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, features)), 1)  # rounded: many tied values and thresholds
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.8, size=n) > 0).astype(int)
+    if classes > 2:
+        y = y + (X[:, 2] > 0.5).astype(int)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X[: n // 2], y[: n // 2], X[n // 2 :], y[n // 2 :]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("min_samples_leaf", [1, 4])
+@pytest.mark.parametrize("max_features", [None, 2])
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_a_tree_cut_to_each_depth_scores_as_one_grown_to_it(
+    seed: int, min_samples_leaf: int, max_features: int | None, missing: float
+) -> None:
+    # The cut is exact: each shallower tree equals the one a fit with that max_depth grows,
+    # with the feature draws and missing values too, for every criterion.
+    X, y, Xt, yt = _noisy(seed, 400, 4, 3, missing)
+    make = functools.partial(
+        DecisionTreeClassifier,
+        min_samples_leaf=min_samples_leaf,
+        max_features=max_features,
+        random_state=seed,
+    )
+    cut = compute_depth_curve(make, X, y, Xt, yt)
+    refit = compute_depth_curve(make, X, y, Xt, yt, refit=True)
+    np.testing.assert_array_equal(cut.train, refit.train)
+    np.testing.assert_array_equal(cut.test, refit.test)
+    reg = functools.partial(
+        DecisionTreeRegressor,
+        min_samples_leaf=min_samples_leaf,
+        max_features=max_features,
+        random_state=seed,
+    )
+    target = X[:, 0] * 2.0 + np.nan_to_num(X[:, 1])
+    target_test = Xt[:, 0] * 2.0 + np.nan_to_num(Xt[:, 1])
+    keep, keep_test = ~np.isnan(target), ~np.isnan(target_test)
+    criteria = ("squared_error", "absolute_error")
+    args = (X[keep], target[keep], Xt[keep_test], target_test[keep_test])
+    cut = compute_depth_curve(reg, *args, depths=[1, 2, 3, 5], criteria=criteria)
+    refit = compute_depth_curve(reg, *args, depths=[1, 2, 3, 5], criteria=criteria, refit=True)
+    np.testing.assert_array_equal(cut.train, refit.train)
+    np.testing.assert_array_equal(cut.test, refit.test)
+
+
+def test_a_pruned_tree_is_fitted_at_every_depth(halves: Any) -> None:
+    # Pruning acts on the whole grown tree, so a cut would not be the tree a fit grows.
+    X, y, Xt, yt = halves
+    calls: list[int] = []
+
+    def factory(*, criterion: str, max_depth: int) -> DecisionTreeClassifier:
+        calls.append(max_depth)
+        return DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, ccp_alpha=0.02)
+
+    compute_depth_curve(factory, X, y, Xt, yt, depths=[1, 2, 3], criteria=("gini",))
+    assert calls == [3, 1, 2, 3]
