@@ -67,12 +67,12 @@ from bench.live_app import (
     ROOT,
     SETTLED_FN,
     VIEWPORT,
-    LiveServer,
     chromium_path,
     free_port,
     launch_chromium,
     streamlit_flags,
 )
+from deploy.process import LiveServer
 
 OPEN_TIMEOUT_MS = 120_000
 CHANGE_TIMEOUT_MS = 60_000

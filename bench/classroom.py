@@ -73,11 +73,12 @@ from bench.classroom_students import (
     start_link,
     student,
 )
-from bench.live_app import ROOT, LiveServer, streamlit_command
+from bench.live_app import ROOT, streamlit_command
 from bench.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
 from deploy.haproxy import COOKIE, local_backends
+from deploy.process import LiveServer
 
 OUT = ROOT / "build" / "classroom"
 DEFAULT_PORT = 8651
@@ -355,7 +356,7 @@ def with_a_kill(drive: Drive, target: Target, after: float, killed: dict[str, An
         async def kill() -> None:
             await asyncio.sleep(after)
             killed.update(name=target.names[0], pid=target.pids[0], at=time.monotonic())
-            # The replica leads its process group (bench.live_app.LiveServer): dot dies too.
+            # The replica leads its process group (deploy.process.LiveServer): dot dies too.
             os.killpg(target.pids[0], signal.SIGKILL)
 
         await asyncio.gather(drive(url, log), kill())

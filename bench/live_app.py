@@ -1,8 +1,9 @@
-"""The live app for tools that drive it: a Streamlit server in a subprocess, and headless Chromium.
+"""The live app for tools that drive it: how a Streamlit server is started, and headless Chromium.
 
-Shared by the latency benchmark (``bench/bench_latency.py``) and the browser tests
-(``tests/browser/``), so both serve the app with the same flags, wait for it the same way,
-stop it the same way and open it in the same browser.
+Shared by the benchmarks (``bench/bench_latency.py``, ``bench/classroom.py``) and the browser
+tests (``tests/browser/``), so all serve the app with the same flags (started and stopped by
+:class:`deploy.process.LiveServer`, as ``make replicas`` starts its replicas) and open it in
+the same browser.
 
 When is a run over? Streamlit's frontend sets ``data-test-script-state`` on the ``stApp``
 element (``running`` while the script runs, ``notRunning`` after), but the last elements can
@@ -15,18 +16,10 @@ elements we expect are there: :data:`SETTLED_FN`.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Playwright is imported only by whoever drives a browser.
@@ -143,177 +136,6 @@ def streamlit_command(script: Path, port: int) -> list[str]:
     Returns
     -------
     list of str
-        The command, for :meth:`LiveServer.start`.
+        The command, for :meth:`deploy.process.LiveServer.start`.
     """
     return [sys.executable, "-m", "streamlit", "run", str(script), *streamlit_flags(port)]
-
-
-@dataclass
-class LiveServer:
-    """A server in its own process group, logging to a file: the one piece of code that starts
-    and stops the processes the tools drive (a Streamlit server here, and ``deploy.replicas``'s
-    replicas and HAProxy).
-
-    Start it with :meth:`start` (or :meth:`launch` and then :meth:`wait_healthy`, to start
-    several at once); use it as a context manager, or call :meth:`stop`.
-
-    Attributes
-    ----------
-    process : subprocess.Popen
-        The server process, leader of its own process group (so a child it starts, such as
-        Graphviz's ``dot``, goes with it).
-    url : str
-        ``http://127.0.0.1:PORT``, without a trailing slash.
-    log : Path
-        The server's standard output and error.
-    name : str, default "Streamlit"
-        What the error messages call it.
-    """
-
-    process: subprocess.Popen[bytes]
-    url: str
-    log: Path
-    name: str = "Streamlit"
-
-    @classmethod
-    def launch(
-        cls, command: list[str], url: str, log: Path, *, name: str = "Streamlit"
-    ) -> LiveServer:
-        """Run ``command`` (cwd: the project, so its config applies) without waiting for it.
-
-        Parameters
-        ----------
-        command : list of str
-            The command; it should answer ``/_stcore/health`` at ``url`` once up.
-        url : str
-            Where it serves, without a trailing slash.
-        log : Path
-            Where its output goes.
-        name : str, default "Streamlit"
-            What the error messages call it.
-
-        Returns
-        -------
-        LiveServer
-            The server, perhaps not answering yet.
-        """
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-        return cls(process, url, log, name)
-
-    @classmethod
-    def start(
-        cls, command: list[str], port: int, log: Path, *, timeout: float = 60.0
-    ) -> LiveServer:
-        """Run ``command`` (cwd: the project, so its config applies) and wait until healthy.
-
-        Parameters
-        ----------
-        command : list of str
-            A command that serves Streamlit on ``port``, such as :func:`streamlit_command`.
-        port : int
-            The port ``command`` listens on, usually from :func:`free_port`.
-        log : Path
-            Where the server's output goes.
-        timeout : float, default 60.0
-            Seconds to wait for ``/_stcore/health`` to answer ``ok``.
-
-        Returns
-        -------
-        LiveServer
-            The healthy server.
-
-        Raises
-        ------
-        RuntimeError
-            If the server exits or is not healthy in time; the message ends with the tail of
-            its log, and the server is stopped.
-        """
-        server = cls.launch(command, f"http://127.0.0.1:{port}", log)
-        server.wait_healthy(time.monotonic() + timeout)
-        return server
-
-    def healthy(self) -> bool:
-        """Whether ``/_stcore/health`` answers ``ok`` within 2 s."""
-        try:
-            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
-                return bool(answer.read().strip() == b"ok")
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return False
-
-    def wait_healthy(self, deadline: float) -> None:
-        """Wait until healthy, or stop the server and raise.
-
-        Parameters
-        ----------
-        deadline : float
-            The latest ``time.monotonic()`` to wait until.
-
-        Raises
-        ------
-        RuntimeError
-            If the server exits or is not healthy by ``deadline``; the message ends with the
-            tail of its log.
-        """
-        while time.monotonic() < deadline:
-            if not self.alive():
-                raise RuntimeError(
-                    f"{self.name} exited with code {self.process.returncode}; its log "
-                    f"({self.log}) ends:\n{self.log_tail()}"
-                )
-            if self.healthy():
-                return
-            time.sleep(0.25)
-        self.stop()
-        raise RuntimeError(
-            f"{self.name} was not healthy at {self.url}/_stcore/health in time; its log "
-            f"({self.log}) ends:\n{self.log_tail()}"
-        )
-
-    @property
-    def pid(self) -> int:
-        """The process id, which is also its process group's."""
-        return self.process.pid
-
-    def alive(self) -> bool:
-        """Whether the server process has not exited."""
-        return self.process.poll() is None
-
-    def signal(self, signum: int) -> None:
-        """Send ``signum`` to the whole process group, if the server is still there."""
-        if self.alive():
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signum)
-
-    def log_tail(self, lines: int = 40) -> str:
-        """The last ``lines`` lines of the server's log (empty if it has none yet)."""
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def stop(self, grace: float = 10.0) -> None:
-        """Stop the whole process group: SIGTERM, SIGKILL after ``grace`` s. Safe to repeat.
-
-        Returns once the server is reaped and nothing is left in its group.
-        """
-        self.signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.signal(signal.SIGKILL)
-            self.process.wait(timeout=grace)
-        # The leader is gone; anything left in its group (a `dot` mid-render) goes too.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-    def __enter__(self) -> LiveServer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

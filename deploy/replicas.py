@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
 
-from bench.live_app import LiveServer
 from deploy.haproxy import (
     DEFAULT_PORT,
     check_config,
@@ -44,6 +43,7 @@ from deploy.haproxy import (
     local_backends,
     render_config,
 )
+from deploy.process import LiveServer
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_REPLICAS = 2

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bench.live_app import SETTLED_FN, VIEWPORT, LiveServer, free_port, streamlit_command
+from bench.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
+from deploy.process import LiveServer
 
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
     from playwright.sync_api import Page

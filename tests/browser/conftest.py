@@ -18,10 +18,8 @@ from typing import Any
 import pytest
 from browser_helpers import AppPage, serve, tab
 
-from bench.live_app import (
-    ROOT,
-    LiveServer,
-)
+from bench.live_app import ROOT
+from deploy.process import LiveServer
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from browser_helpers import (
     tab,
 )
 
-from bench.live_app import LiveServer
+from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -21,7 +21,8 @@ from browser_helpers import (
     PageCase,
 )
 
-from bench.live_app import VIEWPORT, LiveServer
+from bench.live_app import VIEWPORT
+from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -36,8 +36,8 @@ from launched import (
     still_alive,
 )
 
-from bench.live_app import LiveServer
 from deploy.haproxy import COOKIE
+from deploy.process import LiveServer
 from deploy.replicas import port_is_free
 from tests.browser.browser_helpers import SINGLE_TREE, VIEWPORT, AppPage
 
