@@ -415,7 +415,7 @@ def boundary_figure(
         For each axis, ``(text column, level)`` when the feature is a one-hot 0/1 column: the
         axis is titled ``sex is female`` and its ticks read "no" (0) and "yes" (1).
     legend_below : bool, default False
-        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
+        The legend flat under the plot (:func:`~core.figures.overlays.legend_below_layout`).
 
     Returns
     -------

@@ -56,15 +56,18 @@ LEGEND_MARGIN_PX = 130
 
 
 def legend_below_layout(height: int | None = None, top: int | None = None) -> dict[str, Any]:
-    """The layout of :func:`legend_below`, for a builder to merge into its own layout dict.
+    """The legend flat under the plot, for a builder to merge into its own layout dict.
+
+    The plot then keeps the whole width for the data.
 
     Plotly places a legend in fractions of the plot's height, so a fixed fraction lands on the
     axis title of a short plot. Given the figure's ``height`` and top margin ``top`` (pixels),
     the legend starts :data:`LEGEND_GAP_PX` below the plot, ``y = -gap / plot height``;
     without them, a fifth of the plot's height below it.
 
-    Merged before the figure is made, it costs nothing; changed afterwards on a finished
-    figure, it costs about 2 ms of CPU.
+    Merged before the figure is made, it costs nothing; set afterwards on a finished figure
+    it cost 2-80 ms of CPU (``tests/figures/reference_look.py`` keeps that way, as the
+    reference the builders are held to).
     """
     y = -0.2
     if height is not None and top is not None:
@@ -75,15 +78,6 @@ def legend_below_layout(height: int | None = None, top: int | None = None) -> di
         "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": y, "yanchor": "top"},
         "margin": {"b": LEGEND_MARGIN_PX},
     }
-
-
-def legend_below(figure: go.Figure) -> go.Figure:
-    """Move the legend under the plot, so the plot keeps the whole width for the data."""
-    below = legend_below_layout(figure.layout.height, figure.layout.margin.t)
-    # Set on the layout's own objects: half the CPU of update_layout's path parsing.
-    figure.layout.legend.update(below["legend"])
-    figure.layout.margin.b = below["margin"]["b"]
-    return figure
 
 
 def clicked_sample(
@@ -120,7 +114,6 @@ def clicked_sample(
 __all__ = [
     "add_vertical_line",
     "clicked_sample",
-    "legend_below",
     "legend_below_layout",
     "mark_sample",
 ]

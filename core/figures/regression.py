@@ -175,7 +175,7 @@ def regression_figure(
     height : int, default 500
         Height in pixels.
     legend_below : bool, default False
-        The legend under the plot (as :func:`~core.figures.overlays.legend_below` puts it).
+        The legend flat under the plot (:func:`~core.figures.overlays.legend_below_layout`).
 
     Returns
     -------

@@ -1,4 +1,5 @@
-"""The shared look written the long way, through Plotly's validating ``update_*`` calls.
+"""The shared look written the long way, through Plotly's validating ``update_*`` calls,
+and the legend moved under a finished figure's plot.
 
 ``core.figures._layout.styled_layout`` builds the same look as one plain dict, without Plotly's
 validation (which cost tens of milliseconds per chart on every rerun); the tests hold the two
@@ -10,6 +11,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from core.figures._layout import FONT_FAMILY, FONT_SIZE, TITLE_WIDTH, wrap_text
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, EDGE_COLOR, FONT_COLOR, GRID_COLOR
 
 
@@ -71,3 +73,11 @@ def style_figure(
     fig.update_xaxes(axis, title_text=x_title)
     fig.update_yaxes(axis, title_text=y_title)
     return fig
+
+
+def legend_below(figure: go.Figure) -> go.Figure:
+    """Move the legend of a finished figure under its plot, through Plotly's own objects."""
+    below = legend_below_layout(figure.layout.height, figure.layout.margin.t)
+    figure.layout.legend.update(below["legend"])
+    figure.layout.margin.b = below["margin"]["b"]
+    return figure

@@ -43,10 +43,10 @@ from core.figures import (
 )
 from core.figures._layout import build_figure, styled_layout
 from core.figures.growth import add_split_segment, split_comparison_figure, split_segment
-from core.figures.overlays import add_vertical_line, legend_below, mark_sample
+from core.figures.overlays import add_vertical_line, mark_sample
 from core.figures.pruning_walk import compute_pruning_walk, pruning_walk_figure
 from core.figures.votes import compute_votes, vote_figure
-from tests.figures.reference_look import style_figure
+from tests.figures.reference_look import legend_below, style_figure
 
 
 def _json(figure: go.Figure) -> Any:

@@ -51,18 +51,21 @@ def test_mark_sample_stars_the_point_above_every_other():
 
 
 def test_legend_below_lays_the_legend_flat_under_the_plot():
-    figure = go.Figure()
-    assert overlays.legend_below(figure) is figure
-    legend = figure.layout.legend
-    assert (legend.orientation, legend.x, legend.y, legend.yanchor) == ("h", 0, -0.2, "top")
-    assert figure.layout.margin.b == 130
+    below = overlays.legend_below_layout()
+    legend = below["legend"]
+    assert (legend["orientation"], legend["x"], legend["y"], legend["yanchor"]) == (
+        "h",
+        0,
+        -0.2,
+        "top",
+    )
+    assert below["margin"]["b"] == 130
 
 
 @pytest.mark.parametrize("height, top", [(480, 20), (480, 84), (560, 60), (300, 20)])
 def test_legend_below_starts_a_fixed_gap_under_the_plot(height, top):
     # Plot height = figure height - top margin - the 130 px bottom margin; the legend starts
     # 64 px under the plot's lower edge, so it clears the axis title on a short plot too.
-    figure = go.Figure(layout={"height": height, "margin": {"t": top}})
-    overlays.legend_below(figure)
+    legend = overlays.legend_below_layout(height, top)["legend"]
     plot = height - top - 130
-    assert figure.layout.legend.y * plot == pytest.approx(-64, abs=0.05)
+    assert legend["y"] * plot == pytest.approx(-64, abs=0.05)
