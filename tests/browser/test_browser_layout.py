@@ -89,6 +89,16 @@ def phone(browser: Any, server: LiveServer) -> Iterator[AppPage]:
         yield app
 
 
+def _open_both(app: AppPage, case: PageCase, chart: str, diagram: str) -> list[str]:
+    """Open ``case`` by its URL; return the boundary plot's and the diagram's selectors, drawn."""
+    app.open(case.path, case.ready)
+    app.assert_healthy()
+    both = [f".st-key-{chart} .js-plotly-plot", f".st-key-{diagram} svg"]
+    for selector in both:  # charts the page's ready list does not name draw late
+        app.page.locator(selector).first.wait_for(timeout=OPEN_TIMEOUT_MS)
+    return both
+
+
 def _box(app: AppPage, selector: str) -> dict[str, float]:
     box = app.page.locator(selector).first.bounding_box()
     assert box is not None, f"{selector} is not drawn"
@@ -104,12 +114,7 @@ def test_boundary_and_tree_fit_one_1280x720_screen(
     small_screen: AppPage, case: PageCase, chart: str, diagram: str
 ) -> None:
     app = small_screen
-    app.open(case.path, case.ready)
-    app.assert_healthy()
-    plot = f".st-key-{chart} .js-plotly-plot"
-    tree = f".st-key-{diagram} svg"
-    for selector in (plot, tree):  # charts the page's ready list does not name draw late
-        app.page.locator(selector).first.wait_for(timeout=OPEN_TIMEOUT_MS)
+    plot, tree = _open_both(app, case, chart, diagram)
     below_header = app.page.evaluate(_SCROLL_TO_BOTH, [plot, tree])
     app.page.wait_for_timeout(300)  # let the scroll land before measuring
     boxes = {"boundary": _box(app, plot), "tree": _box(app, tree)}
@@ -134,13 +139,7 @@ def test_on_a_phone_boundary_and_tree_stack_within_its_width(
     phone: AppPage, case: PageCase, chart: str, diagram: str
 ) -> None:
     app = phone
-    app.open(case.path, case.ready)
-    app.assert_healthy()
-    plot = f".st-key-{chart} .js-plotly-plot"
-    tree = f".st-key-{diagram} svg"
-    for selector in (plot, tree):
-        app.page.locator(selector).first.wait_for(timeout=OPEN_TIMEOUT_MS)
-    measured = app.page.evaluate(_ON_THE_PAGE, [plot, tree])
+    measured = app.page.evaluate(_ON_THE_PAGE, _open_both(app, case, chart, diagram))
     boxes = dict(zip(("boundary", "tree"), measured, strict=True))
     for what, box in boxes.items():
         assert box["x"] >= 0, f"the {what} starts left of the screen: {box}"
