@@ -7,7 +7,7 @@ from core.app.models import plotted_pair, tree_spec
 from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine import criteria
-from core.engine.builder import best_per_node, score_candidates
+from core.engine.grid import table_best, table_scores
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
@@ -136,9 +136,9 @@ with walk, ui.guard("the pruning walk"):
 
 ui.how_computed(
     "`scan_feature` finds one feature's best threshold at one node, plainly. `fit` grows the "
-    "tree level by level, doing the same for every node of a depth at once: "
-    "`score_candidates` scores every threshold of every (node, feature) block with the same "
-    "impurity function, and `best_per_node` keeps each node's lowest. The path above is read "
-    "from the fitted tree's flat arrays.",
-    [criteria.scan_feature, score_candidates, best_per_node, path_in_words],
+    "tree level by level, doing the same for every node of a depth at once, on a table with one "
+    "row per feature and each node's samples sorted along it: `table_scores` scores every cell "
+    "with the same impurity function, and `table_best` keeps each node's lowest. The path "
+    "above is read from the fitted tree's flat arrays.",
+    [criteria.scan_feature, table_scores, table_best, path_in_words],
 )

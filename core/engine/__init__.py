@@ -8,7 +8,8 @@ Read in this order:
    forest) at once, one function per step, scoring with the same ``IMPURITY`` functions. Its
    docstring lists the steps; they live in :mod:`core.engine.samples`,
    :mod:`core.engine.blocks`, :mod:`core.engine.scores`, :mod:`core.engine.splits` and
-   :mod:`core.engine.assembly`, and ``builder`` names them all.
+   :mod:`core.engine.assembly`, and ``builder`` names them all. A single tree trying every
+   feature grows on :mod:`core.engine.grid`: the same steps, one table per depth.
 3. :mod:`core.engine.structure`: a fitted tree as flat arrays, walked by all rows at once.
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`

@@ -39,6 +39,11 @@ then to those with the missing rows sent left: scikit-learn's order of search.
 Each depth's nodes are recorded; :func:`assemble` finally numbers every tree's nodes in
 depth-first preorder as flat arrays (:class:`core.engine.structure.Tree`).
 
+A single tree trying every feature at every node (the default tree) takes a shortcut with the
+same steps: every node's blocks then have the same size, so a depth is one table with a row per
+feature (:mod:`core.engine.grid`, with less bookkeeping per depth). Forests, drawn
+features, missing values and absolute error use the blocks above.
+
 This module runs the loop; the steps live in modules of their own, and every name above can
 be imported from here: :mod:`core.engine.samples` (the instances, node statistics, the
 stopping rule), :mod:`core.engine.blocks` (steps 1-2, and step 7's partition of the blocks),
@@ -48,7 +53,7 @@ stopping rule), :mod:`core.engine.blocks` (steps 1-2, and step 7's partition of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -65,12 +70,14 @@ from core.engine.blocks import (
     sort_blocks,
     stuck_nodes,
 )
+from core.engine.grid import fits_table, grow_table
 from core.engine.samples import (
     EPSILON,
     Float,
     GrowthParams,
     Int,
     Nodes,
+    Progress,
     Samples,
     can_split,
     node_statistics,
@@ -118,10 +125,6 @@ __all__ = [
     "split_rows",
     "stuck_nodes",
 ]
-
-#: Called once per depth with the fraction of the training rows already settled in leaves.
-Progress = Callable[[float], None]
-
 
 # ------------------------------------------------------------------------------------------------
 # The loop
@@ -217,6 +220,9 @@ def grow_together(
     list of Tree
     """
     samples = prepare_samples(X, y, weights)
+    if fits_table(samples, params):
+        # One tree trying every feature: a depth is one table (core.engine.grid), same tree.
+        return [grow_table(samples, params, progress)]
     n_trees = weights.shape[0]
     rows = np.arange(samples.tree.size)
     roots = node_statistics(samples, rows, np.bincount(samples.tree, minlength=n_trees), params)

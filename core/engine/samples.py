@@ -9,6 +9,7 @@ stopping rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,9 @@ from core.engine.criteria import IMPURITY, Criterion, absolute_error, weighted_m
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
 Bool = NDArray[np.bool_]
+
+#: Called once per depth with the fraction of the training rows already settled in leaves.
+Progress = Callable[[float], None]
 
 #: A node whose impurity is at most this is pure and is not split (as in scikit-learn).
 EPSILON = float(np.finfo(np.float64).eps)

@@ -139,7 +139,7 @@ def test_every_page_explains_itself_with_real_source(path):
 
 def test_the_shown_source_is_the_engines_own():
     from core import RandomForestClassifier
-    from core.engine.builder import best_per_node, score_candidates
+    from core.engine.grid import table_best, table_scores
 
     app = open_page(RANDOM_FOREST)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
@@ -148,7 +148,8 @@ def test_the_shown_source_is_the_engines_own():
     # Issue 9: the single tree shows the functions doing the work, not a one-line wrapper.
     app = open_page(SINGLE_TREE)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
-    for function in (score_candidates, best_per_node):
+    # A single tree grows on a table (core.engine.grid): those are the functions shown.
+    for function in (table_scores, table_best):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 
 
