@@ -157,10 +157,7 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
         node_start = np.cumsum(n) - n
         entry_rows = np.take(rows, ranges(node_start[draw.node], size))
         rank = np.take(samples.rank, base + np.take(samples.sample, entry_rows))
-        key = block * samples.n_samples + rank
-        # Keys are distinct, so every sort gives the same order; the stable one (timsort) is
-        # many times faster here, because the keys already come in runs, one per block.
-        entry_rows = np.take(entry_rows, np.argsort(key, kind="stable"))
+        entry_rows = np.take(entry_rows, block_order(block, rank, samples.n_samples))
     x = np.take(samples.values, base + np.take(samples.sample, entry_rows))
     first = np.repeat(start, size)
     above = np.arange(entry_rows.size) - first
@@ -176,6 +173,31 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
         np.repeat(draw.node, size),
         above,
     )
+
+
+#: Keys below this sort by NumPy's radix sort (its stable sort of 16-bit integers).
+RADIX = 1 << 16
+
+
+def block_order(block: Int, rank: Int, n_samples: int) -> Int:
+    """The order of the entries by block, then rank; the entries come block by block.
+
+    Ranks are distinct within a block, so every sort gives the same order. With fewer than
+    2**16 samples (every upload the app takes) the keys are sorted in 16-bit digits by NumPy's
+    radix sort, least significant first, each pass stable: by rank, then by block (one digit
+    at a time). That is about a third faster than one comparison sort of ``block * n + rank``,
+    which remains for bigger data (``tests/engine/test_fast_paths.py`` compares the two).
+    """
+    if n_samples > RADIX:
+        return np.argsort(block * n_samples + rank, kind="stable")
+    order = np.argsort(rank.astype(np.uint16), kind="stable")
+    shift, top = 0, int(block[-1]) if block.size else 0
+    while True:
+        digit = (np.take(block, order) >> shift).astype(np.uint16)  # keeps the low 16 bits
+        order = np.take(order, np.argsort(digit, kind="stable"))
+        shift += 16
+        if top >> shift == 0:
+            return order
 
 
 def root_order(samples: Samples, rows: Int, feature: Int) -> Int:

@@ -14,9 +14,10 @@ One depth, step by step (:func:`grow_together` runs them until no node is left t
    tree, ``max_features`` random ones per node for a forest's tree (:func:`candidate_blocks`
    runs steps 1 and 2, and draws on where every drawn feature is constant in the node).
 2. :func:`sort_blocks` lays out one *block* per pair, holding the node's samples, and orders
-   every block by its feature with one sort (key: block number, then the sample's rank). Rows
-   whose value is missing (NaN) sort last, so they close every block. (A single tree's root
-   needs no sort: :func:`root_order` reads its order off the ranks.)
+   every block by its feature with one sort (by block number, then the sample's rank:
+   :func:`block_order`). Rows whose value is missing (NaN) sort last, so they close every
+   block. (A single tree's root needs no sort: :func:`root_order` reads its order off the
+   ranks.)
 3. :func:`cumulative_statistics` gives, for every *entry* of every block, the statistics of the
    rows above it: the left side of the split "before this entry" (``scan_feature``'s step 3).
 4. :func:`score_candidates` scores every entry as ``n_L I(L) + n_R I(R)`` with the impurity
@@ -62,6 +63,7 @@ from core.engine.assembly import Level, assemble, new_level, with_splits
 from core.engine.blocks import (
     Blocks,
     FeatureDraw,
+    block_order,
     candidate_blocks,
     draw_features,
     draw_more_features,
@@ -106,6 +108,7 @@ __all__ = [
     "Splits",
     "assemble",
     "best_per_node",
+    "block_order",
     "can_split",
     "candidate_blocks",
     "cumulative_statistics",

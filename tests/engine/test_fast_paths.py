@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from core.engine import builder, criteria, scores
+from core.engine import blocks, builder, criteria, scores
 
 
 def plain_gini(counts: np.ndarray) -> np.ndarray:
@@ -146,3 +146,18 @@ def test_trees_grown_in_batches_are_the_trees_grown_together() -> None:
     # Progress over all the batches only grows and ends at 1, as for one batch.
     assert batched == sorted(batched) and batched[-1] == 1.0 and together[-1] == 1.0
     assert len(batched) > len(together)  # every batch reports its own depths
+
+
+@pytest.mark.parametrize(
+    ("n_samples", "n_blocks"),
+    [(5000, 80), (300, 70_000), (70_000, 5), (10, 1), (2, 3)],
+)
+def test_the_radix_block_order_is_the_comparison_sorts(n_samples: int, n_blocks: int) -> None:
+    # Every block holds distinct ranks, as a node's instances do along one feature; more than
+    # 2**16 blocks takes a second block digit, more than 2**16 samples the comparison sort.
+    rng = np.random.default_rng(n_blocks)
+    size = rng.integers(1, min(n_samples, 40) + 1, size=n_blocks)
+    block = np.repeat(np.arange(n_blocks), size)
+    rank = np.concatenate([rng.permutation(n_samples)[:s] for s in size])
+    expected = np.argsort(block * n_samples + rank, kind="stable")
+    assert_array_equal(blocks.block_order(block, rank, n_samples), expected)
