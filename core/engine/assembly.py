@@ -82,10 +82,10 @@ def assemble(
         size[parent[ids[0::2]]] = 1 + size[ids[0::2]] + size[ids[1::2]]
     pre = np.zeros(total, dtype=np.int64)
     for k in range(1, len(levels)):
-        ids = np.arange(first[k], first[k + 1])
-        p = parent[ids]
-        is_right = np.tile([False, True], ids.size // 2)
-        pre[ids] = pre[p] + 1 + np.where(is_right, size[left[p]], 0)
+        left_ids = np.arange(first[k], first[k + 1], 2)  # children come in (left, right) pairs
+        p = parent[left_ids]
+        pre[left_ids] = pre[p] + 1
+        pre[left_ids + 1] = pre[p] + 1 + size[left_ids]
 
     tree_sizes = np.bincount(nodes.tree, minlength=n_trees)
     tree_start = np.cumsum(tree_sizes) - tree_sizes
