@@ -63,3 +63,58 @@ def test_rows_on_a_threshold_go_left_in_cells_too() -> None:
     rows = np.repeat(np.array([[1.5], [1.5 + 1e-12], [1.0], [2.0]]), 100, axis=0)
     assert StackedTrees(trees).cells(rows) is not None
     assert_array_equal(StackedTrees(trees).values(rows), plain_values(trees, rows))
+
+
+def with_missing(X: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """A copy of ``X`` with about ``share`` of its entries replaced by NaN."""
+    return np.where(rng.random(X.shape) < share, np.nan, X)
+
+
+@pytest.mark.parametrize("chunk_pairs", [1, 7, 64, 1 << 17])
+@pytest.mark.parametrize("n_trees", [1, 4, 13])
+def test_walking_every_row_equals_a_plain_walk(
+    chunk_pairs: int, n_trees: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Arbitrary rows with missing values, cut into row blocks of every size (some uneven)."""
+    rng = np.random.default_rng(n_trees)
+    X = with_missing(rng.normal(size=(300, 5)), rng, 0.1)
+    y = (np.nan_to_num(X[:, 0]) + rng.normal(scale=0.5, size=300) > 0).astype(int)
+    y += np.isnan(X[:, 1])  # missing values matter: trees learn where they go
+    forest = RandomForestClassifier(n_trees, random_state=0).fit(X, y)
+    trees = [e.tree_ for e in forest.estimators_]
+    stack = StackedTrees(trees)
+    rows = with_missing(rng.normal(scale=2.0, size=(211, 5)), rng, 0.2)
+    monkeypatch.setattr("core.engine.predict.CHUNK_PAIRS", chunk_pairs)
+    assert stack.cells(rows) is None  # every row walked on its own
+    expected = plain_values(trees, rows)
+    assert_array_equal(stack.leaves(rows), np.stack([tree.apply(rows) for tree in trees]))
+    assert_array_equal(stack.values(rows), expected)
+    total = np.zeros(expected.shape[1:])
+    for per_tree in expected:  # tree after tree, in order, as the docstring promises
+        total += per_tree
+    assert stack.mean_values(rows).tobytes() == (total / n_trees).tobytes()
+
+
+@pytest.mark.parametrize("regression", [False, True])
+def test_grouped_and_ungrouped_walks_agree_bit_for_bit(
+    regression: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A grid with missing values, once grouped into cells and once with every row walked."""
+    rng = np.random.default_rng(3)
+    X = with_missing(rng.normal(size=(250, 2)), rng, 0.05)
+    target = np.nan_to_num(X[:, 0]) * 2 - np.nan_to_num(X[:, 1], nan=3.0)
+    if regression:
+        model: RandomForestClassifier | RandomForestRegressor = RandomForestRegressor(
+            12, random_state=1
+        ).fit(X, target)
+    else:
+        model = RandomForestClassifier(12, random_state=1).fit(X, np.digitize(target, [-1, 1]))
+    stack = StackedTrees([e.tree_ for e in model.estimators_])
+    rows = with_missing(grid(np.nan_to_num(X), 60), rng, 0.1)
+    assert stack.cells(rows) is not None
+    grouped = (stack.values(rows), stack.mean_values(rows))
+    monkeypatch.setattr(StackedTrees, "cells", lambda self, X: None)
+    ungrouped = (stack.values(rows), stack.mean_values(rows))
+    assert_array_equal(grouped[0], ungrouped[0])
+    assert grouped[1].tobytes() == ungrouped[1].tobytes()
+    assert_array_equal(ungrouped[0], plain_values([e.tree_ for e in model.estimators_], rows))
