@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from core.app import pages
+from core.ui.cached import clear_caches
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,8 +121,7 @@ class PageCpu:
 
 
 def _clear_caches() -> None:
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    clear_caches()
 
 
 def _check(app: AppTest, what: str) -> None:

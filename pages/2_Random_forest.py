@@ -76,9 +76,8 @@ with top:
         "out-of-bag curve follows the test curve without ever looking at the test set."
     )
     with ui.guard("the forest") as growing:
-        with st.spinner(f"Growing {n_trees} trees…", show_time=True):
-            forest = ui.fit_forest(spec)
-            lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
+        forest = ui.fit_forest(spec)  # a long fit shows its own progress bar
+        lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
         lone_score = score(lone, view.X_test, view.y_test)
         lone_test = (f"Lone tree's test {name}", lone_score)

@@ -22,6 +22,7 @@ not ``core.ui``.
 from __future__ import annotations
 
 from core.ui.cached import (
+    clear_caches,
     curve_trees,
     dataset_infos,
     depth_curve,
@@ -67,6 +68,7 @@ __all__ = [
     "Controls",
     "boundary",
     "chart",
+    "clear_caches",
     "curve_trees",
     "dataset_infos",
     "depth_curve",

@@ -1,8 +1,9 @@
 """Cached data and models: the catalogue, datasets and their splits, fitted trees and forests.
 
-Data goes in ``st.cache_data``; fitted models in ``st.cache_resource`` with ``max_entries``,
-keyed by the frozen specs of :mod:`core.app.models`. Cached models are shared by
-every visitor: read them, never change them.
+Data goes in ``st.cache_data``; fitted trees in ``st.cache_resource`` with ``max_entries``,
+and forests in a :class:`~core.app.shelf.Shelf` (a long fit shows a progress bar), all keyed
+by the frozen specs of :mod:`core.app.models`. Cached models are shared by every visitor:
+read them, never change them.
 
 A session's own data (uploads, drawn points) is never loaded by a cached function from a
 name: its rows come from the session's registry (:func:`core.ui.own_data.own_rows`), and
@@ -12,6 +13,7 @@ everything cached from them is keyed by a private key only that session holds (s
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import weakref
@@ -34,6 +36,7 @@ from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, data_spec
 from core.app.models import columns as model_columns
 from core.app.own_data import is_private_key
 from core.app.settings import DatasetShape, Settings
+from core.app.shelf import Shelf
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
@@ -155,44 +158,82 @@ def curve_trees(n_estimators: int) -> int:
 #: Big forests grow one at a time in this process, whoever asks (see core.app.cost).
 HEAVY_FITS = Gate(slots=1)
 
+#: Fitted forests, shared by every visitor: a forest of 1000 deep trees is megabytes, so few.
+#: Not ``st.cache_resource``: a fit there may not move a progress bar (see core.app.shelf).
+FORESTS: Shelf[ForestSpec, Any] = Shelf(max_entries=8)
 
-def fit_forest(spec: ForestSpec) -> Any:
+#: A forest estimated to take longer than this (seconds of one core) shows a progress bar.
+PROGRESS_SECONDS = 0.5
+
+
+class GrowthBar:
+    """A progress bar for a fit, fed by the engine's progress hook (a fraction, 0 to 1).
+
+    The engine reports after every depth; the bar moves only by whole percents, so a long
+    fit sends a hundred small messages at most.
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.shown = 0
+        self.bar = st.progress(0, text=label)
+
+    def __call__(self, fraction: float) -> None:
+        percent = min(100, max(0, int(fraction * 100)))
+        if percent > self.shown:
+            self.shown = percent
+            self.bar.progress(percent, text=f"{self.label} {percent}%")
+
+    def close(self) -> None:
+        self.bar.empty()
+
+
+def clear_caches() -> None:
+    """Forget every cached dataset, model and drawing (tests and benchmarks start afresh)."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    FORESTS.clear()
+
+
+def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
     """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed.
 
-    A heavy fit (``ForestCost.heavy``) waits for any other heavy fit to finish, and says so
-    while it waits. A forest already in the cache is returned at once.
+    A forest already fitted is returned at once. Otherwise a long fit (estimated above
+    :data:`PROGRESS_SECONDS`) shows a progress bar where it is called, unless
+    ``show_progress`` is false; a heavy fit (``ForestCost.heavy``) waits for any other heavy
+    fit to finish, and says so while it waits. Visitors asking for the same forest at once
+    share one fit.
     """
     rows = _view(spec.data, spec.columns)
     features = None if spec.max_features == "all" else spec.max_features
-    heavy = forest_cost(
+    cost = forest_cost(
         spec.n_estimators, len(rows.y_train), len(spec.columns), features, spec.max_depth
-    ).heavy
-    if heavy and HEAVY_FITS.busy:
-        with st.spinner("Another big forest is growing; yours is next…", show_time=True):
-            return _fit_forest(spec, heavy)
-    return _fit_forest(spec, heavy)
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _fit_forest(spec: ForestSpec, _heavy: bool) -> Any:
-    # ``_heavy`` follows from ``spec``; its underscore keeps it out of the cache key.
-    rows = _view(spec.data, spec.columns)
-    data = rows.data
-    classify = data.task == "classification"
-    model_type = RandomForestClassifier if classify else RandomForestRegressor
-    model = model_type(
-        n_estimators=spec.n_estimators,
-        criterion=spec.criterion,
-        max_depth=spec.max_depth,
-        max_features=None if spec.max_features == "all" else spec.max_features,
-        bootstrap=spec.bootstrap,
-        oob_score=spec.bootstrap,
-        random_state=spec.seed,
     )
-    if not _heavy:
-        return model.fit(rows.X_train, rows.y_train)
-    with HEAVY_FITS.turn():
-        return model.fit(rows.X_train, rows.y_train)
+
+    def grow() -> Any:
+        model_type = RandomForestClassifier if rows.classify else RandomForestRegressor
+        model = model_type(
+            n_estimators=spec.n_estimators,
+            criterion=spec.criterion,
+            max_depth=spec.max_depth,
+            max_features=features,
+            bootstrap=spec.bootstrap,
+            oob_score=spec.bootstrap,
+            random_state=spec.seed,
+        )
+        with contextlib.ExitStack() as stack:
+            if cost.heavy:
+                stack.enter_context(HEAVY_FITS.turn())
+            bar = None
+            if show_progress and cost.seconds > PROGRESS_SECONDS:
+                bar = GrowthBar(f"Growing {spec.n_estimators} trees…")
+                stack.callback(bar.close)
+            return model.fit(rows.X_train, rows.y_train, progress=bar)
+
+    if cost.heavy and HEAVY_FITS.busy and spec not in FORESTS:
+        with st.spinner("Another big forest is growing; yours is next…", show_time=True):
+            return FORESTS.get_or_make(spec, grow)
+    return FORESTS.get_or_make(spec, grow)
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:
@@ -204,7 +245,11 @@ def forest_curve(spec: ForestSpec) -> ForestCurve:
 def _forest_curve(spec: ForestSpec) -> ForestCurve:
     rows = _view(spec.data, spec.columns)
     return compute_forest_curve(
-        fit_forest(spec), rows.X_train, rows.y_train, X_test=rows.X_test, y_test=rows.y_test
+        fit_forest(spec, show_progress=False),  # inside a cached function: draws nothing
+        rows.X_train,
+        rows.y_train,
+        X_test=rows.X_test,
+        y_test=rows.y_test,
     )
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-import streamlit as st
 from sklearn.datasets import load_wine
 
 from core import DecisionTreeClassifier, RandomForestClassifier
@@ -17,7 +16,7 @@ from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import panels
-from core.ui.cached import DRAWINGS_PER_MODEL, drawn
+from core.ui.cached import DRAWINGS_PER_MODEL, clear_caches, drawn
 from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page
 
 
@@ -100,8 +99,7 @@ def test_a_model_keeps_its_latest_drawings_only() -> None:
 
 def _counting_boundaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     # New model objects, so no drawing from an earlier test is found for them.
-    st.cache_resource.clear()
-    st.cache_data.clear()
+    clear_caches()
     calls: list[int] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:

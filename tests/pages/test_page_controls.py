@@ -397,3 +397,29 @@ def test_single_tree_names_the_predicted_class_as_the_table_spells_it():
     assert answer.startswith("So the tree predicts **")
     predicted = answer.split("**")[1]
     assert predicted in load_dataset("penguins").class_names
+
+
+def test_a_long_forest_fit_shows_a_progress_bar_that_goes_when_it_is_done(monkeypatch):
+    # Every forest counts as long here; the bar is fed by the engine's progress hook.
+    from core.ui import cached
+
+    monkeypatch.setattr(cached, "PROGRESS_SECONDS", 0.0)
+    cached.FORESTS.clear()
+    shown: list[int] = []
+    real = cached.GrowthBar.__call__
+
+    def seen(bar: cached.GrowthBar, fraction: float) -> None:
+        real(bar, fraction)
+        shown.append(bar.shown)
+
+    monkeypatch.setattr(cached.GrowthBar, "__call__", seen)
+    app = open_page(RANDOM_FOREST, dataset="wine", n_estimators="30", seed="3")
+    assert_healthy(app)
+    assert shown and shown[-1] == 100
+    assert shown == sorted(shown)
+    assert not app.get("progress")  # emptied once the forest is grown
+    # The same forest again (a rerun, or another student): no fit, so no bar.
+    shown.clear()
+    app.run()
+    assert_healthy(app)
+    assert shown == []
