@@ -82,6 +82,7 @@ from core.engine.samples import (
     Progress,
     Samples,
     can_split,
+    feature_ranks,
     node_statistics,
     prepare_samples,
 )
@@ -114,6 +115,7 @@ __all__ = [
     "cumulative_statistics",
     "draw_features",
     "draw_more_features",
+    "feature_ranks",
     "grow_together",
     "grow_trees",
     "impurity_decrease",
@@ -178,12 +180,13 @@ def grow_trees(
     starts, stops = np.r_[0, bounds], np.r_[bounds, weights.shape[0]]
     trees: list[Tree] = []
     done = 0
+    rank = feature_ranks(X)  # sorted once for every batch
     for lo, hi in zip(starts.tolist(), stops.tolist(), strict=True):
         part = int(per_tree[lo:hi].sum())
         hook = progress
         if progress is not None and starts.size > 1:
             hook = _scaled(progress, done, part, max(total, 1))
-        trees += grow_together(X, y, weights[lo:hi], params, rngs[lo:hi], hook)
+        trees += grow_together(X, y, weights[lo:hi], params, rngs[lo:hi], hook, rank)
         done += part
     return trees
 
@@ -200,6 +203,7 @@ def grow_together(
     params: GrowthParams,
     rngs: Sequence[np.random.Generator],
     progress: Progress | None = None,
+    rank: Int | None = None,
 ) -> list[Tree]:
     """Grow one tree per row of ``weights``, all of them together, one depth at a time.
 
@@ -217,12 +221,14 @@ def grow_together(
     progress : callable, optional
         Called after every depth with the fraction (0 to 1) of training instances that have
         reached a leaf, and once with 1.0 at the end.
+    rank : ndarray, optional
+        :func:`core.engine.samples.feature_ranks` of ``X``, if already computed.
 
     Returns
     -------
     list of Tree
     """
-    samples = prepare_samples(X, y, weights)
+    samples = prepare_samples(X, y, weights, rank)
     if fits_table(samples, params):
         # One tree trying every feature: a depth is one table (core.engine.grid), same tree.
         return [grow_table(samples, params, progress)]

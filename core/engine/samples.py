@@ -111,14 +111,31 @@ class Nodes:
         )
 
 
-def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Samples:
-    """Instances of every tree, and the one sort: each sample's rank along each feature."""
+def feature_ranks(X: Float) -> Int:
+    """The one sort: each sample's rank along each feature, shape ``(n_features * n_samples,)``.
+
+    Ties are broken by sample index, and NaN ranks last.
+    """
+    n_samples, n_features = X.shape
+    order = np.argsort(X, axis=0, kind="stable")
+    rank = np.empty((n_features, n_samples), dtype=np.int64)
+    rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
+    return rank.ravel()
+
+
+def prepare_samples(
+    X: Float, y: NDArray[np.int64] | Float, weights: Int, rank: Int | None = None
+) -> Samples:
+    """Instances of every tree, and each sample's rank along each feature.
+
+    ``rank`` is :func:`feature_ranks` of ``X`` when the caller has it already (a forest grown
+    in batches sorts ``X`` once, not once a batch).
+    """
     n_samples, n_features = X.shape
     tree, sample = np.nonzero(weights > 0)
     w = weights[tree, sample].astype(np.float64)
-    order = np.argsort(X, axis=0, kind="stable")  # ties broken by sample index; NaN last
-    rank = np.empty((n_features, n_samples), dtype=np.int64)
-    rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
+    if rank is None:
+        rank = feature_ranks(X)
     return Samples(
         tree=tree.astype(np.int64),
         sample=sample.astype(np.int64),
@@ -126,7 +143,7 @@ def prepare_samples(X: Float, y: NDArray[np.int64] | Float, weights: Int) -> Sam
         y=y[sample],
         unit_weights=bool(np.all(w == 1.0)),
         tree_weight=np.bincount(tree, weights=w, minlength=weights.shape[0]).astype(np.float64),
-        rank=rank.ravel(),
+        rank=rank,
         values=np.ascontiguousarray(X.T).ravel(),
         n_samples=n_samples,
         n_features=n_features,
