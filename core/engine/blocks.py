@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.engine.criteria import FEATURE_THRESHOLD
-from core.engine.samples import Bool, Float, GrowthParams, Int, Nodes, Samples, ranges
+from core.engine.samples import Bool, Float, GrowthParams, Int, Nodes, Ranks, Samples, ranges
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
 RADIX = 1 << 16
 
 
-def block_order(block: Int, rank: Int, n_samples: int) -> Int:
+def block_order(block: Int, rank: Ranks, n_samples: int) -> Int:
     """The order of the entries by block, then rank; the entries come block by block.
 
     Ranks are distinct within a block, so every sort gives the same order. With fewer than
@@ -190,7 +190,7 @@ def block_order(block: Int, rank: Int, n_samples: int) -> Int:
     """
     if n_samples > RADIX:
         return np.argsort(block * n_samples + rank, kind="stable")
-    order = np.argsort(rank.astype(np.uint16), kind="stable")
+    order = np.argsort(rank.astype(np.uint16, copy=False), kind="stable")
     shift, top = 0, int(block[-1]) if block.size else 0
     while True:
         digit = (np.take(block, order) >> shift).astype(np.uint16)  # keeps the low 16 bits

@@ -80,6 +80,7 @@ from core.engine.samples import (
     Int,
     Nodes,
     Progress,
+    Ranks,
     Samples,
     can_split,
     feature_ranks,
@@ -203,7 +204,7 @@ def grow_together(
     params: GrowthParams,
     rngs: Sequence[np.random.Generator],
     progress: Progress | None = None,
-    rank: Int | None = None,
+    rank: Ranks | None = None,
 ) -> list[Tree]:
     """Grow one tree per row of ``weights``, all of them together, one depth at a time.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,6 +21,8 @@ from core.engine.criteria import IMPURITY, Criterion, absolute_error, weighted_m
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
 Bool = NDArray[np.bool_]
+#: Ranks along features: 16-bit when the samples are few enough, else int64.
+Ranks = NDArray[np.unsignedinteger[Any] | np.int64]
 
 #: Called once per depth with the fraction of the training rows already settled in leaves.
 Progress = Callable[[float], None]
@@ -75,7 +78,8 @@ class Samples:
     y: NDArray[np.int64] | Float  #: (n_instances,) class code or target
     unit_weights: bool  #: every weight is 1 (a single tree)
     tree_weight: Float  #: (n_trees,) total weight of each tree's root
-    rank: Int  #: (n_features * n_samples,) rank of each sample along each feature (NaN last)
+    #: (n_features * n_samples,) rank of each sample along each feature (NaN last)
+    rank: Ranks
     values: Float  #: (n_features * n_samples,) X, feature-major
     n_samples: int
     n_features: int
@@ -111,20 +115,27 @@ class Nodes:
         )
 
 
-def feature_ranks(X: Float) -> Int:
+def feature_ranks(X: Float) -> Ranks:
     """The one sort: each sample's rank along each feature, shape ``(n_features * n_samples,)``.
 
-    Ties are broken by sample index, and NaN ranks last.
+    Ties are broken by sample index, and NaN ranks last. Stored as 16-bit integers when they
+    fit (up to 65,536 samples): the builder gathers ranks at every depth, and the smaller
+    array stays in cache (and goes to the radix sort of :func:`~core.engine.blocks.block_order`
+    as it is).
     """
     n_samples, n_features = X.shape
     order = np.argsort(X, axis=0, kind="stable")
-    rank = np.empty((n_features, n_samples), dtype=np.int64)
+    dtype = np.uint16 if n_samples <= 1 << 16 else np.int64
+    rank = np.empty((n_features, n_samples), dtype=dtype)
     rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
     return rank.ravel()
 
 
 def prepare_samples(
-    X: Float, y: NDArray[np.int64] | Float, weights: Int, rank: Int | None = None
+    X: Float,
+    y: NDArray[np.int64] | Float,
+    weights: Int,
+    rank: Ranks | None = None,
 ) -> Samples:
     """Instances of every tree, and each sample's rank along each feature.
 
