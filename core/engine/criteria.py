@@ -98,7 +98,9 @@ def gini(counts: ArrayLike) -> Float:
     # An empty node (total 0, hence square 0) gets share 1 / 1, i.e. impurity 0.
     empty = total == 0
     square += empty
-    square /= np.multiply(total, total, out=scratch) + empty
+    np.multiply(total, total, out=scratch)
+    scratch += empty
+    square /= scratch
     impurity: Float = np.subtract(1.0, square, out=square).reshape(shape)[()]
     return impurity
 
