@@ -19,20 +19,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from core import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestRegressor
 from core.engine import builder, criteria, grid
 from core.engine.samples import GrowthParams, prepare_samples
-from core.engine.structure import Tree
+from core.engine.structure import TREE_ARRAYS, Tree
 
-FIELDS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-    "value",
-    "missing_go_to_left",
-    "node_depth",
-)
+FIELDS = (*TREE_ARRAYS, "node_depth")
 
 
 def by_table(X: np.ndarray, y: np.ndarray, params: GrowthParams) -> Tree:
