@@ -5,9 +5,9 @@ feature (a single tree, ``max_features`` all of them), a node's blocks are its r
 each feature, so they all have the same size. Then one depth fits in a table of shape
 ``(n_features, n_rows)``: row ``f`` holds the open nodes' rows, node after node, each node's
 sorted by feature ``f``; a node owns the same columns in every row. Every step of
-:func:`core.engine.criteria.scan_feature` is then one NumPy call over the whole table, and the
-per-block bookkeeping of the general layout (:mod:`core.engine.blocks`) disappears (the
-breast-cancer and 5000 x 20 trees of ``make bench`` grow about 20% faster this way).
+:func:`core.engine.criteria.scan_feature` is then a few NumPy calls over the whole table, and
+the per-block bookkeeping of the general layout (:mod:`core.engine.blocks`) disappears (the
+breast-cancer and 5000 x 20 trees of ``make bench`` grow 15-20% faster this way).
 
 One depth (:func:`grow_table` runs them until no node is left to split):
 
@@ -21,9 +21,11 @@ One depth (:func:`grow_table` runs them until no node is left to split):
    :func:`partition_table` moves every row's cells to their child's columns, keeping them
    sorted (a stable partition, as :func:`~core.engine.blocks.partition_blocks`).
 
-It grows bit for bit the trees the general layout grows (``tests/engine/test_grid.py``). It does
-not handle missing values, absolute error (no cumulative sum), weighted rows or drawn features;
-:func:`fits_table` says when it applies.
+A classification tree grown here is bit for bit the one the general layout grows. A
+regression tree's moments are summed in another order, so two splits that tie up to rounding
+may be picked the other way; every split is still the best ``scan_feature`` finds (both checked
+in ``tests/engine/test_grid.py``). The table does not handle missing values, absolute error (no
+cumulative sum), weighted rows or drawn features; :func:`fits_table` says when it applies.
 """
 
 from __future__ import annotations
@@ -78,8 +80,11 @@ class Table:
 
 
 def fits_table(samples: Samples, params: GrowthParams) -> bool:
-    """Whether a tree can grow on a :class:`Table`: one tree trying every feature at every
-    node, unit weights, no missing value, and a criterion with a cumulative sum."""
+    """Whether the tree can grow on a :class:`Table`.
+
+    It can when it is one tree (so its root holds every sample once), with unit weights, no
+    missing value, every feature tried at every node, and a criterion with a cumulative sum.
+    """
     return (
         samples.tree_weight.size == 1
         and samples.unit_weights
@@ -89,24 +94,22 @@ def fits_table(samples: Samples, params: GrowthParams) -> bool:
     )
 
 
-def new_table(samples: Samples, rows: Int, n: Int) -> Table:
-    """The table of nodes whose instances are ``rows``, consecutive groups of sizes ``n``."""
-    order = _row_order(samples, rows, n)
-    node = np.repeat(np.arange(n.size), n)
-    start = np.cumsum(n) - n
-    return Table(order, _values(samples, order), node, start, np.arange(rows.size) - start[node])
+def root_table(samples: Samples) -> Table:
+    """The root's table: every sample, sorted along each feature.
 
-
-def _row_order(samples: Samples, rows: Int, n: Int) -> Int:
-    """Each feature's order of the nodes' instances (only the root is ever laid out afresh)."""
-    d = samples.n_features
-    if n.size == 1 and rows.size == samples.n_samples:
-        return root_order(samples, rows, np.arange(d)).reshape(d, rows.size)
-    # Sort by (node, rank along the feature), one row per feature.
-    node = np.repeat(np.arange(n.size), n)
-    rank = samples.rank.reshape(d, samples.n_samples)[:, samples.sample[rows]]
-    order = np.argsort(node * samples.n_samples + rank, axis=1, kind="stable")
-    return rows[order]
+    A single tree's instance ``i`` is sample ``i``, and along each feature the ranks are a
+    permutation of the samples, so the order is read off them (:func:`root_order`) without a
+    sort. Later depths partition this table (:func:`partition_table`) and never sort again.
+    """
+    n, d = samples.n_samples, samples.n_features
+    order = root_order(samples, np.arange(n), np.arange(d)).reshape(d, n)
+    return Table(
+        order,
+        _values(samples, order),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.arange(n),
+    )
 
 
 def _values(samples: Samples, order: Int) -> Float:
@@ -324,7 +327,7 @@ def grow_table(
     nodes, ids = roots, np.zeros(1, dtype=np.int64)
     depth, next_id = 0, 1
     open_ = can_split(nodes, 0, params)
-    table = new_table(samples, rows, nodes.n) if open_[0] else None
+    table = root_table(samples) if open_[0] else None
     while table is not None:
         left = table_statistics(samples, table, nodes, params)
         score = table_scores(table, left, nodes, params)
