@@ -1,8 +1,8 @@
 """What a forest costs to grow, and one gate so that big forests grow one at a time.
 
 A classroom server has one or two busy cores and many visitors. A link can ask for 1000
-trees of all 30 features of breast cancer; grown while others are grown too, such a forest
-takes a core for half a minute. So the cost of a fit is estimated before it starts:
+trees on a 20,000-row upload; grown while others are grown too, such a forest takes a core
+for minutes. So the cost of a fit is estimated before it starts:
 a fit above :data:`HEAVY_SECONDS` waits for its turn at the :class:`Gate`, and a fit above
 :data:`CEILING_SECONDS` is not grown at all (the page grows the largest forest that fits).
 
@@ -17,21 +17,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-# Seconds of one idle core. Measured with forests of 50-100 trees on this catalogue (idle /
-# with the machine's two cores busy): iris 0.3 / 1.1 ms a tree; breast cancer, 426 rows,
-# √30 = 5 features a split: 1.5 / 5.8 ms; all 30 features: 8 / 28 ms. A busy server is
-# three to four times slower than these estimates. The engine has grown faster since: on
-# 25 Nov an idle core took 0.1 ms a tree of iris, 0.6 and 2.4 ms on breast cancer, 6.7 ms on
-# 3750 x 20 and 49 ms on 15,000 x 20 rows, so these estimates run 1.4 to 4.4 times high. They
-# are kept: the server's memory limits (deploy/) were measured with the forests they allow.
+# Seconds of one idle core, fitted to forests of 20-100 trees measured on 25 November 2026
+# (CPU time per tree, out-of-bag score included): iris 0.10 ms; breast cancer, 426 rows,
+# √30 = 5 features a split: 0.55 ms; all 30 features: 2.3 ms; make_classification 3750 x 20,
+# 4 features: 6.5 ms; 15,000 x 20: 46 ms. The estimates below are within 0.85-1.35x of each.
+# A server whose two cores are busy is three to four times slower.
 #: Fixed cost of one tree (bootstrap draw, set-up, out-of-bag bookkeeping).
-SECONDS_PER_TREE = 0.3e-3
-#: Cost of one training row scanned on one candidate feature at one level.
-SECONDS_PER_SCAN = 0.08e-6
+SECONDS_PER_TREE = 0.1e-3
+#: Cost of one training row scanned on one candidate feature at one level, for few rows.
+SECONDS_PER_SCAN = 0.02e-6
+#: A scan costs ``1 + n_train / CACHE_ROWS`` times more on more rows: a depth's arrays
+#: outgrow the processor's caches (15,000 rows: about three times).
+CACHE_ROWS = 7000
 #: A fit estimated above this waits for the other big fits (one at a time).
 HEAVY_SECONDS = 0.5
 #: A fit estimated above this (about 10 s on a busy server) is too big for a shared
-#: classroom server: 300 trees of all breast cancer's features, not 500 or 1000.
+#: classroom server: on a 20,000-row upload with 20 features, about 55 trees at √20 features
+#: a split; 1000 trees of all 30 features of breast cancer (2.5 s) just fit under it.
 CEILING_SECONDS = 3.0
 
 
@@ -69,17 +71,15 @@ def forest_seconds(
     The trees grow level by level, and each level scans every training row on each feature
     it may try, so::
 
-        seconds = n_estimators * (SECONDS_PER_TREE + SECONDS_PER_SCAN * n_train * k * L)
+        seconds = n_estimators * (SECONDS_PER_TREE + SECONDS_PER_SCAN * c * n_train * k * L)
 
-    with ``k`` the features per split (:func:`features_per_split`) and ``L`` the levels
-    (:func:`expected_levels`). The constants come from timing forests on this catalogue
-    (100 trees of iris: 0.11 s; of breast cancer on √30 = 5 features: 0.58 s; on all 30:
-    1.4 s for 50 trees), within a factor of two of each.
+    with ``k`` the features per split (:func:`features_per_split`), ``L`` the levels
+    (:func:`expected_levels`) and ``c = 1 + n_train / CACHE_ROWS`` the cost of a scan
+    growing with the rows (see the constants for the forests they were fitted to).
     """
     k = features_per_split(max_features, n_features)
-    per_tree = SECONDS_PER_TREE + SECONDS_PER_SCAN * n_train * k * expected_levels(
-        n_train, max_depth
-    )
+    scans = n_train * k * expected_levels(n_train, max_depth)
+    per_tree = SECONDS_PER_TREE + SECONDS_PER_SCAN * (1 + n_train / CACHE_ROWS) * scans
     return n_estimators * per_tree
 
 
@@ -182,6 +182,7 @@ class Gate:
 
 
 __all__ = [
+    "CACHE_ROWS",
     "CEILING_SECONDS",
     "HEAVY_SECONDS",
     "ForestCost",

@@ -43,6 +43,11 @@ class Shelf(Generic[K, V]):
         with self._lock:
             return key in self._items
 
+    def making(self, key: K) -> bool:
+        """Whether some caller is making ``key``'s value right now."""
+        with self._lock:
+            return key in self._making
+
     def _lookup(self, key: K) -> tuple[bool, V | None]:
         with self._lock:
             if key not in self._items:

@@ -200,9 +200,10 @@ def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
 
     A forest already fitted is returned at once. Otherwise a long fit (estimated above
     :data:`PROGRESS_SECONDS`) shows a progress bar where it is called, unless
-    ``show_progress`` is false; a heavy fit (``ForestCost.heavy``) waits for any other heavy
-    fit to finish, and says so while it waits. Visitors asking for the same forest at once
-    share one fit.
+    ``show_progress`` is false, and a shorter one a spinner. A heavy fit
+    (``ForestCost.heavy``) waits for any other heavy fit to finish, and says so while it
+    waits. Visitors asking for the same forest at once share one fit; those who wait for it
+    see a spinner.
     """
     rows = _view(spec.data, spec.columns)
     features = None if spec.max_features == "all" else spec.max_features
@@ -230,10 +231,16 @@ def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
                 stack.callback(bar.close)
             return model.fit(rows.X_train, rows.y_train, progress=bar)
 
-    if cost.heavy and HEAVY_FITS.busy and spec not in FORESTS:
-        with st.spinner("Another big forest is growing; yours is next…", show_time=True):
-            return FORESTS.get_or_make(spec, grow)
-    return FORESTS.get_or_make(spec, grow)
+    if spec in FORESTS:
+        return FORESTS.get_or_make(spec, grow)
+    if cost.heavy and HEAVY_FITS.busy:
+        waiting = "Another big forest is growing; yours is next…"
+    elif show_progress and cost.seconds > PROGRESS_SECONDS and not FORESTS.making(spec):
+        return FORESTS.get_or_make(spec, grow)  # this call grows it, under its progress bar
+    else:  # a quick fit, or the same forest already growing for another visitor
+        waiting = f"Growing {spec.n_estimators} trees…"
+    with st.spinner(waiting, show_time=True):
+        return FORESTS.get_or_make(spec, grow)
 
 
 def forest_curve(spec: ForestSpec) -> ForestCurve:

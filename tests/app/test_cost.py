@@ -8,6 +8,7 @@ import time
 import pytest
 
 from core.app.cost import (
+    CACHE_ROWS,
     CEILING_SECONDS,
     SECONDS_PER_SCAN,
     SECONDS_PER_TREE,
@@ -35,20 +36,28 @@ def test_levels_are_a_balanced_trees_capped_by_max_depth():
 
 
 def test_the_estimate_is_the_formula_by_hand():
-    # 10 trees, 100 rows, all 4 features, 7 levels: 10 * (per tree + per scan * 100 * 4 * 7).
-    by_hand = 10 * (SECONDS_PER_TREE + SECONDS_PER_SCAN * 2800)
+    # 10 trees, 100 rows, all 4 features, 7 levels:
+    # 10 * (per tree + per scan * (1 + 100 / CACHE_ROWS) * 100 * 4 * 7).
+    by_hand = 10 * (SECONDS_PER_TREE + SECONDS_PER_SCAN * (1 + 100 / CACHE_ROWS) * 2800)
     assert forest_seconds(10, 100, 4, None, None) == pytest.approx(by_hand)
 
 
 @pytest.mark.parametrize(
     ("n_train", "n_features", "max_features", "measured"),
-    [(112, 4, "sqrt", 0.3e-3), (426, 30, "sqrt", 1.5e-3), (426, 30, None, 8e-3)],
+    # CPU seconds a tree, measured on 25 November 2026 (see the constants in core/app/cost.py).
+    [
+        (112, 4, "sqrt", 0.10e-3),
+        (426, 30, "sqrt", 0.55e-3),
+        (426, 30, None, 2.3e-3),
+        (3750, 20, "sqrt", 6.5e-3),
+        (15_000, 20, "sqrt", 46e-3),
+    ],
 )
-def test_the_estimate_is_within_a_factor_of_two_of_the_measured_fits(
+def test_the_estimate_is_within_a_factor_of_one_and_a_half_of_the_measured_fits(
     n_train, n_features, max_features, measured
 ):
     per_tree = forest_seconds(100, n_train, n_features, max_features, None) / 100
-    assert measured / 2 <= per_tree <= measured * 2
+    assert measured / 1.5 <= per_tree <= measured * 1.5
 
 
 def test_the_estimate_grows_with_trees_rows_features_and_depth():
@@ -59,17 +68,20 @@ def test_the_estimate_grows_with_trees_rows_features_and_depth():
     assert forest_seconds(100, 400, 30, "sqrt", 3) < base
 
 
-def test_the_issues_forest_is_too_big_and_the_everyday_ones_are_not():
-    # Issue 12: 500 trees of all 30 breast cancer features took 40 s of the busy core.
-    big = forest_cost(500, n_train_rows(569, 0.25), 30, None, None)
+def test_a_big_uploads_forest_is_too_big_and_the_everyday_ones_are_not():
+    # 1000 trees on the largest upload (20,000 rows, 20 features): minutes of a core.
+    big = forest_cost(1000, n_train_rows(20_000, 0.25), 20, "sqrt", None)
     assert big.too_big and big.seconds > CEILING_SECONDS
-    assert 1 <= big.grown < 500
-    assert forest_cost(big.grown, 426, 30, None, None).seconds <= CEILING_SECONDS
-    assert forest_cost(big.grown + 1, 426, 30, None, None).seconds > CEILING_SECONDS
-    assert "500 trees" in big.notice() and f"{big.grown} trees" in big.notice()
+    assert 1 <= big.grown < 1000
+    assert forest_cost(big.grown, 15_000, 20, "sqrt", None).seconds <= CEILING_SECONDS
+    assert forest_cost(big.grown + 1, 15_000, 20, "sqrt", None).seconds > CEILING_SECONDS
+    assert "1000 trees" in big.notice() and f"{big.grown} trees" in big.notice()
     iris = forest_cost(1000, n_train_rows(150, 0.25), 2, "sqrt", None)
     assert not iris.too_big and not iris.heavy and iris.notice() is None
     assert iris.grown == 1000
+    # Issue 12's 500 trees of all 30 breast cancer features took 40 s of a busy core then;
+    # the engine is faster now, and 1000 of them fit under the ceiling.
+    assert not forest_cost(1000, n_train_rows(569, 0.25), 30, None, None).too_big
 
 
 def test_a_forest_whose_first_tree_is_over_the_ceiling_still_grows_one():

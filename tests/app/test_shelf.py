@@ -63,11 +63,13 @@ def test_another_key_does_not_wait_for_a_slow_one() -> None:
     )
     slow.start()
     time.sleep(0.02)
+    assert shelf.making("slow") and not shelf.making("quick")
     began = time.perf_counter()
     assert shelf.get_or_make("quick", lambda: "q") == "q"
     assert time.perf_counter() - began < 1.0
     release.set()
     slow.join()
+    assert not shelf.making("slow")
     assert shelf.get_or_make("slow", lambda: "again") == "s"
 
 
