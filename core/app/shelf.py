@@ -1,9 +1,9 @@
-"""A small shared store of fitted models: the least recently used leaves first, and a model
-asked for by many visitors at once is fitted once.
+"""A small shared store of fitted models, where a model many visitors ask for at once is
+fitted once, and the least recently used leaves first.
 
 Streamlit's ``st.cache_resource`` does both, but a function it caches may not draw on the page
 while it runs (what it draws is recorded and replayed on every later hit), so a fit there
-cannot move a progress bar. Forests long enough to need one are kept here instead
+cannot move a progress bar. Fitted forests are kept here instead
 (:func:`core.ui.cached.fit_forest`). The module is pure (no Streamlit), and unit-tested.
 """
 
