@@ -221,6 +221,61 @@ def root_order(samples: Samples, rows: Int, feature: Int) -> Int:
 # ------------------------------------------------------------------------------------------------
 
 
+def partition_places(
+    samples: Samples,
+    rows: Int,
+    first: Int,
+    above: Int,
+    child_rows: Int,
+    child_n: Int,
+    open_: Bool,
+) -> tuple[Int, Int]:
+    """Where each entry of a sorted group goes when the group is cut into its node's children.
+
+    A stable partition: an entry's place in its child is the number of entries above it in its
+    group that went to the same child. The groups are blocks (:func:`partition_blocks`) or a
+    node's cells in one row of a table (:func:`core.engine.grid.partition_table`).
+
+    Parameters
+    ----------
+    rows : ndarray of int, any shape
+        The instance at each entry.
+    first : ndarray of int, the shape of ``rows``
+        Flat index (into ``rows.ravel()``) of the first entry of each entry's group.
+    above : ndarray of int, broadcast to the shape of ``rows``
+        Entries above each entry in its group.
+    child_rows, child_n : ndarray
+        The children's instances in consecutive groups (left and right child of each split,
+        interleaved, from step 7), and their sizes.
+    open_ : ndarray of bool
+        Which children will be split at the next depth.
+
+    Returns
+    -------
+    new_node : ndarray of int, the shape of ``rows``
+        Each entry's child among the next depth's nodes; -1 when its node did not split or
+        its child will not split.
+    place : ndarray of int, the shape of ``rows``
+        Its place in that child's group.
+    """
+    # Each instance's child (-1: its node did not split), then that child's index among the
+    # next depth's nodes (-1: it will not split; next_index[-1] is -1, so child -1 reads -1).
+    child_of = np.full(samples.tree.size, -1, dtype=np.int64)
+    child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
+    next_index = np.append(np.cumsum(open_) - 1, -1)
+    next_index[:-1][~open_] = -1
+    child = np.take(child_of, rows)
+    new_node = np.take(next_index, child)
+    # Children are interleaved, left at even indices. A group's entries all go to the children
+    # of one node, so those of a child left out are never counted wrongly.
+    goes_right = child & 1
+    right_before = np.cumsum(goes_right).reshape(rows.shape)  # over the entries, flat
+    right_before -= goes_right
+    right_above = right_before - np.take(right_before, first)
+    place = np.where(goes_right, right_above, above - right_above)
+    return new_node, place
+
+
 def partition_blocks(
     samples: Samples, blocks: Blocks, child_rows: Int, child_n: Int, open_: Bool
 ) -> Blocks:
@@ -241,25 +296,10 @@ def partition_blocks(
         Which children will be split at the next depth.
     """
     d = samples.n_features
-    # Each instance's child (-1: its node did not split), then that child's index among the
-    # next depth's nodes (-1: it will not split).
-    child_of = np.full(samples.tree.size, -1, dtype=np.int64)
-    child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
-    # next_index[-1] is -1, so child -1 (its node did not split) reads -1 too.
-    next_index = np.append(np.cumsum(open_) - 1, -1)
-    next_index[:-1][~open_] = -1
-    child = child_of[blocks.rows]
-    new_node = next_index[child]
+    new_node, place = partition_places(
+        samples, blocks.rows, blocks.first, blocks.above, child_rows, child_n, open_
+    )
     keep = new_node >= 0
-
-    # An entry's place in its new block: the entries above it in its old block that went to
-    # the same side (children are interleaved, left at even positions). A block's entries all
-    # go to the children of one node, so those of a child left out are never counted wrongly.
-    goes_right = child & 1
-    right_prefix = np.cumsum(goes_right)
-    right_prefix -= goes_right
-    right_above = right_prefix - right_prefix[blocks.first]
-    place = np.where(goes_right, right_above, blocks.above - right_above)
 
     n = child_n[open_]
     size = np.repeat(n, d)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.engine.assembly import Level, assemble, new_level, with_splits
-from core.engine.blocks import root_order
+from core.engine.blocks import partition_places, root_order
 from core.engine.criteria import FEATURE_THRESHOLD, IMPURITY, midpoint
 from core.engine.samples import (
     EPSILON,
@@ -54,6 +54,7 @@ from core.engine.structure import Tree
 
 __all__ = [
     "Table",
+    "first_cells",
     "fits_table",
     "grow_table",
     "partition_table",
@@ -112,6 +113,19 @@ def root_table(samples: Samples) -> Table:
     )
 
 
+def first_cells(table: Table) -> Int:
+    """Where each cell's node starts in the cell's row.
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_columns)
+        Flat index, into ``table.rows.ravel()``, of the first cell of the cell's node in its row.
+    """
+    d, m = table.rows.shape
+    first: Int = np.arange(d)[:, None] * m + table.start[table.node]
+    return first
+
+
 def _values(samples: Samples, order: Int) -> Float:
     """Every cell's value of its row's feature (a single tree's instance is its sample)."""
     offset = np.arange(samples.n_features)[:, None] * samples.n_samples
@@ -144,9 +158,7 @@ def table_statistics(samples: Samples, table: Table, nodes: Nodes, params: Growt
     # sum at the first column of its node, in the same row.
     before = np.cumsum(per_cell, axis=1)
     before -= per_cell
-    d, m = table.rows.shape
-    first = (np.arange(d)[:, None] * m + table.start[table.node]).ravel()
-    left: Float = before - np.take(before, first, axis=1)
+    left: Float = before - np.take(before, first_cells(table).ravel(), axis=1)
     return left
 
 
@@ -266,25 +278,12 @@ def partition_table(
     the order it had (a stable partition), so every child's columns stay sorted along every
     feature. Children that will not split (``open_`` false) are left out.
     """
-    d, m = table.rows.shape
-    # Each instance's child (-1: its node did not split), then that child's index among the
-    # next depth's nodes (-1: it will not split; index -1 of next_index reads -1 too).
-    child_of = np.full(samples.tree.size, -1, dtype=np.int64)
-    child_of[child_rows] = np.repeat(np.arange(child_n.size), child_n)
-    next_index = np.append(np.cumsum(open_) - 1, -1)
-    next_index[:-1][~open_] = -1
-    child = np.take(child_of, table.rows)
-    new_node = np.take(next_index, child)
-
+    d = table.rows.shape[0]
     # A cell's column in its child: the cells left of it in its node's columns, in its row,
-    # that went to the same side (left children at even indices, right ones at odd).
-    goes_right = (child & 1).ravel()
-    right_before = np.cumsum(goes_right)
-    right_before -= goes_right
-    first = (np.arange(d)[:, None] * m + table.start[table.node]).ravel()
-    right_above = (right_before - np.take(right_before, first)).reshape(d, m)
-    place = np.where(child & 1, right_above, table.above - right_above)
-
+    # that went to the same child.
+    new_node, place = partition_places(
+        samples, table.rows, first_cells(table), table.above, child_rows, child_n, open_
+    )
     n = child_n[open_]
     start = np.cumsum(n) - n
     keep = new_node >= 0
