@@ -14,7 +14,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.engine.criteria import FEATURE_THRESHOLD
-from core.engine.samples import Bool, Float, GrowthParams, Int, Nodes, Ranks, Samples, ranges
+from core.engine.samples import (
+    SHORT_RANKS,
+    Bool,
+    Float,
+    GrowthParams,
+    Int,
+    Nodes,
+    Ranks,
+    Samples,
+    ranges,
+)
 
 
 @dataclass(frozen=True)
@@ -175,10 +185,6 @@ def sort_blocks(samples: Samples, rows: Int, n: Int, draw: FeatureDraw) -> Block
     )
 
 
-#: Keys below this sort by NumPy's radix sort (its stable sort of 16-bit integers).
-RADIX = 1 << 16
-
-
 def block_order(block: Int, rank: Ranks, n_samples: int) -> Int:
     """The order of the entries by block, then rank; the entries come block by block.
 
@@ -188,7 +194,7 @@ def block_order(block: Int, rank: Ranks, n_samples: int) -> Int:
     at a time). That is about a third faster than one comparison sort of ``block * n + rank``,
     which remains for bigger data (``tests/engine/test_fast_paths.py`` compares the two).
     """
-    if n_samples > RADIX:
+    if n_samples > SHORT_RANKS:
         return np.argsort(block * n_samples + rank, kind="stable")
     order = np.argsort(rank.astype(np.uint16, copy=False), kind="stable")
     shift, top = 0, int(block[-1]) if block.size else 0

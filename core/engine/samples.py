@@ -23,6 +23,8 @@ Float = NDArray[np.float64]
 Bool = NDArray[np.bool_]
 #: Ranks along features: 16-bit when the samples are few enough, else int64.
 Ranks = NDArray[np.unsignedinteger[Any] | np.int64]
+#: Up to this many samples, ranks are stored in 16 bits (and radix-sorted, see ``blocks``).
+SHORT_RANKS = 1 << 16
 
 #: Called once per depth with the fraction of the training rows already settled in leaves.
 Progress = Callable[[float], None]
@@ -125,7 +127,7 @@ def feature_ranks(X: Float) -> Ranks:
     """
     n_samples, n_features = X.shape
     order = np.argsort(X, axis=0, kind="stable")
-    dtype = np.uint16 if n_samples <= 1 << 16 else np.int64
+    dtype = np.uint16 if n_samples <= SHORT_RANKS else np.int64
     rank = np.empty((n_features, n_samples), dtype=dtype)
     rank[np.arange(n_features)[:, None], order.T] = np.arange(n_samples)
     return rank.ravel()
