@@ -1,4 +1,4 @@
-"""Arboretum's engine: decision trees and random forests in NumPy, and the figures built on them.
+"""Arboretum: decision trees and random forests from scratch, and the figures built on them.
 
 Public surface
 --------------
@@ -7,8 +7,8 @@ Estimators follow scikit-learn's contract (``fit``/``predict``/``get_params``...
 - :class:`DecisionTreeClassifier`, :class:`DecisionTreeRegressor`
 - :class:`RandomForestClassifier`, :class:`RandomForestRegressor`
 
-Where to read how a split is chosen: :mod:`core.engine.criteria` (one feature, one node, plainly),
-then :mod:`core.engine.builder` (every node of a depth at once).
+Where to read how a split is chosen: :mod:`core.engine.criteria` (the formulas, and one feature's
+thresholds scored at one node), then :mod:`core.engine.grow` (the loop that grows every tree).
 """
 
 from core.engine import (

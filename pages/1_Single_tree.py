@@ -6,8 +6,8 @@ from core import ui
 from core.app.models import plotted_pair, tree_spec
 from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
-from core.engine import criteria
-from core.engine.grid import table_best, table_scores
+from core.engine.criteria import score_splits
+from core.engine.grow import grow_tree
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
@@ -135,10 +135,11 @@ with walk, ui.guard("the pruning walk"):
         ui.pruning_walk(tree_spec(settings, shape), view, settings.ccp_alpha)
 
 ui.how_computed(
-    "`scan_feature` finds one feature's best threshold at one node, plainly. `fit` grows the "
-    "tree level by level, doing the same for every node of a depth at once, on a table with one "
-    "row per feature and each node's samples sorted along it: `table_scores` scores every cell "
-    "with the same impurity function, and `table_best` keeps each node's lowest. The path "
-    "above is read from the fitted tree's flat arrays.",
-    [criteria.scan_feature, table_scores, table_best, path_in_words],
+    "`grow_tree` is the whole algorithm, the loop that grew this tree: take a node, measure "
+    "it, stop or try every feature, cut it in two, go on with the children. `score_splits` "
+    "scores one feature's thresholds at one node, moving one sample at a time from the right "
+    "side to the left; the impurity formulas are `node_gini` and `node_entropy` "
+    "(`core/engine/criteria.py`). Both are plain Python, compiled by numba to run fast. The "
+    "path above is read from the fitted tree's flat arrays.",
+    [grow_tree, score_splits, path_in_words],
 )

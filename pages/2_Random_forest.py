@@ -6,6 +6,7 @@ from core import ui
 from core.app.models import affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
+from core.engine.grow import grow_tree
 from core.figures import forest_curve_figure
 
 controls = ui.start(RANDOM_FOREST)
@@ -153,6 +154,8 @@ with tree_area, ui.guard("that tree"):
 ui.how_computed(
     "Each tree is grown on its own bootstrap sample with its own random feature draws; the "
     "forest averages the trees' class shares (or numbers). The curve comes from one pass "
-    "over the trees: the forest of k trees is the running mean of the first k.",
-    [type(forest).fit, type(forest).staged_scores, type(forest).predict_per_tree],
+    "over the trees: the forest of k trees is the running mean of the first k. Every tree "
+    "grows by the same loop as a single tree, `grow_tree`, trying `max_features` features "
+    "drawn at random at each node.",
+    [type(forest).fit, grow_tree, type(forest).staged_scores, type(forest).predict_per_tree],
 )

@@ -123,8 +123,9 @@ with depth_column, ui.guard("the depth curves"):
     )
 
 ui.how_computed(
-    "Both trees use the same split search; only the impurity function differs. "
+    "Both trees grow by the same loop and score splits with the same `score_splits`; only "
+    "the impurity function differs. "
     "Gini: 1 − Σ pₖ². Entropy: −Σ pₖ log₂ pₖ. A split is chosen to lower the samples-weighted "
     "impurity of the two children the most.",
-    [criteria.gini, criteria.entropy, criteria.scan_feature, differing_nodes],
+    [criteria.node_gini, criteria.node_entropy, criteria.score_splits, differing_nodes],
 )

@@ -1,28 +1,31 @@
-"""The engine: decision trees and random forests, from scratch in NumPy.
+"""The engine: decision trees and random forests, from scratch, as the textbook writes them.
 
 Read in this order:
 
-1. :mod:`core.engine.criteria`: impurity functions, the ``IMPURITY`` registry, and
-   ``scan_feature``, how one feature's best threshold is found at one node, plainly.
-2. :mod:`core.engine.builder`: the same search for every node of a depth (and every tree of a
-   forest) at once, one function per step, scoring with the same ``IMPURITY`` functions. Its
-   docstring lists the steps; they live in :mod:`core.engine.samples`,
-   :mod:`core.engine.blocks`, :mod:`core.engine.scores`, :mod:`core.engine.splits` and
-   :mod:`core.engine.assembly`, and ``builder`` names them all. A single tree trying every
-   feature grows on :mod:`core.engine.grid`: the same steps, one table per depth.
-3. :mod:`core.engine.structure`: a fitted tree as flat arrays, walked by all rows at once.
+1. :mod:`core.engine.criteria`: the impurity formulas (``node_gini``, ``node_entropy``,
+   ``node_squared_error``) and ``score_splits``, how one feature's thresholds are scored at
+   one node, plainly: one row at a time from the right side to the left.
+2. :mod:`core.engine.grow`: the loop that grows every tree, a single one or a forest's, node
+   by node: measure the node, stop or try the features, cut, and go on with the children.
+3. :mod:`core.engine.structure`: a fitted tree as flat arrays, and how rows walk down it
+   (:mod:`core.engine.walk`).
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`
    is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters.
 5. :mod:`core.engine.compat`: the only module that imports scikit-learn (the estimator
-   contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.runtime`: allocator
-   tuning, called explicitly where the app and the benchmark start.
+   contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.compiled`: numba's
+   cache of machine code, kept in step with these files.
 
-Nothing here imports Streamlit or Plotly (``tests/engine/test_engine_imports.py``).
+The hot loops are plain Python compiled by numba (``@njit``): the code a student reads is the
+code that runs. Nothing here imports Streamlit or Plotly (``tests/engine/test_engine_imports.py``).
 """
 
-from core.engine.forest import RandomForestClassifier, RandomForestRegressor
-from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from core.engine.compiled import forget_stale_machine_code
+
+forget_stale_machine_code()  # before anything below is compiled or loaded from the cache
+
+from core.engine.forest import RandomForestClassifier, RandomForestRegressor  # noqa: E402
+from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 
 __all__ = [
     "DecisionTreeClassifier",

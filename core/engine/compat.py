@@ -41,7 +41,7 @@ class Estimator(BaseEstimator):
     """scikit-learn's ``BaseEstimator``, with tags saying that ``X`` may hold NaN.
 
     Missing values (NaN) in ``X`` are handled by the trees themselves (see
-    :mod:`core.engine.builder`), as scikit-learn's trees and forests do; infinity is refused.
+    :mod:`core.engine.criteria`), as scikit-learn's trees and forests do; infinity is refused.
     """
 
     def __sklearn_tags__(self) -> Any:
@@ -61,14 +61,23 @@ def fit_data(
     y : ndarray of shape (n_samples,)
         As given for a classifier (see :func:`encode_classes`), float64 for a regressor.
     """
-    X_checked, y_checked = validate_data(
-        estimator,
-        X,
-        y,
-        dtype=np.float64,
-        y_numeric=not classification,
-        ensure_all_finite="allow-nan",
-    )
+    plain = _plain_training_arrays(X, y)
+    if plain is not None:
+        # What validate_data records, without its general machinery (about 0.1 ms a fit, a
+        # third of a small tree's): the columns have no names; the count is the shape's.
+        X_checked, y_checked = plain
+        estimator.n_features_in_ = X_checked.shape[1]
+        if hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+    else:
+        X_checked, y_checked = validate_data(
+            estimator,
+            X,
+            y,
+            dtype=np.float64,
+            y_numeric=not classification,
+            ensure_all_finite="allow-nan",
+        )
     if classification:
         return X_checked, y_checked
     try:
@@ -81,6 +90,26 @@ def fit_data(
     if not np.all(np.isfinite(y_float)):
         raise ValueError("y must not contain NaN or infinity")
     return X_checked, y_float
+
+
+def _plain_training_arrays(X: Any, y: Any) -> tuple[Float, NDArray[Any]] | None:
+    """``(X, y)`` as float64 and as given, when they are the plainest valid training data.
+
+    That is: NumPy arrays; ``X`` two-dimensional, numeric, with at least one row and one
+    column, no infinity (NaN is a missing value); ``y`` one-dimensional, integer, boolean or
+    finite float, one entry per row. Anything else returns None and goes through scikit-learn's
+    own checks, which give the messages for bad data.
+    """
+    if type(X) is not np.ndarray or type(y) is not np.ndarray:
+        return None
+    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1 or X.dtype.kind not in "biuf":
+        return None
+    if y.ndim != 1 or y.shape[0] != X.shape[0] or y.dtype.kind not in "biuf":
+        return None
+    X_float = np.asarray(X, dtype=np.float64)
+    if np.isinf(X_float).any() or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+        return None
+    return X_float, y
 
 
 def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:

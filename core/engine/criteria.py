@@ -1,4 +1,4 @@
-"""Impurity criteria, and how one feature's best threshold is found.
+"""Impurity criteria, and how one feature's best threshold is found at one node.
 
 A split sends the samples of a node with ``x[feature] <= threshold`` to the left child and the
 rest to the right. Its quality is the *weighted child impurity*
@@ -10,7 +10,8 @@ rest to the right. Its quality is the *weighted child impurity*
 and the best split is the one that makes it smallest, i.e. the one with the largest impurity
 decrease :math:`I(parent) - I_{children}`.
 
-Classification criteria work on class counts :math:`c_k` (:math:`p_k = c_k / n`):
+Classification criteria work on a node's class counts :math:`c_k` (:math:`n = \\sum_k c_k`,
+:math:`p_k = c_k / n`):
 
 - Gini: :math:`I = 1 - \\sum_k p_k^2`
 - entropy (``"log_loss"`` is the same thing): :math:`I = -\\sum_k p_k \\log_2 p_k`, in bits
@@ -21,12 +22,19 @@ Regression criteria work on the targets :math:`y_i` of the node:
 - squared error: :math:`I = \\frac{1}{n}\\sum_i (y_i - \\bar y)^2`
 - absolute error: :math:`I = \\frac{1}{n}\\sum_i |y_i - \\operatorname{median}(y)|`
 
-:func:`scan_feature` shows, on a single feature, the method the tree builder uses for every
-node and every feature at once: sort the samples by the feature, take cumulative sums of the
-class counts (or of the moments of :math:`y`) so that every candidate split's left and right
-statistics are a subtraction away, and score every candidate threshold in one vectorized
-expression. Both score with the functions of the :data:`IMPURITY` registry, which take many
-nodes at once (one row of statistics per node).
+The functions that grow every tree are compiled with numba (``@njit``) and work on *one node*
+(the small formulas are compiled into the loops that call them, ``inline="always"``: a call
+per candidate threshold would cost more than the formula):
+:func:`node_gini`, :func:`node_entropy` and :func:`node_squared_error` read a node's statistics,
+and :func:`score_splits` scores every threshold of one feature at one node: walk the node's
+rows in the feature's sorted order, move one row at a time from the right side to the left,
+and between two distinct values score :math:`n_L I(L) + n_R I(R)`. :func:`best_split` keeps the
+first lowest score. :mod:`core.engine.grow` calls these two at every node of every tree;
+:func:`scan_feature` calls them on one feature and returns every candidate, for the pages.
+
+The plain functions :func:`gini`, :func:`entropy`, :func:`squared_error_of_moments`... take
+many nodes at once (one row of statistics per node) for the figures; they call the same
+compiled formulas row by row.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 import numpy as np
+from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 ClassificationCriterion = Literal["gini", "entropy", "log_loss"]
@@ -50,233 +59,136 @@ REGRESSION_CRITERIA: Final = ("squared_error", "absolute_error")
 #: (scikit-learn uses the same constant).
 FEATURE_THRESHOLD: Final = 1e-7
 
+#: The compiled code names a criterion by a number.
+GINI: Final = 0
+ENTROPY: Final = 1
+SQUARED_ERROR: Final = 2
+ABSOLUTE_ERROR: Final = 3
+CRITERION_CODE: Final = {
+    "gini": GINI,
+    "entropy": ENTROPY,
+    "log_loss": ENTROPY,
+    "squared_error": SQUARED_ERROR,
+    "absolute_error": ABSOLUTE_ERROR,
+}
+
 Float = NDArray[np.float64]
 
 
 # --------------------------------------------------------------------------------------------
-# Impurity of a node
+# The impurity of one node, from its statistics
 # --------------------------------------------------------------------------------------------
 
 
-def _as_counts(counts: ArrayLike) -> tuple[Float, Float]:
-    c = np.asarray(counts, dtype=np.float64)
-    total = c.sum(axis=-1)
-    return c, total
+@njit(cache=True, nogil=True, inline="always")
+def node_gini(counts: Float) -> float:
+    """Gini impurity of one node's class counts: ``1 - sum_k p_k**2 = 1 - sum_k c_k**2 / n**2``.
 
-
-def gini(counts: ArrayLike) -> Float:
-    """Gini impurity of class counts: ``1 - sum_k p_k**2 = 1 - sum_k c_k**2 / n**2``.
-
-    Computed from the counts as written on the right: with whole-number counts the sum of
-    squares is exact, so two nodes whose counts are a permutation of each other get exactly the
-    same impurity (the tree builder's tie rule relies on it).
+    Computed as written on the right: with whole-number counts the sum of squares is exact,
+    so two nodes whose counts are a permutation of each other get exactly the same impurity
+    (the tie rule relies on it). An empty node has impurity 0.
 
     Parameters
     ----------
-    counts : array-like of shape (..., n_classes)
+    counts : ndarray of shape (n_classes,)
         (Weighted) number of samples of each class.
-
-    Returns
-    -------
-    ndarray of shape (...)
-        0 for a pure node, ``1 - 1/K`` for ``K`` equally frequent classes; 0 for an empty node.
     """
-    c = np.asarray(counts, dtype=np.float64)
-    shape = c.shape[:-1]
-    if c.shape[-1] == 0:
-        return np.zeros(shape)
-    c = c.reshape(-1, c.shape[-1])  # rows of counts (a view of the builder's arrays)
-    # Class by class: the tree builder stores its counts class by class, so every column
-    # c[..., k] is contiguous and each sum below is one fast pass (no (entries, classes)
-    # temporary). The values are those of sum(c * c) / total**2, exactly: whole counts.
-    total = np.array(c[..., 0])
-    square = total * total
-    scratch = np.empty_like(square)
-    for k in range(1, c.shape[-1]):
-        total += c[..., k]
-        square += np.multiply(c[..., k], c[..., k], out=scratch)
-    # An empty node (total 0, hence square 0) gets share 1 / 1, i.e. impurity 0.
-    empty = total == 0
-    square += empty
-    np.multiply(total, total, out=scratch)
-    scratch += empty
-    square /= scratch
-    impurity: Float = np.subtract(1.0, square, out=square).reshape(shape)[()]
-    return impurity
+    n = 0.0
+    squares = 0.0
+    for c in counts:
+        n += c
+        squares += c * c
+    if n == 0.0:
+        return 0.0
+    return 1.0 - squares / (n * n)
 
 
-def entropy(counts: ArrayLike) -> Float:
-    """Shannon entropy of class counts in bits: ``-sum_k p_k log2 p_k`` (``0 log 0 = 0``).
+@njit(cache=True, nogil=True, inline="always")
+def node_entropy(counts: Float) -> float:
+    """Entropy of one node's class counts, in bits: ``-sum_k p_k log2 p_k`` (``0 log 0 = 0``).
 
     Parameters
     ----------
-    counts : array-like of shape (..., n_classes)
-
-    Returns
-    -------
-    ndarray of shape (...)
-        0 for a pure node, ``log2(K)`` for ``K`` equally frequent classes.
+    counts : ndarray of shape (n_classes,)
     """
-    c, total = _as_counts(counts)
-    p = np.divide(c, total[..., None], out=np.zeros_like(c), where=total[..., None] > 0)
-    log_p = np.log2(p, out=np.zeros_like(p), where=p > 0)
-    return -np.sum(p * log_p, axis=-1) + 0.0
+    n = 0.0
+    for c in counts:
+        n += c
+    total = 0.0
+    for c in counts:
+        if c > 0.0:
+            p = c / n
+            total -= p * np.log2(p)
+    return total
 
 
-def misclassification(counts: ArrayLike) -> Float:
-    """Misclassification error of class counts: ``1 - max_k p_k``.
-
-    Parameters
-    ----------
-    counts : array-like of shape (..., n_classes)
-
-    Returns
-    -------
-    ndarray of shape (...)
-    """
-    c, total = _as_counts(counts)
-    safe = np.where(total > 0, total, 1.0)
-    return np.where(total > 0, 1.0 - c.max(axis=-1) / safe, 0.0)
-
-
-def _weights(y: Float, sample_weight: ArrayLike | None) -> Float:
-    if sample_weight is None:
-        return np.ones_like(y)
-    return np.asarray(sample_weight, dtype=np.float64)
-
-
-def squared_error_of_moments(moments: ArrayLike) -> Float:
-    """Squared error of a node from its moments ``(w, s, q)``: ``(q - s**2 / w) / w``.
+@njit(cache=True, nogil=True, inline="always")
+def node_squared_error(moments: Float) -> float:
+    """Squared error of one node from its moments ``(w, s, q)``: ``(q - s**2 / w) / w``.
 
     ``w = sum_i w_i`` is the node's weight, ``s = sum_i w_i (y_i - c)`` and
     ``q = sum_i w_i (y_i - c)**2`` for any centre ``c`` (the squared error does not depend on
-    it; a centre near the mean keeps the subtraction exact enough). Moments add up, so a
-    split's left moments are a cumulative sum and its right ones the node's minus the left.
+    it; the node's mean keeps the subtraction exact enough). Moments add up, so moving a row
+    from one side of a split to the other is three additions and three subtractions.
 
     Parameters
     ----------
-    moments : array-like of shape (..., 3)
-
-    Returns
-    -------
-    ndarray of shape (...)
-        0 for an empty node; never negative.
-    """
-    m = np.asarray(moments, dtype=np.float64)
-    w, s, q = m[..., 0], m[..., 1], m[..., 2]
-    positive = w > 0
-    spread = q - np.divide(s * s, w, out=np.zeros_like(w), where=positive)
-    return np.divide(np.maximum(spread, 0.0), w, out=np.zeros_like(w), where=positive)
-
-
-def moments(y: ArrayLike, sample_weight: ArrayLike | None = None) -> Float:
-    """Moments ``(w, s, q)`` of targets centred on their weighted mean (see above).
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-    sample_weight : array-like of shape (n_samples,), optional
-
-    Returns
-    -------
-    ndarray of shape (3,)
-    """
-    yy = np.asarray(y, dtype=np.float64)
-    w = _weights(yy, sample_weight)
-    total = w.sum()
-    if total <= 0:
-        return np.zeros(3)
-    centred = yy - np.dot(w, yy) / total
-    return np.array([total, np.dot(w, centred), np.dot(w, centred * centred)])
-
-
-def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Mean squared deviation from the (weighted) mean, the regression tree's default impurity.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-    sample_weight : array-like of shape (n_samples,), optional
+    moments : ndarray of shape (3,)
 
     Returns
     -------
     float
-        ``sum_i w_i (y_i - mean)**2 / sum_i w_i``; 0 for an empty node.
+        0 for an empty node; never negative.
     """
-    return float(squared_error_of_moments(moments(y, sample_weight)))
+    w, s, q = moments[0], moments[1], moments[2]
+    if w <= 0.0:
+        return 0.0
+    return max(q - s * s / w, 0.0) / w
 
 
-def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+@njit(cache=True, nogil=True, inline="always")
+def node_impurity(stats: Float, criterion: int) -> float:
+    """The impurity of one node by the criterion's formula (not absolute error, see below)."""
+    if criterion == GINI:
+        return node_gini(stats)
+    if criterion == ENTROPY:
+        return node_entropy(stats)
+    return node_squared_error(stats)
+
+
+@njit(cache=True, nogil=True)
+def node_median(y: Float, weight: Float) -> float:
     """Weighted median, as scikit-learn's absolute-error trees define it.
 
     Sort the values; find the first position ``k`` where the cumulative weight reaches half the
     total. If it reaches exactly half, the median is the average of that value and the next;
     otherwise it is that value. With unit weights this is the usual median.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-    sample_weight : array-like of shape (n_samples,), optional
-
-    Returns
-    -------
-    float
     """
-    yy = np.asarray(y, dtype=np.float64)
-    if yy.size == 0:
+    if y.size == 0:
         return 0.0
-    w = _weights(yy, sample_weight)
-    order = np.argsort(yy, kind="stable")
-    ys, cw = yy[order], np.cumsum(w[order])
-    half = cw[-1] / 2.0
-    k = int(np.searchsorted(cw, half, side="left"))
-    if cw[k] == half and k + 1 < ys.size:
-        return float((ys[k] + ys[k + 1]) / 2.0)
-    return float(ys[k])
+    order = np.argsort(y, kind="mergesort")
+    half = weight.sum() / 2.0
+    reached = 0.0
+    for k in range(order.size):
+        reached += weight[order[k]]
+        if reached >= half:
+            if reached == half and k + 1 < order.size:
+                return (y[order[k]] + y[order[k + 1]]) / 2.0
+            return y[order[k]]
+    return y[order[-1]]
 
 
-def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
-    """Mean absolute deviation from the weighted median.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-    sample_weight : array-like of shape (n_samples,), optional
-
-    Returns
-    -------
-    float
-        ``sum_i w_i |y_i - median| / sum_i w_i``; 0 for an empty node.
-    """
-    yy = np.asarray(y, dtype=np.float64)
-    w = _weights(yy, sample_weight)
-    total = w.sum()
-    if total <= 0:
+@njit(cache=True, nogil=True)
+def node_absolute_error(y: Float, weight: Float) -> float:
+    """Mean absolute deviation from the weighted median: ``sum_i w_i |y_i - m| / sum_i w_i``."""
+    total = weight.sum()
+    if total <= 0.0:
         return 0.0
-    return float(np.dot(w, np.abs(yy - weighted_median(yy, w))) / total)
+    median = node_median(y, weight)
+    return np.sum(weight * np.abs(y - median)) / total
 
 
-# --------------------------------------------------------------------------------------------
-# The registry: one impurity function per criterion, over rows of statistics
-# --------------------------------------------------------------------------------------------
-
-#: ``criterion -> impurity`` of every row of an array of node statistics: class counts
-#: (shape ``(..., n_classes)``) for classification, moments ``(w, s, q)`` for squared error.
-#: :func:`scan_feature` and the tree builder both score splits with these functions. Absolute
-#: error is not here: its statistic, the median, does not add up (see below).
-IMPURITY: Final[dict[str, Callable[[ArrayLike], Float]]] = {
-    "gini": gini,
-    "entropy": entropy,
-    "log_loss": entropy,
-    "squared_error": squared_error_of_moments,
-}
-
-
-# --------------------------------------------------------------------------------------------
-# Absolute error: the one criterion without a cumulative-sum shortcut
-# --------------------------------------------------------------------------------------------
-
-
+@njit(cache=True, nogil=True)
 def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
     """Sum of absolute deviations from the median of every prefix of ``y``.
 
@@ -284,25 +196,26 @@ def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
     count as repeated samples. Two heaps keep the lower and upper halves of the prefix; then the
     sum of absolute deviations is ``sum(upper) - sum(lower)``, plus the lower half's top value
     when the lower half holds one element more (that element is the median and its own deviation
-    is 0). O(n log n), and a loop: absolute error is the one criterion without a cumulative-sum
-    shortcut.
+    is 0). O(n log n): absolute error is the one criterion without a running-sum shortcut.
 
     Parameters
     ----------
     y : ndarray of shape (n,)
-    weight : ndarray of shape (n,), positive integers
+    weight : ndarray of shape (n,), non-negative integers
 
     Returns
     -------
     ndarray of shape (n + 1,)
     """
     out = np.zeros(y.size + 1)
-    lower: list[float] = []  # max-heap via negated values
-    upper: list[float] = []  # min-heap
-    sum_lower = sum_upper = 0.0
-    for i, (value, count) in enumerate(zip(y.tolist(), weight.tolist(), strict=True)):
-        for _ in range(count):
-            if lower and value > -lower[0]:
+    lower = [0.0 for _ in range(0)]  # a max-heap of the lower half, as negated values
+    upper = [0.0 for _ in range(0)]  # a min-heap of the upper half
+    sum_lower = 0.0
+    sum_upper = 0.0
+    for i in range(y.size):
+        value = y[i]
+        for _ in range(weight[i]):
+            if len(lower) > 0 and value > -lower[0]:
                 heapq.heappush(upper, value)
                 sum_upper += value
             else:
@@ -323,8 +236,335 @@ def prefix_absolute_deviation(y: Float, weight: NDArray[np.int64]) -> Float:
     return out
 
 
+@njit(cache=True, nogil=True)
+def node_statistics(
+    rows: NDArray[np.intp], y: Float, weight: Float, criterion: int, stats: Float
+) -> tuple[float, float, float]:
+    """A node's statistics (written into ``stats``), total weight, centre and impurity.
+
+    ``stats`` gets the class counts, or the moments ``(w, s, q)`` about the node's mean (see
+    :func:`node_squared_error`); the centre is the node's mean (squared error) or its weighted
+    median (absolute error, whose ``stats`` stay empty), what a regression leaf predicts.
+
+    Returns
+    -------
+    (weight, centre, impurity)
+    """
+    stats[:] = 0.0
+    total = 0.0
+    for row in rows:
+        total += weight[row]
+    if criterion == ABSOLUTE_ERROR:
+        ys, ws = y[rows], weight[rows]
+        return total, node_median(ys, ws), node_absolute_error(ys, ws)
+    centre = 0.0
+    if criterion == SQUARED_ERROR and total > 0.0:
+        for row in rows:
+            centre += weight[row] * y[row]
+        centre /= total
+    for row in rows:
+        add_row(stats, y[row], weight[row], criterion, centre, 1.0)
+    return total, centre, node_impurity(stats, criterion)
+
+
 # --------------------------------------------------------------------------------------------
-# One feature, one node: the readable version of the split search
+# One feature, one node: score every threshold, keep the best
+# --------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_row(stats: Float, y: float, w: float, criterion: int, centre: float, sign: float) -> None:
+    """Add (``sign=1``) or remove (``sign=-1``) one row's share of a node's statistics.
+
+    Class counts gain ``w`` in the row's class; the moments ``(w, s, q)`` gain ``w``,
+    ``w (y - centre)`` and ``w (y - centre)**2``.
+    """
+    if criterion in (GINI, ENTROPY):
+        stats[int(y)] += sign * w
+    else:
+        d = y - centre
+        stats[0] += sign * w
+        stats[1] += sign * w * d
+        stats[2] += sign * w * d * d
+
+
+@njit(cache=True, nogil=True)
+def score_splits(
+    rows: NDArray[np.intp],
+    x: Float,
+    y: Float,
+    weight: Float,
+    criterion: int,
+    node_stats: Float,
+    centre: float,
+    n_missing: int,
+    min_samples_leaf: int,
+    cost_right: Float,
+    cost_left: Float,
+) -> None:
+    """The weighted child impurity ``n_L I(L) + n_R I(R)`` of every split of one feature.
+
+    The node's rows come sorted by the feature, the ``n_missing`` rows without a value (NaN)
+    last; ``p`` rows have one. Three kinds of candidates, in scikit-learn's order of search:
+
+    - ``cost_right[i]`` for ``i = 1 .. p-1``: the first ``i`` rows left, the rest right (the
+      missing rows too). Valid only between two distinct values, with at least
+      ``min_samples_leaf`` rows on each side;
+    - ``cost_right[p]``, when rows are missing: every present row left, every missing row right
+      (threshold ``inf``);
+    - ``cost_left[i]`` for ``i = 1 .. p-1``: the same thresholds with the missing rows sent left.
+
+    Every other entry, and every candidate that is not valid, is ``inf``.
+
+    Parameters
+    ----------
+    rows : ndarray of shape (n,)
+        The node's rows, sorted by the feature, missing values last.
+    x, y, weight : ndarray of shape (n_samples,)
+        The feature's values, the targets (class codes as floats for classification) and the
+        row weights, indexed by row.
+    criterion : int
+        ``GINI``, ``ENTROPY``, ``SQUARED_ERROR`` or ``ABSOLUTE_ERROR``.
+    node_stats : ndarray
+        The node's statistics: class counts, or the moments ``(w, s, q)`` about ``centre``
+        (unused for absolute error).
+    centre : float
+        The node's mean (squared error), so that moments stay small.
+    n_missing : int
+    min_samples_leaf : int
+    cost_right, cost_left : ndarray of shape (>= n + 1,)
+        Filled in.
+    """
+    n = rows.size
+    p = n - n_missing
+    cost_right[: n + 1] = np.inf
+    cost_left[: n + 1] = np.inf
+    if p == 0:
+        return
+    if criterion == ABSOLUTE_ERROR:
+        _absolute_error_costs(
+            rows, x, y, weight, n_missing, min_samples_leaf, cost_right, cost_left
+        )
+        return
+    leaf = max(min_samples_leaf, 1)
+    node_weight = 0.0
+    for row in rows:
+        node_weight += weight[row]
+    left = np.zeros(node_stats.size)
+    right = np.empty(node_stats.size)
+    # Missing rows right: move the present rows to the left one at a time.
+    w_left = 0.0
+    for i in range(1, p + 1):
+        row = rows[i - 1]
+        add_row(left, y[row], weight[row], criterion, centre, 1.0)
+        w_left += weight[row]
+        if i < p and not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
+            continue  # no threshold between two equal values
+        if i == p and n_missing == 0:
+            break  # everything left: no split
+        if i < leaf or n - i < min_samples_leaf:
+            continue
+        for k in range(right.size):
+            right[k] = node_stats[k] - left[k]
+        cost_right[i] = w_left * node_impurity(left, criterion) + (
+            node_weight - w_left
+        ) * node_impurity(right, criterion)
+    if n_missing == 0:
+        return
+    # Missing rows left: they start on the left, then the present rows follow one at a time.
+    left[:] = 0.0
+    w_left = 0.0
+    for row in rows[p:]:
+        add_row(left, y[row], weight[row], criterion, centre, 1.0)
+        w_left += weight[row]
+    for i in range(1, p):
+        row = rows[i - 1]
+        add_row(left, y[row], weight[row], criterion, centre, 1.0)
+        w_left += weight[row]
+        if not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
+            continue
+        if i + n_missing < min_samples_leaf or p - i < leaf:
+            continue
+        for k in range(right.size):
+            right[k] = node_stats[k] - left[k]
+        cost_left[i] = w_left * node_impurity(left, criterion) + (
+            node_weight - w_left
+        ) * node_impurity(right, criterion)
+
+
+@njit(cache=True, nogil=True)
+def _absolute_error_costs(
+    rows: NDArray[np.intp],
+    x: Float,
+    y: Float,
+    weight: Float,
+    n_missing: int,
+    min_samples_leaf: int,
+    cost_right: Float,
+    cost_left: Float,
+) -> None:
+    """:func:`score_splits` for absolute error: ``SAD(left) + SAD(right)`` of every candidate.
+
+    A median does not add up, so each side's sum of absolute deviations (SAD) comes from
+    :func:`prefix_absolute_deviation`, once forwards and once backwards over the rows.
+    """
+    n = rows.size
+    p = n - n_missing
+    leaf = max(min_samples_leaf, 1)
+    for missing_left in (False, True):
+        if missing_left and n_missing == 0:
+            break
+        # The order in which rows move left: the missing ones first when they go left.
+        order = np.concatenate((rows[p:], rows[:p])) if missing_left else rows
+        shift = n_missing if missing_left else 0
+        ys = y[order]
+        ws = weight[order].astype(np.int64)
+        left = prefix_absolute_deviation(ys, ws)
+        right = prefix_absolute_deviation(ys[::-1], ws[::-1])[::-1]
+        last = p - 1 if missing_left or n_missing == 0 else p
+        for i in range(1, last + 1):
+            if i < p and not x[rows[i]] > x[rows[i - 1]] + FEATURE_THRESHOLD:
+                continue
+            n_left = i + shift
+            if n_left < leaf or n - n_left < min_samples_leaf:
+                continue
+            if missing_left:
+                cost_left[i] = left[n_left] + right[n_left]
+            else:
+                cost_right[i] = left[n_left] + right[n_left]
+
+
+@njit(cache=True, nogil=True)
+def best_split(
+    cost_right: Float, cost_left: Float, n: int, n_missing: int
+) -> tuple[float, int, bool]:
+    """The first lowest score among :func:`score_splits`' candidates, in their order.
+
+    Returns
+    -------
+    (cost, i, missing_left)
+        ``i`` present rows go left (threshold between sorted rows ``i - 1`` and ``i``; ``inf``
+        when ``i`` is every present row and the missing rows go right); ``i = -1`` when no
+        candidate is valid.
+    """
+    p = n - n_missing
+    best_cost, best_i, best_missing_left = np.inf, -1, False
+    for i in range(1, p + 1):
+        if cost_right[i] < best_cost:
+            best_cost, best_i = cost_right[i], i
+    for i in range(1, p):
+        if cost_left[i] < best_cost:
+            best_cost, best_i, best_missing_left = cost_left[i], i, True
+    return best_cost, best_i, best_missing_left
+
+
+@njit(cache=True, nogil=True)
+def midpoint(low: float, high: float) -> float:
+    """Threshold between two consecutive distinct sorted values ``low < high``.
+
+    The midpoint ``low/2 + high/2``; when rounding makes it equal to ``high`` (the values are
+    adjacent floats) use ``low``, so that ``low <= t < high`` always holds and ``x <= t`` sends
+    exactly the lower values left.
+    """
+    t = low / 2.0 + high / 2.0
+    if t == high or not np.isfinite(t):
+        return low
+    return t
+
+
+# --------------------------------------------------------------------------------------------
+# Many nodes at once (for the figures), and the registry
+# --------------------------------------------------------------------------------------------
+
+
+def _row_by_row(formula: Callable[[Float], float], stats: ArrayLike) -> Float:
+    """``formula`` applied to every row of ``stats`` (shape ``(..., n_stats)``), shape ``(...)``."""
+    s = np.asarray(stats, dtype=np.float64)
+    rows = np.ascontiguousarray(s.reshape(-1, s.shape[-1]))
+    values = np.array([formula(row) for row in rows], dtype=np.float64)
+    result: Float = values.reshape(s.shape[:-1])[()]
+    return result
+
+
+def gini(counts: ArrayLike) -> Float:
+    """Gini impurity of every row of class counts, shape ``(..., n_classes)`` -> ``(...)``.
+
+    :func:`node_gini` row by row: ``1 - sum_k c_k**2 / n**2``; 0 for an empty node.
+    """
+    return _row_by_row(node_gini, counts)
+
+
+def entropy(counts: ArrayLike) -> Float:
+    """Entropy in bits of every row of class counts, ``(..., n_classes)`` -> ``(...)``.
+
+    :func:`node_entropy` row by row: ``-sum_k p_k log2 p_k``.
+    """
+    return _row_by_row(node_entropy, counts)
+
+
+def squared_error_of_moments(moments: ArrayLike) -> Float:
+    """Squared error of every row of moments ``(w, s, q)``, ``(..., 3)`` -> ``(...)``.
+
+    :func:`node_squared_error` row by row: ``(q - s**2 / w) / w``.
+    """
+    return _row_by_row(node_squared_error, moments)
+
+
+def misclassification(counts: ArrayLike) -> Float:
+    """Misclassification error of class counts: ``1 - max_k p_k``, ``(..., K)`` -> ``(...)``."""
+    c = np.asarray(counts, dtype=np.float64)
+    total = c.sum(axis=-1)
+    safe = np.where(total > 0, total, 1.0)
+    return np.where(total > 0, 1.0 - c.max(axis=-1) / safe, 0.0)
+
+
+#: ``criterion -> impurity`` of every row of an array of node statistics: class counts
+#: (shape ``(..., n_classes)``) for classification, moments ``(w, s, q)`` for squared error.
+#: Absolute error is not here: its statistic, the median, does not add up.
+IMPURITY: Final[dict[str, Callable[[ArrayLike], Float]]] = {
+    "gini": gini,
+    "entropy": entropy,
+    "log_loss": entropy,
+    "squared_error": squared_error_of_moments,
+}
+
+
+def _weights(y: Float, sample_weight: ArrayLike | None) -> Float:
+    if sample_weight is None:
+        return np.ones_like(y)
+    return np.asarray(sample_weight, dtype=np.float64)
+
+
+def moments(y: ArrayLike, sample_weight: ArrayLike | None = None) -> Float:
+    """Moments ``(w, s, q)`` of targets centred on their weighted mean, shape (3,)."""
+    yy = np.asarray(y, dtype=np.float64)
+    w = _weights(yy, sample_weight)
+    total = w.sum()
+    if total <= 0:
+        return np.zeros(3)
+    centred = yy - np.dot(w, yy) / total
+    return np.array([total, np.dot(w, centred), np.dot(w, centred * centred)])
+
+
+def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Mean squared deviation from the (weighted) mean: ``sum_i w_i (y_i - mean)**2 / w``."""
+    return float(node_squared_error(moments(y, sample_weight)))
+
+
+def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Weighted median (:func:`node_median`); the usual median with unit weights."""
+    yy = np.asarray(y, dtype=np.float64)
+    return float(node_median(yy, _weights(yy, sample_weight)))
+
+
+def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
+    """Mean absolute deviation from the weighted median (:func:`node_absolute_error`)."""
+    yy = np.asarray(y, dtype=np.float64)
+    return float(node_absolute_error(yy, _weights(yy, sample_weight)))
+
+
+# --------------------------------------------------------------------------------------------
+# One feature at one node, every candidate listed: what the pages draw
 # --------------------------------------------------------------------------------------------
 
 
@@ -380,17 +620,6 @@ class SplitScan:
         return None if self.best < 0 else bool(self.missing_left[self.best])
 
 
-def midpoint(low: Float, high: Float) -> Float:
-    """Threshold between two consecutive distinct sorted values ``low < high``.
-
-    The midpoint ``low/2 + high/2``; when rounding makes it equal to ``high`` (the values are
-    adjacent floats) use ``low``, so that ``low <= t < high`` always holds and ``x <= t`` sends
-    exactly the lower values left.
-    """
-    t = low / 2.0 + high / 2.0
-    return np.where((t == high) | ~np.isfinite(t), low, t)
-
-
 def scan_feature(
     x: ArrayLike,
     y: ArrayLike,
@@ -400,7 +629,10 @@ def scan_feature(
     min_samples_leaf: int = 1,
     sample_weight: ArrayLike | None = None,
 ) -> SplitScan:
-    """Weighted child impurity of every valid split of one feature.
+    """Weighted child impurity of every valid split of one feature, as the tree scores them.
+
+    Sorts the node's samples by the feature (missing values last), then runs the compiled
+    :func:`score_splits` and :func:`best_split` that every node of every tree runs.
 
     Parameters
     ----------
@@ -420,108 +652,53 @@ def scan_feature(
     -------
     SplitScan
     """
-    if criterion not in (*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA):
+    if criterion not in CRITERION_CODE:
         raise ValueError(
             f"criterion must be one of gini, entropy, log_loss, squared_error, "
             f"absolute_error; got {criterion!r}"
         )
+    code = CRITERION_CODE[criterion]
     xv = np.asarray(x, dtype=np.float64)
+    yv = np.asarray(y, dtype=np.float64)
     n = xv.size
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-
-    # 1. Sort the node's samples by the feature. Missing values (NaN) sort last: the node's
-    #    first `present` sorted samples have a value, the last `n_missing` have none.
-    order = np.argsort(xv, kind="stable")
-    xs = xv[order]
-    n_missing = int(np.count_nonzero(np.isnan(xs)))
-    present = n - n_missing
-
-    # 2. A threshold between sorted present values k-1 and k sends the first k left. It is
-    #    valid when the two values differ (k = 1 .. present - 1).
-    k = np.arange(1, max(present, 1))
-    distinct = xs[k] > xs[k - 1] + FEATURE_THRESHOLD
-    thresholds = midpoint(xs[k - 1], xs[k])
-
-    # 3-4. Score every split of the sorted order "first p samples left" at once (cumulative
-    #    sums; see _children_cost). The missing samples are last, so they go right.
-    cost, parent = _children_cost(order, y, w, criterion, n_classes)
-
-    # 5. Missing values. Two more kinds of candidates, as scikit-learn searches them:
-    #    - p = present: every present value left, every missing one right (threshold inf);
-    #    - each threshold again with the missing samples sent left: score the order with the
-    #      missing samples first, where "first n_missing + k left" is threshold k.
-    passes = [(thresholds, cost[k - 1], k, distinct, False)]
-    if n_missing and present:
-        every_present_left = (np.array([np.inf]), cost[[present - 1]], np.array([present]))
-        passes.append((*every_present_left, np.array([True]), False))
-    if n_missing:
-        missing_first = np.concatenate([order[present:], order[:present]])
-        cost_left, _ = _children_cost(missing_first, y, w, criterion, n_classes)
-        passes.append((thresholds, cost_left[n_missing + k - 1], n_missing + k, distinct, True))
-    t_all = np.concatenate([t for t, _, _, _, _ in passes])
-    cost_all = np.concatenate([c for _, c, _, _, _ in passes])
-    n_left = np.concatenate([m for _, _, m, _, _ in passes])
-    ok = np.concatenate([np.broadcast_to(v, t.shape) for t, _, _, v, _ in passes])
-    sent_left = np.concatenate([np.full(t.size, side) for t, _, _, _, side in passes])
-
-    # 6. Keep the valid candidates (both sides keep min_samples_leaf samples); the best is the
-    #    first smallest.
-    ok = ok & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
-    child_impurity = cost_all[ok] / w.sum()
-    best = int(np.argmin(child_impurity)) if child_impurity.size else -1
-    n_left_kept = n_left[ok].astype(np.int64)
+    w = _weights(xv, sample_weight)
+    rows = np.argsort(xv, kind="stable")  # NaN sorts last
+    n_missing = int(np.count_nonzero(np.isnan(xv)))
+    if code in (GINI, ENTROPY):
+        n_stats = int(n_classes) if n_classes is not None else int(yv.max(initial=-1)) + 1
+    else:
+        n_stats = 3 if code == SQUARED_ERROR else 0
+    stats = np.zeros(n_stats)
+    _, centre, parent = node_statistics(np.arange(n), yv, w, code, stats)
+    cost_right, cost_left = np.empty(n + 1), np.empty(n + 1)
+    score_splits(
+        rows, xv, yv, w, code, stats, centre, n_missing, min_samples_leaf, cost_right, cost_left
+    )
+    # The candidates in the order of search, as best_split visits them.
+    p = n - n_missing
+    xs = xv[rows]
+    i = np.arange(1, max(p, 1))
+    steps = [(i, cost_right[i], False), (i, cost_left[i], True)]
+    if n_missing and p:
+        steps.insert(1, (np.array([p]), cost_right[[p]], False))
+    at = np.concatenate([s[0] for s in steps])
+    cost = np.concatenate([s[1] for s in steps])
+    missing_left = np.concatenate([np.full(s[0].size, s[2]) for s in steps])
+    ok = np.isfinite(cost)
+    at, cost, missing_left = at[ok], cost[ok], missing_left[ok]
+    thresholds = np.array(
+        [np.inf if k == p else midpoint(xs[k - 1], xs[k]) for k in at.tolist()], dtype=np.float64
+    )
+    n_left = (at + np.where(missing_left, n_missing, 0)).astype(np.int64)
+    total = w.sum()
+    child_impurity = cost / total if total > 0 else cost
     return SplitScan(
-        thresholds=t_all[ok],
+        thresholds=thresholds,
         child_impurity=child_impurity,
-        n_left=n_left_kept,
-        n_right=n - n_left_kept,
-        missing_left=sent_left[ok].astype(bool),
+        n_left=n_left,
+        n_right=n - n_left,
+        missing_left=missing_left.astype(bool),
         parent_impurity=parent,
-        best=best,
+        best=int(np.argmin(cost)) if cost.size else -1,
         n_missing=n_missing,
     )
-
-
-def _children_cost(
-    order: NDArray[np.intp],
-    y: ArrayLike,
-    w: Float,
-    criterion: Criterion,
-    n_classes: int | None,
-) -> tuple[Float, float]:
-    """``n_L I(L) + n_R I(R)`` of every split "the first p samples of ``order`` left".
-
-    Returns
-    -------
-    cost : ndarray of shape (n - 1,)
-        For p = 1 .. n - 1 (entry p - 1).
-    parent : float
-        The node's impurity.
-    """
-    n = order.size
-    ws = w[order]
-    total_w = ws.sum()
-    if criterion == "absolute_error":
-        ys = np.asarray(y, dtype=np.float64)[order]
-        counts = ws.astype(np.int64)
-        left_sad = prefix_absolute_deviation(ys, counts)[1:-1]
-        right_sad = prefix_absolute_deviation(ys[::-1], counts[::-1])[::-1][1:-1]
-        return left_sad + right_sad, absolute_error(ys, ws)
-    # 3. Left statistics of every split at once from cumulative sums; right = total - left.
-    #    (Class counts, or the moments (w, s, q) of y; IMPURITY turns either into impurities.)
-    if criterion in CLASSIFICATION_CRITERIA:
-        codes = np.asarray(y, dtype=np.int64)[order]
-        k = int(n_classes) if n_classes is not None else int(codes.max(initial=-1)) + 1
-        stats = np.zeros((n, k))
-        stats[np.arange(n), codes] = ws
-    else:
-        ys = np.asarray(y, dtype=np.float64)[order]
-        centred = ys - np.dot(ws, ys) / total_w if n else ys
-        stats = np.column_stack([ws, ws * centred, ws * centred * centred])
-    left = np.cumsum(stats, axis=0)[:-1]
-    right = stats.sum(axis=0) - left
-    w_left = np.cumsum(ws)[:-1]
-    # 4. Score: the weighted child impurity n_L I(L) + n_R I(R) of every split.
-    impurity = IMPURITY[criterion]
-    cost = w_left * impurity(left) + (total_w - w_left) * impurity(right)
-    return cost, float(impurity(stats.sum(axis=0)))

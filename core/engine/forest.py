@@ -2,9 +2,11 @@
 
 Each tree is grown on a bootstrap sample of the rows (``n`` draws with replacement, kept as
 integer weights: how often each row was drawn) and considers only ``max_features`` randomly
-chosen features at every split. All trees grow together in one level-wise pass of
-:func:`core.engine.builder.grow_trees`. A classifier's probabilities are the average of its trees'
-leaf class fractions; a regressor's prediction is the average of its trees' predictions.
+chosen features at every split. Every tree is grown by the same loop as a single tree
+(:func:`core.engine.grow.grow`) on rows sorted once for the whole forest; with ``n_jobs``, on
+several threads at once (the compiled loop releases Python's global lock). A classifier's
+probabilities are the average of its trees' leaf class fractions; a regressor's prediction is
+the average of its trees' predictions.
 
 Rows a tree never saw (its *out-of-bag* rows) give a free test set: the out-of-bag prediction of
 a row averages only the trees that did not train on it.
@@ -17,6 +19,7 @@ first ``k`` trees of a forest of ``n > k`` trees with the same seed.
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -24,7 +27,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse import hstack as sparse_hstack
 
-from core.engine.builder import Progress, grow_trees
 from core.engine.compat import (
     ClassifierMixin,
     Estimator,
@@ -34,9 +36,11 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
+from core.engine.grow import Progress, grow, sort_rows
 from core.engine.params import (
     check_bool,
     check_n_estimators,
+    check_n_jobs,
     check_non_negative,
     check_random_state,
     resolve_growth_params,
@@ -44,6 +48,7 @@ from core.engine.params import (
 )
 from core.engine.predict import StackedTrees
 from core.engine.pruning import prune
+from core.engine.structure import Tree
 from core.engine.tree import BaseDecisionTree, DecisionTreeClassifier, DecisionTreeRegressor
 
 Float = NDArray[np.float64]
@@ -68,6 +73,9 @@ max_features, ccp_alpha
         Seed of the bootstrap samples and feature draws; 0 is a seed like any other.
     max_samples : int, float or None, default=None
         Bootstrap sample size: all rows (None), a number, or a fraction of the rows.
+    n_jobs : int or None, default=None
+        Trees grown at once, on threads: None or 1 one at a time, -1 one per core. The
+        trees are the same whatever the number.
     """
 
     _classification: ClassVar[bool]
@@ -88,6 +96,7 @@ max_features, ccp_alpha
         random_state: int | None = None,
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
+        n_jobs: int | None = None,
     ) -> None:
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -101,6 +110,7 @@ max_features, ccp_alpha
         self.random_state = random_state
         self.max_samples = max_samples
         self.ccp_alpha = ccp_alpha
+        self.n_jobs = n_jobs
 
     def _tree_settings(self) -> dict[str, Any]:
         """The hyperparameters every tree of the forest gets."""
@@ -120,8 +130,8 @@ max_features, ccp_alpha
     def fit(self, X: ArrayLike, y: ArrayLike, *, progress: Progress | None = None) -> Self:
         """Grow ``n_estimators`` trees on ``X`` (n_samples, n_features) and ``y``; return self.
 
-        ``progress``, if given, is called after every depth with the fraction (0 to 1) of the
-        trees' training rows that have reached a leaf.
+        ``progress``, if given, is called after every tree with the fraction (0 to 1) of the
+        trees grown, always from the calling thread.
         """
         n_trees = check_n_estimators(self.n_estimators)
         bootstrap = check_bool("bootstrap", self.bootstrap)
@@ -131,6 +141,7 @@ max_features, ccp_alpha
                 "oob_score=True needs bootstrap=True: without bootstrap no row is out of bag"
             )
         seed = check_random_state(self.random_state)
+        n_threads = check_n_jobs(self.n_jobs)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
 
         X_checked, y_checked = fit_data(self, X, y, classification=self._classification)
@@ -161,8 +172,27 @@ max_features, ccp_alpha
         else:
             weights = np.ones((n_trees, n_samples), dtype=np.int64)
 
-        grown = grow_trees(X_checked, codes, weights, params, rngs, progress)
-        trees = [prune(t, ccp_alpha) for t in grown]
+        # Sorted once for every tree; each tree keeps its own rows of it.
+        X_by_feature = np.ascontiguousarray(X_checked.T)
+        targets = np.asarray(codes, dtype=np.float64)
+        sorted_rows = sort_rows(X_by_feature)
+
+        def grow_one(t: int) -> Tree:
+            tree = grow(X_by_feature, targets, weights[t].astype(np.float64), sorted_rows,
+                        params, rngs[t])  # fmt: skip
+            return prune(tree, ccp_alpha)
+
+        trees: list[Tree] = []
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            grown = (
+                pool.map(grow_one, range(n_trees))
+                if n_threads > 1
+                else map(grow_one, range(n_trees))
+            )
+            for tree in grown:  # in order, whichever thread grew it
+                trees.append(tree)
+                if progress is not None:
+                    progress(len(trees) / n_trees)
         settings = self._tree_settings()
         self.estimators_ = [
             self._tree_class.from_tree(
@@ -303,7 +333,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
     max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, bootstrap, \
-oob_score, random_state, max_samples, ccp_alpha
+oob_score, random_state, max_samples, ccp_alpha, n_jobs
         See :class:`BaseForest`.
 
     Attributes
@@ -336,6 +366,7 @@ oob_score, random_state, max_samples, ccp_alpha
         random_state: int | None = None,
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
+        n_jobs: int | None = None,
     ) -> None:
         super().__init__(
             n_estimators=n_estimators,
@@ -350,6 +381,7 @@ oob_score, random_state, max_samples, ccp_alpha
             random_state=random_state,
             max_samples=max_samples,
             ccp_alpha=ccp_alpha,
+            n_jobs=n_jobs,
         )
 
     def predict_proba(self, X: ArrayLike) -> Float:
@@ -389,7 +421,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
     max_features : int, float, {"sqrt", "log2"} or None, default=1.0
         1.0 (all features) is scikit-learn's default for regression forests.
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, bootstrap, \
-oob_score, random_state, max_samples, ccp_alpha
+oob_score, random_state, max_samples, ccp_alpha, n_jobs
         See :class:`BaseForest`.
 
     Attributes
@@ -421,6 +453,7 @@ oob_score, random_state, max_samples, ccp_alpha
         random_state: int | None = None,
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
+        n_jobs: int | None = None,
     ) -> None:
         super().__init__(
             n_estimators=n_estimators,
@@ -435,6 +468,7 @@ oob_score, random_state, max_samples, ccp_alpha
             random_state=random_state,
             max_samples=max_samples,
             ccp_alpha=ccp_alpha,
+            n_jobs=n_jobs,
         )
 
     def predict(self, X: ArrayLike) -> Float:

@@ -9,10 +9,43 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+from dataclasses import dataclass
 from typing import Any
 
-from core.engine.builder import GrowthParams
-from core.engine.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from core.engine.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, Criterion
+
+
+@dataclass(frozen=True)
+class GrowthParams:
+    """Resolved growth settings (the estimators turn their hyperparameters into these).
+
+    Attributes
+    ----------
+    criterion : str
+        ``"gini"``, ``"entropy"``, ``"log_loss"``, ``"squared_error"`` or ``"absolute_error"``.
+    n_classes : int
+        Number of classes; 0 for regression.
+    max_depth : int
+        Nodes at this depth are leaves.
+    min_samples_split : int
+        Nodes with fewer samples are leaves.
+    min_samples_leaf : int
+        Every child keeps at least this many samples.
+    min_impurity_decrease : float
+        A split must decrease the weighted impurity,
+        ``w_t / w * (I(t) - w_L / w_t * I(L) - w_R / w_t * I(R))``, by at least this much.
+    max_features : int
+        Number of features tried at every split (all ``d`` for no sampling).
+    """
+
+    criterion: Criterion
+    n_classes: int
+    max_depth: int
+    min_samples_split: int
+    min_samples_leaf: int
+    min_impurity_decrease: float
+    max_features: int
 
 
 def _is_int(value: Any) -> bool:
@@ -158,6 +191,15 @@ def resolve_max_samples(max_samples: Any, n_samples: int) -> int:
     raise TypeError(f"max_samples must be {rule}; got {max_samples!r}")
 
 
+def check_n_jobs(n_jobs: Any) -> int:
+    """Threads for a forest's trees: None or 1 -> 1, -1 -> every core, k > 0 -> k."""
+    if n_jobs is None:
+        return 1
+    if not _is_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"n_jobs must be None, -1 or an int >= 1; got {n_jobs!r}")
+    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+
+
 def check_bool(name: str, value: Any) -> bool:
     """A plain bool (``bootstrap``, ``oob_score``)."""
     if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1, True, False):
@@ -165,7 +207,7 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
-#: Stands for "no depth limit" inside the builder.
+#: Stands for "no depth limit" inside the growing loop.
 UNLIMITED_DEPTH = 2**31 - 1
 
 

@@ -15,10 +15,10 @@ Node ``i`` of a tree is described by position ``i`` of every array, as in scikit
 ``missing_go_to_left[i]``   where a row whose ``x[feature]`` is missing (NaN) goes at ``i``
 ==========================  ====================================================================
 
-A missing value follows ``missing_go_to_left``, as in scikit-learn (1.3 and later): the side the
-builder found best for the node's training rows with a missing value, or, when the node had none,
-the child with more training samples (the right one on a tie). A threshold of ``inf`` sends
-every present value left and the missing ones right.
+A missing value follows ``missing_go_to_left``, as in scikit-learn (1.3 and later): the side
+the growing loop found best for the node's training rows with a missing value, or, when the node
+had none, the child with more training samples (the right one on a tie). A threshold of
+``inf`` sends every present value left and the missing ones right.
 
 Nodes are numbered in depth-first preorder: the root is 0 and a left child directly follows its
 parent.

@@ -1,9 +1,9 @@
-"""Decision trees with scikit-learn's interface, grown by Arboretum's own NumPy builder.
+"""Decision trees with scikit-learn's interface, grown by Arboretum's own loop.
 
 The estimator classes are a thin shell: they check the hyperparameters
 (:mod:`core.engine.params`) and the data (:mod:`core.engine.compat`), hand the work to
-:func:`core.engine.builder.grow_trees`, and keep the result as a flat-array
-:class:`core.engine.structure.Tree` in ``tree_``.
+:func:`core.engine.grow.grow` (the compiled textbook loop), and keep the result as a
+flat-array :class:`core.engine.structure.Tree` in ``tree_``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 
-from core.engine.builder import Progress, grow_trees
 from core.engine.compat import (
     Bunch,
     ClassifierMixin,
@@ -25,6 +24,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
+from core.engine.grow import Progress, grow, report_progress, sort_rows
 from core.engine.params import (
     UNLIMITED_DEPTH,
     check_non_negative,
@@ -100,7 +100,7 @@ class BaseDecisionTree(Estimator):
         """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,); return self.
 
         ``progress``, if given, is called after every depth with the fraction (0 to 1) of the
-        training rows that have reached a leaf (see :func:`core.engine.builder.grow_trees`).
+        training rows that have reached a leaf (:func:`core.engine.grow.report_progress`).
         """
         check_random_state(self.random_state)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
@@ -115,8 +115,12 @@ class BaseDecisionTree(Estimator):
             n_classes=n_classes,
         )
         rng = np.random.default_rng(self.random_state)
-        weights = np.ones((1, n_samples), dtype=np.int64)
-        tree = grow_trees(X_checked, codes, weights, params, [rng], progress)[0]
+        X_by_feature = np.ascontiguousarray(X_checked.T)
+        targets = np.asarray(codes, dtype=np.float64)
+        weight = np.ones(n_samples)
+        tree = grow(X_by_feature, targets, weight, sort_rows(X_by_feature), params, rng)
+        if progress is not None:
+            report_progress(tree, progress)
         self.tree_ = prune(tree, ccp_alpha)
         self.max_features_ = params.max_features
         return self
@@ -201,7 +205,7 @@ class BaseDecisionTree(Estimator):
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
-    """A classification tree (CART), grown by Arboretum's vectorized builder.
+    """A classification tree (CART), grown by Arboretum's compiled loop.
 
     Parameters
     ----------
@@ -273,7 +277,7 @@ random_state, ccp_alpha
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
-    """A regression tree (CART), grown by Arboretum's vectorized builder.
+    """A regression tree (CART), grown by Arboretum's compiled loop.
 
     Parameters
     ----------

@@ -139,7 +139,8 @@ def test_every_page_explains_itself_with_real_source(path):
 
 def test_the_shown_source_is_the_engines_own():
     from core import RandomForestClassifier
-    from core.engine.grid import table_best, table_scores
+    from core.engine.criteria import score_splits
+    from core.engine.grow import grow_tree
 
     app = open_page(RANDOM_FOREST)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
@@ -148,8 +149,8 @@ def test_the_shown_source_is_the_engines_own():
     # Issue 9: the single tree shows the functions doing the work, not a one-line wrapper.
     app = open_page(SINGLE_TREE)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
-    # A single tree grows on a table (core.engine.grid): those are the functions shown.
-    for function in (table_scores, table_best):
+    # Issue 18: the loop that grows every tree, and the scan it runs at every node.
+    for function in (grow_tree, score_splits):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 
 
