@@ -5,6 +5,10 @@ times our estimator and scikit-learn's (``n_jobs=1``) alternately, on the same d
 process, and reports the median time of each and the ratio ours / scikit-learn: below 1.0 we
 are faster. Interleaving means a busy machine slows both sides alike.
 
+What is timed is what ``import core`` gives a library user: no process settings are changed
+first (the app tunes glibc's allocator where it starts, :mod:`core.engine.runtime`; a library
+user's program does not).
+
 This is a measurement, not a test: nothing here fails on a slow machine. The targets from the
 engine issue are printed beside each ratio for reference.
 """
@@ -30,7 +34,6 @@ from core import (
     RandomForestRegressor,
 )
 from core.data.catalogue import load_dataset
-from core.engine.runtime import tune_allocator
 
 
 @dataclass(frozen=True)
@@ -157,15 +160,11 @@ def cases(quick: bool) -> list[Case]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # The app tunes the allocator where it starts; so does the benchmark, to measure what the
-    # app gets. Both libraries run in this one process, so both get the same settings.
-    tuned = tune_allocator()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15, help="timed runs per side (median)")
     parser.add_argument("--quick", action="store_true", help="skip the slowest cases")
     parser.add_argument("--only", default="", help="run the cases whose name contains this")
     args = parser.parse_args(argv)
-    print(f"allocator tuned (core.engine.runtime): {tuned}")
     print(f"{'case':62s} {'ours ms':>9s} {'sklearn ms':>10s} {'ratio':>6s} {'target':>7s}")
     worst_miss = 0
     for case in cases(args.quick):
