@@ -1,188 +1,194 @@
 """Speed of Arboretum's trees and forests, as ratios against scikit-learn in the same run.
 
-Run with ``make bench`` (or ``python -m bench.bench_core [--quick] [--repeats N]``). Each case
-times our estimator and scikit-learn's (``n_jobs=1``) alternately, on the same data in the same
-process, and reports the median time of each and the ratio ours / scikit-learn: below 1.0 we
-are faster. Interleaving means a busy machine slows both sides alike.
+Run with ``make bench`` (or ``python -m bench.bench_core [--quick] [--repeats N] [--only TEXT]
+[--json PATH]``). Each case (:mod:`bench.core_cases`: the engine issue's cases and targets)
+times our estimator and a reference alternately, on the same data in the same process, and
+reports the median time of each and the ratio ours / reference: below 1.0 we are faster.
+Interleaving means a busy machine slows both sides alike.
 
-This is a measurement, not a test: nothing here fails on a slow machine. The targets from the
-engine issue are printed beside each ratio for reference.
+What is timed is what a library user gets: ``import core``, then ``fit`` or ``predict_proba``
+as a user calls them, input checks included. No process settings are changed first (the app
+tunes glibc's allocator where it starts, :mod:`core.engine.runtime`; the benchmark does not).
+
+This is a measurement, not a test: nothing here fails on a slow machine. ``--json`` writes the
+printed rows (and the versions above the table) for a note or a README table.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn import ensemble as sk_ensemble
-from sklearn import tree as sk_tree
-from sklearn.datasets import make_classification
+import sklearn
 
-from core import (
-    DecisionTreeClassifier,
-    DecisionTreeRegressor,
-    RandomForestClassifier,
-    RandomForestRegressor,
-)
-from core.data.catalogue import load_dataset
-from core.engine.runtime import tune_allocator
+from bench.core_cases import Case, Run, cases
 
-
-@dataclass(frozen=True)
-class Case:
-    """One timed comparison: build both estimators, then time ``run`` on each."""
-
-    name: str
-    target: float
-    ours: Callable[[], Any]
-    theirs: Callable[[], Any]
+#: Timed runs per side for a case of seconds per run (the forests on 5000 and more rows).
+BIG_REPEATS = 3
 
 
 @dataclass(frozen=True)
 class Result:
+    """Median times of one case, in milliseconds."""
+
     name: str
     ours_ms: float
     theirs_ms: float
-    target: float
+    target: float | None
 
     @property
     def ratio(self) -> float:
+        """ours / reference: below 1.0 we are faster."""
         return self.ours_ms / self.theirs_ms
 
+    @property
+    def ok(self) -> bool | None:
+        """Whether the ratio meets the target; None for a case without one."""
+        return None if self.target is None else self.ratio <= self.target
 
-def _time(fn: Callable[[], Any]) -> float:
+    def as_dict(self) -> dict[str, Any]:
+        """The row ``--json`` writes."""
+        return {
+            "name": self.name,
+            "ours_ms": self.ours_ms,
+            "theirs_ms": self.theirs_ms,
+            "ratio": self.ratio,
+            "target": self.target,
+            "ok": self.ok,
+        }
+
+
+def _time_ms(run: Run) -> float:
     start = time.perf_counter()
-    fn()
+    run()
     return (time.perf_counter() - start) * 1e3
 
 
 def measure(case: Case, repeats: int) -> Result:
-    """Alternate our run and theirs ``repeats`` times (after one warm-up each); medians."""
-    case.ours()
-    case.theirs()
-    ours, theirs = [], []
+    """Time one case: our run and the reference's, alternately.
+
+    Parameters
+    ----------
+    case : Case
+        Its ``prepare`` builds the data and both estimators (not timed).
+    repeats : int
+        Timed runs per side, after one untimed warm-up each (numba compiles, or loads its
+        cache, on a first call).
+
+    Returns
+    -------
+    Result
+        The median of each side's runs.
+    """
+    ours, theirs = case.prepare()
+    ours()
+    theirs()
+    ours_ms, theirs_ms = [], []
     for _ in range(repeats):
-        ours.append(_time(case.ours))
-        theirs.append(_time(case.theirs))
-    return Result(case.name, float(np.median(ours)), float(np.median(theirs)), case.target)
+        ours_ms.append(_time_ms(ours))
+        theirs_ms.append(_time_ms(theirs))
+    return Result(case.name, float(np.median(ours_ms)), float(np.median(theirs_ms)), case.target)
 
 
-def _fit(model: Any, X: np.ndarray, y: np.ndarray) -> Callable[[], Any]:
-    return lambda: model.fit(X, y)
+def environment() -> dict[str, Any]:
+    """The versions and settings that change the numbers."""
+    versions = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scikit-learn": sklearn.__version__,
+    }
+    try:
+        import numba
+    except ImportError:
+        pass  # the engine before numba: nothing to report
+    else:
+        versions["numba"] = numba.__version__
+    return {
+        "versions": versions,
+        "cpus": os.cpu_count(),
+        "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+    }
 
 
-def _data() -> dict[str, tuple[np.ndarray, np.ndarray, bool]]:
-    """name -> (X, y, is_classification)."""
-    sets: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
-    for name in ("iris", "wine", "breast_cancer", "sine"):
-        ds = load_dataset(name)
-        sets[name] = (ds.X, ds.y, ds.task == "classification")
-    X, y = make_classification(n_samples=5000, n_features=20, random_state=0)
-    sets["5000x20"] = (X, y, True)
-    # The largest upload the app accepts.
-    X, y = make_classification(n_samples=20_000, n_features=20, random_state=0)
-    sets["20000x20"] = (X, y, True)
-    return sets
+def format_row(result: Result, width: int) -> str:
+    """One line of the printed table: name (padded to ``width``), both medians in ms, the
+    ratio, the target and "ok" or "MISS" (nothing for a case without a target)."""
+    target = "" if result.target is None else f"<={result.target:.1f}"
+    flag = {None: "", True: "ok", False: "MISS"}[result.ok]
+    return (
+        f"{result.name:{width}s} {result.ours_ms:10.2f} {result.theirs_ms:10.2f} "
+        f"{result.ratio:6.2f} {target:>6s} {flag}"
+    ).rstrip()
 
 
-def cases(quick: bool) -> list[Case]:
-    """Every comparison the engine issue sets a target for."""
-    out: list[Case] = []
-    data = _data()
-    for name, (X, y, clf) in data.items():
-        if name == "20000x20":
-            continue  # only a forest target at this size
-        for depth in (None, 5):
-            ours = DecisionTreeClassifier if clf else DecisionTreeRegressor
-            theirs = sk_tree.DecisionTreeClassifier if clf else sk_tree.DecisionTreeRegressor
-            target = 0.7 if name == "5000x20" else 1.0
-            out.append(
-                Case(
-                    f"tree fit      {name:14s} max_depth={depth}",
-                    target,
-                    _fit(ours(max_depth=depth, random_state=0), X, y),
-                    _fit(theirs(max_depth=depth, random_state=0), X, y),
-                )
-            )
-    for name, (X, y, clf) in data.items():
-        if quick and name in ("5000x20", "20000x20"):
-            continue
-        forest = RandomForestClassifier if clf else RandomForestRegressor
-        sk_forest = sk_ensemble.RandomForestClassifier if clf else sk_ensemble.RandomForestRegressor
-        out.append(
-            Case(
-                f"forest fit    {name:14s} 100 trees",
-                0.6 if name in ("5000x20", "20000x20") else 0.2,
-                _fit(forest(100, random_state=0), X, y),
-                _fit(sk_forest(100, random_state=0, n_jobs=1), X, y),
-            )
-        )
-    # The decision-boundary grid: a forest on two iris features, predicted on 200 x 200 points.
-    iris = load_dataset("iris")
-    X2 = iris.X[:, :2]
-    ours_f = RandomForestClassifier(100, random_state=0).fit(X2, iris.y)
-    theirs_f = sk_ensemble.RandomForestClassifier(100, random_state=0, n_jobs=1).fit(X2, iris.y)
-    gx, gy = np.meshgrid(
-        np.linspace(X2[:, 0].min() - 0.5, X2[:, 0].max() + 0.5, 200),
-        np.linspace(X2[:, 1].min() - 0.5, X2[:, 1].max() + 0.5, 200),
-    )
-    grid = np.column_stack([gx.ravel(), gy.ravel()])
-    out.append(
-        Case(
-            "forest predict_proba  200x200 grid, 100 trees",
-            1.0,
-            lambda: ours_f.predict_proba(grid),
-            lambda: theirs_f.predict_proba(grid),
-        )
-    )
-    # Arbitrary rows with many features: no two rows share a cell, so every row is walked.
-    bc = load_dataset("breast_cancer")
-    ours_b = RandomForestClassifier(100, random_state=0).fit(bc.X, bc.y)
-    theirs_b = sk_ensemble.RandomForestClassifier(100, random_state=0, n_jobs=1).fit(bc.X, bc.y)
-    rows = np.random.default_rng(0).normal(bc.X.mean(0), bc.X.std(0), size=(5000, bc.X.shape[1]))
-    out.append(
-        Case(
-            "forest predict_proba  5000 random breast-cancer rows (no grid)",
-            1.0,
-            lambda: ours_b.predict_proba(rows),
-            lambda: theirs_b.predict_proba(rows),
-        )
-    )
-    return out
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--repeats must be at least 1, got {value}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
-    # The app tunes the allocator where it starts; so does the benchmark, to measure what the
-    # app gets. Both libraries run in this one process, so both get the same settings.
-    tuned = tune_allocator()
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=15, help="timed runs per side (median)")
-    parser.add_argument("--quick", action="store_true", help="skip the slowest cases")
+    """Run the selected cases and print a table; the exit status.
+
+    Parameters
+    ----------
+    argv : list of str or None, default None
+        The command line without the program's name; None reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        0: a measurement never fails, whatever the ratios.
+    """
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeats", type=_positive, default=15, help="timed runs per side")
+    parser.add_argument("--quick", action="store_true", help="leave out the cases of seconds")
     parser.add_argument("--only", default="", help="run the cases whose name contains this")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
-    print(f"allocator tuned (core.engine.runtime): {tuned}")
-    print(f"{'case':62s} {'ours ms':>9s} {'sklearn ms':>10s} {'ratio':>6s} {'target':>7s}")
-    worst_miss = 0
-    for case in cases(args.quick):
-        if args.only not in case.name:
+    start = time.perf_counter()
+
+    env = environment()
+    print(", ".join(f"{name} {version}" for name, version in env["versions"].items()))
+    coretype = env["OPENBLAS_CORETYPE"]
+    coretype_text = "not set" if coretype is None else f"= {coretype!r}"
+    print(f"{env['cpus']} CPUs; OPENBLAS_CORETYPE {coretype_text}")
+    selected = [c for c in cases() if args.only in c.name and not (args.quick and c.big)]
+    width = max([len(c.name) for c in selected] + [4])
+    print(f"\n{'case':{width}s} {'ours ms':>10s} {'ref ms':>10s} {'ratio':>6s} {'target':>6s}")
+    results: list[Result] = []
+    skipped: list[dict[str, str]] = []
+    for case in selected:
+        if case.skipped:
+            print(f"{case.name:{width}s} skipped: {case.skipped}", flush=True)
+            skipped.append({"name": case.name, "reason": case.skipped})
             continue
-        repeats = max(3, args.repeats // 3) if "forest fit" in case.name else args.repeats
-        if "20000x20" in case.name:
-            repeats = 3
-        r = measure(case, repeats)
-        flag = "" if np.isnan(r.target) else ("ok" if r.ratio <= r.target else "MISS")
-        worst_miss += flag == "MISS"
-        target = "" if np.isnan(r.target) else f"<={r.target:.1f}"
-        print(
-            f"{r.name:62s} {r.ours_ms:9.2f} {r.theirs_ms:10.2f} {r.ratio:6.2f} {target:>7s} {flag}",
-            flush=True,
-        )
-    print(f"\n{worst_miss} case(s) above target")
+        repeats = min(args.repeats, BIG_REPEATS) if case.big else args.repeats
+        results.append(measure(case, repeats))
+        print(format_row(results[-1], width), flush=True)
+
+    misses = sum(r.ok is False for r in results)
+    wall_s = time.perf_counter() - start
+    print(f"\n{misses} of {len(results)} case(s) above target, {len(skipped)} skipped")
+    print(f"total wall time {wall_s:.1f} s")
+    if args.json is not None:
+        report = {
+            **env,
+            "argv": list(sys.argv[1:] if argv is None else argv),
+            "wall_s": wall_s,
+            "results": [r.as_dict() for r in results],
+            "skipped": skipped,
+        }
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 
