@@ -9,8 +9,11 @@ RUN apt-get update \
     && apt-get install --yes --no-install-recommends graphviz \
     && rm -rf /var/lib/apt/lists/*
 
+# MALLOC_ARENA_MAX: two malloc arenas for all of Streamlit's session threads, instead of one
+# each keeping its own freed memory (README, Deploying).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    MALLOC_ARENA_MAX=2 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
@@ -27,8 +30,12 @@ RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml
     && rm /tmp/requirements.txt
 
 # The app itself; .dockerignore keeps tests, benchmarks and local files out. Streamlit puts
-# app.py's folder first on the import path, so `core` is imported from here.
+# app.py's folder first on the import path, so `core` is imported from here. numba compiles
+# the engine's loops now, into core/engine/__pycache__, so the first visitor does not wait
+# for the compiler; the app's user owns that folder, since numba uses a cache folder only
+# where it can write.
 COPY . .
+RUN python -m core.engine && chown -R arboretum:arboretum core/engine/__pycache__
 
 USER arboretum
 EXPOSE 8501

@@ -15,12 +15,18 @@ PORT ?= 8501
 .PHONY: run test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
 	system-browser setup replicas system-haproxy
 
+# Two malloc arenas: every session's script thread would get its own otherwise, each keeping
+# freed memory, and the server holds several times what a class needs (README, Deploying).
+run: export MALLOC_ARENA_MAX ?= 2
 run: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
 
 test: setup system-graphviz system-browser system-haproxy lint typecheck pytest floors
 
+# numba compiles the engine's loops once and keeps them (core/engine/__pycache__); later
+# processes load them in a fraction of a second, so no visitor waits for the compiler.
 setup: $(STAMP)
+	$(BIN)/python -m core.engine
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,7 +77,7 @@ $(FLOORS_STAMP): pyproject.toml
 	touch $(FLOORS_STAMP)
 
 floors: $(FLOORS_STAMP)
-	$(FLOORS_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|pandas|plotly|graphviz|scikit-learn|streamlit) '
+	$(FLOORS_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|numba|scipy|pandas|plotly|graphviz|scikit-learn|streamlit) '
 	$(FLOORS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/pages
 
 bench: setup

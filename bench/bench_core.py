@@ -7,8 +7,7 @@ reports the median time of each and the ratio ours / reference: below 1.0 we are
 Interleaving means a busy machine slows both sides alike.
 
 What is timed is what a library user gets: ``import core``, then ``fit`` or ``predict_proba``
-as a user calls them, input checks included. No process settings are changed first (the app
-tunes glibc's allocator where it starts, :mod:`core.engine.runtime`; the benchmark does not).
+as a user calls them, input checks included. No process settings are changed first.
 
 This is a measurement, not a test: nothing here fails on a slow machine. ``--json`` writes the
 printed rows (and the versions above the table) for a note or a README table.

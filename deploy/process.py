@@ -71,9 +71,16 @@ class LiveServer:
         LiveServer
             The server, perhaps not answering yet.
         """
+        # As `make run` serves: two malloc arenas unless the caller's environment says otherwise.
+        env = {"MALLOC_ARENA_MAX": "2", **os.environ}
         with log.open("wb") as out:
             process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         return cls(process, url, log, name)
 

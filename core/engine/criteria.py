@@ -28,9 +28,9 @@ per candidate threshold would cost more than the formula):
 :func:`node_gini`, :func:`node_entropy` and :func:`node_squared_error` read a node's statistics,
 and :func:`score_splits` scores every threshold of one feature at one node: walk the node's
 rows in the feature's sorted order, move one row at a time from the right side to the left,
-and between two distinct values score :math:`n_L I(L) + n_R I(R)`. :func:`best_split` keeps the
-first lowest score. :mod:`core.engine.grow` calls these two at every node of every tree;
-:func:`scan_feature` calls them on one feature and returns every candidate, for the pages.
+and between two distinct values score :math:`n_L I(L) + n_R I(R)`; the first lowest score
+wins. :mod:`core.engine.grow` calls it at every node of every tree; :func:`scan_feature` calls
+it on one feature and returns every candidate, for the pages.
 
 The plain functions :func:`gini`, :func:`entropy`, :func:`squared_error_of_moments`... take
 many nodes at once (one row of statistics per node) for the figures; they call the same
@@ -301,7 +301,7 @@ def score_splits(
     min_samples_leaf: int,
     cost_right: Float,
     cost_left: Float,
-) -> None:
+) -> tuple[float, int, bool]:
     """The weighted child impurity ``n_L I(L) + n_R I(R)`` of every split of one feature.
 
     The node's rows come sorted by the feature, the ``n_missing`` rows without a value (NaN)
@@ -334,62 +334,66 @@ def score_splits(
     min_samples_leaf : int
     cost_right, cost_left : ndarray of shape (>= n + 1,)
         Filled in.
+
+    Returns
+    -------
+    (cost, i, missing_left)
+        The first lowest score, in the order above: ``i`` present rows go left (the threshold
+        lies between sorted rows ``i - 1`` and ``i``, or is ``inf`` when ``i = p``), and the
+        missing ones too if ``missing_left``. ``i = -1`` when no candidate is valid.
     """
     n = rows.size
     p = n - n_missing
     cost_right[: n + 1] = np.inf
     cost_left[: n + 1] = np.inf
     if p == 0:
-        return
+        return np.inf, -1, False
     if criterion == ABSOLUTE_ERROR:
-        _absolute_error_costs(
+        return _absolute_error_costs(
             rows, x, y, weight, n_missing, min_samples_leaf, cost_right, cost_left
         )
-        return
     leaf = max(min_samples_leaf, 1)
     node_weight = 0.0
     for row in rows:
         node_weight += weight[row]
-    left = np.zeros(node_stats.size)
+    left = np.empty(node_stats.size)
     right = np.empty(node_stats.size)
-    # Missing rows right: move the present rows to the left one at a time.
-    w_left = 0.0
-    for i in range(1, p + 1):
-        row = rows[i - 1]
-        add_row(left, y[row], weight[row], criterion, centre, 1.0)
-        w_left += weight[row]
-        if i < p and not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
-            continue  # no threshold between two equal values
-        if i == p and n_missing == 0:
-            break  # everything left: no split
-        if i < leaf or n - i < min_samples_leaf:
-            continue
-        for k in range(right.size):
-            right[k] = node_stats[k] - left[k]
-        cost_right[i] = w_left * node_impurity(left, criterion) + (
-            node_weight - w_left
-        ) * node_impurity(right, criterion)
-    if n_missing == 0:
-        return
-    # Missing rows left: they start on the left, then the present rows follow one at a time.
-    left[:] = 0.0
-    w_left = 0.0
-    for row in rows[p:]:
-        add_row(left, y[row], weight[row], criterion, centre, 1.0)
-        w_left += weight[row]
-    for i in range(1, p):
-        row = rows[i - 1]
-        add_row(left, y[row], weight[row], criterion, centre, 1.0)
-        w_left += weight[row]
-        if not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
-            continue
-        if i + n_missing < min_samples_leaf or p - i < leaf:
-            continue
-        for k in range(right.size):
-            right[k] = node_stats[k] - left[k]
-        cost_left[i] = w_left * node_impurity(left, criterion) + (
-            node_weight - w_left
-        ) * node_impurity(right, criterion)
+    best_cost, best_i, best_missing_left = np.inf, -1, False
+    for missing_left in (False, True):
+        if missing_left and n_missing == 0:
+            break
+        # The left side starts empty, or holding the missing rows when they go left.
+        left[:] = 0.0
+        w_left = 0.0
+        if missing_left:
+            for row in rows[p:]:
+                add_row(left, y[row], weight[row], criterion, centre, 1.0)
+                w_left += weight[row]
+        # Move the present rows to the left one at a time; after i of them, score the split.
+        # (With the missing rows right, "every present row left" is a split too: i = p.)
+        last = p if n_missing > 0 and not missing_left else p - 1
+        for i in range(1, last + 1):
+            row = rows[i - 1]
+            add_row(left, y[row], weight[row], criterion, centre, 1.0)
+            w_left += weight[row]
+            if i < p and not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
+                continue  # no threshold between two equal values
+            n_left = i + n_missing if missing_left else i
+            if n_left < leaf or n - n_left < min_samples_leaf:
+                continue
+            for k in range(right.size):
+                right[k] = node_stats[k] - left[k]
+            # n_L I(L) + n_R I(R), with n counted in weights
+            w_right = node_weight - w_left
+            cost = w_left * node_impurity(left, criterion)
+            cost += w_right * node_impurity(right, criterion)
+            if missing_left:
+                cost_left[i] = cost
+            else:
+                cost_right[i] = cost
+            if cost < best_cost:  # strictly lower: the first of equal scores stays
+                best_cost, best_i, best_missing_left = cost, i, missing_left
+    return best_cost, best_i, best_missing_left
 
 
 @njit(cache=True, nogil=True)
@@ -402,7 +406,7 @@ def _absolute_error_costs(
     min_samples_leaf: int,
     cost_right: Float,
     cost_left: Float,
-) -> None:
+) -> tuple[float, int, bool]:
     """:func:`score_splits` for absolute error: ``SAD(left) + SAD(right)`` of every candidate.
 
     A median does not add up, so each side's sum of absolute deviations (SAD) comes from
@@ -411,50 +415,30 @@ def _absolute_error_costs(
     n = rows.size
     p = n - n_missing
     leaf = max(min_samples_leaf, 1)
+    best_cost, best_i, best_missing_left = np.inf, -1, False
     for missing_left in (False, True):
         if missing_left and n_missing == 0:
             break
         # The order in which rows move left: the missing ones first when they go left.
         order = np.concatenate((rows[p:], rows[:p])) if missing_left else rows
-        shift = n_missing if missing_left else 0
         ys = y[order]
         ws = weight[order].astype(np.int64)
         left = prefix_absolute_deviation(ys, ws)
         right = prefix_absolute_deviation(ys[::-1], ws[::-1])[::-1]
-        last = p - 1 if missing_left or n_missing == 0 else p
+        last = p if n_missing > 0 and not missing_left else p - 1
         for i in range(1, last + 1):
             if i < p and not x[rows[i]] > x[rows[i - 1]] + FEATURE_THRESHOLD:
                 continue
-            n_left = i + shift
+            n_left = i + n_missing if missing_left else i
             if n_left < leaf or n - n_left < min_samples_leaf:
                 continue
+            cost = left[n_left] + right[n_left]
             if missing_left:
-                cost_left[i] = left[n_left] + right[n_left]
+                cost_left[i] = cost
             else:
-                cost_right[i] = left[n_left] + right[n_left]
-
-
-@njit(cache=True, nogil=True)
-def best_split(
-    cost_right: Float, cost_left: Float, n: int, n_missing: int
-) -> tuple[float, int, bool]:
-    """The first lowest score among :func:`score_splits`' candidates, in their order.
-
-    Returns
-    -------
-    (cost, i, missing_left)
-        ``i`` present rows go left (threshold between sorted rows ``i - 1`` and ``i``; ``inf``
-        when ``i`` is every present row and the missing rows go right); ``i = -1`` when no
-        candidate is valid.
-    """
-    p = n - n_missing
-    best_cost, best_i, best_missing_left = np.inf, -1, False
-    for i in range(1, p + 1):
-        if cost_right[i] < best_cost:
-            best_cost, best_i = cost_right[i], i
-    for i in range(1, p):
-        if cost_left[i] < best_cost:
-            best_cost, best_i, best_missing_left = cost_left[i], i, True
+                cost_right[i] = cost
+            if cost < best_cost:
+                best_cost, best_i, best_missing_left = cost, i, missing_left
     return best_cost, best_i, best_missing_left
 
 
@@ -632,7 +616,7 @@ def scan_feature(
     """Weighted child impurity of every valid split of one feature, as the tree scores them.
 
     Sorts the node's samples by the feature (missing values last), then runs the compiled
-    :func:`score_splits` and :func:`best_split` that every node of every tree runs.
+    :func:`score_splits` that every node of every tree runs.
 
     Parameters
     ----------
@@ -673,8 +657,8 @@ def scan_feature(
     cost_right, cost_left = np.empty(n + 1), np.empty(n + 1)
     score_splits(
         rows, xv, yv, w, code, stats, centre, n_missing, min_samples_leaf, cost_right, cost_left
-    )
-    # The candidates in the order of search, as best_split visits them.
+    )  # every candidate's cost, in the two arrays
+    # The candidates in the order of search, as score_splits visits them.
     p = n - n_missing
     xs = xv[rows]
     i = np.arange(1, max(p, 1))

@@ -1,20 +1,16 @@
-"""Opening a page: its browser tab, the server's allocator settings, the sidebar's page list."""
+"""Opening a page: its browser tab and the sidebar's page list."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from core.app.pages import HOME, Page
-from core.engine.runtime import tune_allocator
 from core.ui.url_state import navigation
 
 
 def open_page(page: Page) -> None:
     """The first calls of every page script (a shared link may open any page first)."""
     st.set_page_config(page_title=page.tab_title, page_icon=page.tab_icon, layout="wide")
-    # The builder's large temporaries from glibc's reusable heap (core.engine.runtime); the
-    # first page a visitor opens applies it for the whole server process.
-    tune_allocator()
     navigation()
 
 
