@@ -20,8 +20,9 @@ algorithm, in one loop (:func:`grow_tree`):
    ever sorted again).
 7. Put the two children at the back of the queue. Nodes are grown depth by depth, so the
    random draws of a tree grown to depth 3 are those of the top of one grown deeper: the
-   shallower tree is exactly the top of the deeper one. At the end the nodes are numbered in
-   depth-first preorder (:func:`preorder`), the order of :class:`~core.engine.structure.Tree`.
+   shallower tree is exactly the top of the deeper one.
+8. At the end, number the nodes in depth-first preorder (:func:`preorder`), the order of
+   :class:`~core.engine.structure.Tree` and of scikit-learn's trees.
 
 A tree of a forest is grown the same way on its bootstrap sample: a row drawn ``k`` times has
 weight ``k``. ``@njit(cache=True, nogil=True)`` compiles the loop to machine code the first
@@ -104,7 +105,7 @@ def grow_tree(
     min_samples_leaf: int,
     min_impurity_decrease: float,
     max_features: int,
-    rng: np.random.Generator,
+    seed: int,
 ) -> tuple[Int, Int, Int, Float, Float, Int, Float, Float, NDArray[np.bool_], Int]:
     """Grow one tree, node by node, depth by depth.
 
@@ -125,15 +126,15 @@ def grow_tree(
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_features
         The stopping rules and the number of features tried per node
         (:class:`core.engine.params.GrowthParams`).
-    rng : numpy.random.Generator
-        Draws the features tried at each node (only when ``max_features < n_features``).
+    seed : int
+        Seeds the draws of the features tried at each node (:func:`random_below`; only used
+        when ``max_features < n_features``).
 
     Returns
     -------
     children_left, children_right, feature, threshold, impurity, n_node_samples, \
 weighted_n_node_samples, value, missing_go_to_left, depth
-        The flat arrays of the tree, nodes in the order they were grown (depth by depth: see
-        :func:`preorder`); ``value`` has shape
+        The flat arrays of the tree, nodes in depth-first preorder; ``value`` has shape
         ``(node_count, n_values)``: class fractions, or the mean (median) of the targets.
     """
     d, m = sorted_rows.shape
@@ -166,6 +167,7 @@ weighted_n_node_samples, value, missing_go_to_left, depth
     goes_left = np.zeros(X_by_feature.shape[1], dtype=np.bool_)
     right_rows = np.empty(m, dtype=np.int64)
     features = np.arange(d)
+    random_state = np.array([seed], dtype=np.uint64)
     smallest_split = max(min_samples_split, 2 * min_samples_leaf)
     root_weight = 1.0
     node_count = 0
@@ -204,7 +206,7 @@ weighted_n_node_samples, value, missing_go_to_left, depth
         tried = 0
         for j in range(d):
             if max_features < d:  # draw the next feature to try among those not tried yet
-                pick = rng.integers(j, d)
+                pick = j + random_below(random_state, d - j)
                 features[j], features[pick] = features[pick], features[j]
             f = features[j]
             rows_f = sorted_rows[f, start:end]
@@ -275,18 +277,41 @@ weighted_n_node_samples, value, missing_go_to_left, depth
             queue[n_queued, 4] = child_is_left
             n_queued += 1
 
+    # 8. Number the nodes in depth-first preorder: node order[k] becomes node k.
+    order = preorder(children_left[:node_count], children_right[:node_count])
+    new_id = np.empty(node_count, dtype=np.int64)
+    new_id[order] = np.arange(node_count)
+    left, right = children_left[order], children_right[order]
+    inner = left != TREE_LEAF
     return (
-        children_left[:node_count].copy(),
-        children_right[:node_count].copy(),
-        feature[:node_count].copy(),
-        threshold[:node_count].copy(),
-        impurity[:node_count].copy(),
-        n_node_samples[:node_count].copy(),
-        weighted_n_node_samples[:node_count].copy(),
-        value[:node_count].copy(),
-        missing_go_to_left[:node_count].copy(),
-        node_depth[:node_count].copy(),
+        np.where(inner, new_id[np.maximum(left, 0)], TREE_LEAF),
+        np.where(inner, new_id[np.maximum(right, 0)], TREE_LEAF),
+        feature[order],
+        threshold[order],
+        impurity[order],
+        n_node_samples[order],
+        weighted_n_node_samples[order],
+        value[order],
+        missing_go_to_left[order],
+        node_depth[order],
     )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def random_below(state: NDArray[np.uint64], bound: int) -> int:
+    """A random whole number ``0 <= r < bound``; ``state`` (one number) moves on.
+
+    SplitMix64, a small, well-tested generator: add a constant to the state, then scramble it
+    with shifts and multiplications. The loop keeps its own generator, seeded from the tree's
+    NumPy ``Generator``, because numba takes about 10 microseconds to read a ``Generator``
+    argument at every call, a tenth of a small tree's whole fit.
+    """
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return int(z % np.uint64(bound))
 
 
 @njit(cache=True, nogil=True)
@@ -320,7 +345,7 @@ def grow(
     weight: Float,
     sorted_rows: Int,
     params: GrowthParams,
-    rng: np.random.Generator,
+    rng: np.random.Generator | None,
 ) -> Tree:
     """One tree from :func:`grow_tree`, as a :class:`~core.engine.structure.Tree`.
 
@@ -334,34 +359,31 @@ def grow(
     sorted_rows : ndarray of shape (n_features, n_samples)
         :func:`sort_rows` of the training data (shared by every tree: not changed).
     params : GrowthParams
-    rng : numpy.random.Generator
-        The tree's own stream of feature draws.
+    rng : numpy.random.Generator or None
+        The tree's own random stream, which seeds its feature draws; None when every node
+        tries every feature.
     """
     in_bag = rows_in_bag(sorted_rows, weight)
+    seed = 0 if rng is None else int(rng.integers(2**63))
     arrays = grow_tree(
         X_by_feature, y, weight, in_bag, CRITERION_CODE[params.criterion],
         params.n_classes if params.criterion in CLASSIFICATION_CRITERIA else 0,
         params.max_depth, params.min_samples_split, params.min_samples_leaf,
-        params.min_impurity_decrease, params.max_features, rng,
+        params.min_impurity_decrease, params.max_features, seed,
     )  # fmt: skip
     left, right, feature, threshold, impurity, n_node, weighted, value, missing_left, depth = arrays
-    # Number the nodes in preorder: node order[k] becomes node k.
-    order = preorder(left, right)
-    new_id = np.empty_like(order)
-    new_id[order] = np.arange(order.size)
-    inner = left[order] != TREE_LEAF
     return Tree(
-        children_left=np.where(inner, new_id[left[order]], TREE_LEAF),
-        children_right=np.where(inner, new_id[right[order]], TREE_LEAF),
-        feature=feature[order],
-        threshold=threshold[order],
-        impurity=impurity[order],
-        n_node_samples=n_node[order],
-        weighted_n_node_samples=weighted[order],
-        value=value[order].reshape(-1, 1, value.shape[1]),
+        children_left=left,
+        children_right=right,
+        feature=feature,
+        threshold=threshold,
+        impurity=impurity,
+        n_node_samples=n_node,
+        weighted_n_node_samples=weighted,
+        value=value.reshape(-1, 1, value.shape[1]),
         n_features=X_by_feature.shape[0],
-        node_depth=depth[order],
-        missing_go_to_left=missing_left[order],
+        node_depth=depth,
+        missing_go_to_left=missing_left,
     )
 
 

@@ -114,11 +114,14 @@ class BaseDecisionTree(Estimator):
             n_features=n_features,
             n_classes=n_classes,
         )
-        rng = np.random.default_rng(self.random_state)
+        # Features are drawn only when a node tries fewer than all of them.
+        draws = (
+            np.random.default_rng(self.random_state) if params.max_features < n_features else None
+        )
         X_by_feature = np.ascontiguousarray(X_checked.T)
         targets = np.asarray(codes, dtype=np.float64)
         weight = np.ones(n_samples)
-        tree = grow(X_by_feature, targets, weight, sort_rows(X_by_feature), params, rng)
+        tree = grow(X_by_feature, targets, weight, sort_rows(X_by_feature), params, draws)
         if progress is not None:
             report_progress(tree, progress)
         self.tree_ = prune(tree, ccp_alpha)
