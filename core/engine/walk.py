@@ -69,6 +69,10 @@ def goes_left(value: float, threshold: float, missing_go_to_left: bool) -> bool:
         The node's threshold.
     missing_go_to_left : bool
         The node's side for a missing value.
+
+    Returns
+    -------
+    bool
     """
     if np.isnan(value):
         return missing_go_to_left
@@ -220,7 +224,8 @@ def forest_leaves(
     leaves = np.empty((n_trees, X.shape[0]), dtype=np.int64)
     for t in range(n_trees):
         # One tree at a time, all rows: its few nodes stay in the processor's cache, and
-        # neighbouring rows (a grid's) take the same turns, which the processor learns.
+        # neighbouring rows (a grid's) take the same turns, which the processor learns to
+        # predict. Every tree for one row, then the next row, took twice as long (measured).
         start = offsets[t]
         stop = offsets[t + 1] if t + 1 < n_trees else children_left.shape[0]
         left, right = children_left[start:stop], children_right[start:stop]
