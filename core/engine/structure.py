@@ -33,7 +33,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 
-TREE_LEAF = -1
+# TREE_LEAF is defined with the walk that tests it; this module names it for everyone else.
+from core.engine.walk import TREE_LEAF, leaf_of_rows, path_of_rows, rows_to_walk
+
 TREE_UNDEFINED = -2
 
 #: The flat arrays of a fitted tree, as scikit-learn's ``tree_`` names them.
@@ -161,10 +163,10 @@ class Tree:
     def apply(self, X: Float) -> Int:
         """Leaf reached by every row.
 
-        All rows move down one level per step, as a whole array: at each step every row still at
-        a split node compares its value of that node's feature with the threshold and moves to a
-        child; a missing value (NaN) goes where ``missing_go_to_left`` says. Leaves point to
-        themselves, so finished rows simply stay put.
+        Each row starts at the root and steps down until it reaches a leaf: left when its value
+        of the node's feature is at most the threshold, right otherwise, and where
+        ``missing_go_to_left`` says when that value is missing (NaN). The loop is
+        :func:`core.engine.walk.leaf_of_rows`, compiled.
 
         Parameters
         ----------
@@ -175,34 +177,19 @@ class Tree:
         ndarray of shape (n_samples,)
             Node id of the leaf each row lands in.
         """
-        leaf = self.is_leaf
-        nodes = np.arange(self.node_count)
-        left = np.where(leaf, nodes, self.children_left)
-        right = np.where(leaf, nodes, self.children_right)
-        feature = np.where(leaf, 0, self.feature)
-        rows = np.arange(X.shape[0])
-        at = np.zeros(X.shape[0], dtype=np.int64)
-        for _ in range(self.max_depth):
-            go_left = self.goes_left(X[rows, feature[at]], at)
-            at = np.where(go_left, left[at], right[at])
-        return at
+        rows = rows_to_walk(X, self.n_features)
+        leaves: Int = leaf_of_rows(rows, *self._walked())
+        return leaves
 
-    def goes_left(self, values: Float, nodes: Int) -> Bool:
-        """Whether each value goes left at its node: ``value <= threshold``, or, when the
-        value is missing (NaN), the node's ``missing_go_to_left``.
-
-        Parameters
-        ----------
-        values : ndarray of shape (n,)
-            A feature value per row, the one tested at the row's node.
-        nodes : ndarray of shape (n,)
-            Split nodes (a leaf's threshold of -2 is never used for the walk).
-        """
-        left: Bool = values <= self.threshold[nodes]
-        missing = np.isnan(values)
-        if missing.any():
-            left = np.where(missing, self.missing_go_to_left[nodes], left)
-        return left
+    def _walked(self) -> tuple[Int, Int, Int, Float, Bool]:
+        """The arrays a walk reads, in :mod:`core.engine.walk`'s order."""
+        return (
+            self.children_left,
+            self.children_right,
+            self.feature,
+            self.threshold,
+            self.missing_go_to_left,
+        )
 
     def predict(self, X: Float) -> Float:
         """``value`` of the leaf reached by every row, shape (n_samples, n_values)."""
@@ -221,22 +208,13 @@ class Tree:
             Entry ``(i, j)`` is 1 when row ``i`` passes through node ``j``; each row's nodes are
             listed root first.
         """
-        n = X.shape[0]
-        path = np.full((n, self.max_depth + 1), TREE_LEAF, dtype=np.int64)
-        rows = np.arange(n)
-        at = np.zeros(n, dtype=np.int64)
-        path[:, 0] = 0
-        for step in range(1, self.max_depth + 1):
-            inner = self.children_left[at] != TREE_LEAF
-            go_left = self.goes_left(X[rows, np.where(inner, self.feature[at], 0)], at)
-            at = np.where(
-                inner, np.where(go_left, self.children_left[at], self.children_right[at]), at
-            )
-            path[:, step] = np.where(inner, at, TREE_LEAF)
+        rows = rows_to_walk(X, self.n_features)
+        # Row i's nodes, root first, then TREE_LEAF (:func:`core.engine.walk.path_of_rows`).
+        path: Int = path_of_rows(rows, *self._walked(), self.max_depth)
         filled = path != TREE_LEAF
         indptr = np.concatenate([[0], np.cumsum(filled.sum(axis=1))])
         data = np.ones(int(indptr[-1]), dtype=np.int64)
-        return csr_matrix((data, path[filled], indptr), shape=(n, self.node_count))
+        return csr_matrix((data, path[filled], indptr), shape=(rows.shape[0], self.node_count))
 
     # -- summaries -------------------------------------------------------------------------------
 

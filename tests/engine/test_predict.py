@@ -1,6 +1,13 @@
-"""core.engine.predict: grouping rows into cells gives exactly what walking every row gives."""
+"""core.engine.walk and core.engine.predict: the compiled walks against a walk written here.
+
+The reference below is the textbook loop in plain Python, sharing no code with the engine, so a
+mistake in the compiled walk (a ``<`` for a ``<=``, a NaN sent the wrong way, a tree's nodes read
+at the wrong offset) shows as a difference.
+"""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -8,61 +15,25 @@ from numpy.testing import assert_array_equal
 
 from core import RandomForestClassifier, RandomForestRegressor
 from core.engine.predict import StackedTrees
+from core.engine.structure import Tree
 
 
-def plain_values(stack_trees: list, X: np.ndarray) -> np.ndarray:
-    """Every tree walked row by row on its own (structure.Tree.predict), no grouping."""
-    return np.stack([tree.predict(X) for tree in stack_trees])
+def reference_path(tree: Tree, x: np.ndarray) -> list[int]:
+    """Nodes one row passes through, root first, walked in plain Python."""
+    node, path = 0, [0]
+    while tree.children_left[node] != -1:
+        value = x[tree.feature[node]]
+        if np.isnan(value):
+            left = bool(tree.missing_go_to_left[node])
+        else:
+            left = bool(value <= tree.threshold[node])
+        node = int(tree.children_left[node] if left else tree.children_right[node])
+        path.append(node)
+    return path
 
 
-def grid(X: np.ndarray, n: int) -> np.ndarray:
-    axes = [np.linspace(col.min() - 1, col.max() + 1, n) for col in X.T]
-    return np.stack([a.ravel() for a in np.meshgrid(*axes)], axis=1)
-
-
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("n_features", [1, 2, 3])
-def test_cells_equal_a_plain_walk(seed: int, n_features: int) -> None:
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(150, n_features))
-    y = (X.sum(axis=1) + rng.normal(scale=0.5, size=150) > 0).astype(int) + (X[:, 0] > 1)
-    forest = RandomForestClassifier(15, max_depth=int(rng.integers(2, 9)), random_state=seed)
-    forest.fit(X, y)
-    trees = [e.tree_ for e in forest.estimators_]
-    stack = StackedTrees(trees)
-    side = {1: 4000, 2: 70, 3: 18}[n_features]
-    for rows in (grid(X, side), rng.normal(scale=2.0, size=(3000, n_features))):
-        grouped = stack.cells(rows)
-        if rows.shape[0] == side**n_features:
-            assert grouped is not None  # a grid does fall into fewer cells than rows
-        if grouped is not None:
-            first, inverse = grouped
-            # Rows sharing a cell reach the same leaf of every tree.
-            leaves = stack.leaves(rows)
-            assert_array_equal(leaves, leaves[:, first][:, inverse])
-        expected = plain_values(trees, rows)
-        assert_array_equal(stack.values(rows), expected)
-        assert_array_equal(forest.predict_proba(rows), expected.sum(axis=0) / len(trees))
-
-
-def test_cells_equal_a_plain_walk_for_regression() -> None:
-    rng = np.random.default_rng(7)
-    X = rng.uniform(0, 10, size=(200, 2))
-    y = np.sin(X[:, 0]) + X[:, 1] ** 2
-    forest = RandomForestRegressor(10, max_depth=4, random_state=0).fit(X, y)
-    trees = [e.tree_ for e in forest.estimators_]
-    rows = grid(X, 200)
-    assert StackedTrees(trees).cells(rows) is not None
-    assert_array_equal(StackedTrees(trees).values(rows), plain_values(trees, rows))
-
-
-def test_rows_on_a_threshold_go_left_in_cells_too() -> None:
-    X = np.array([[0.0], [1.0], [2.0], [3.0]])
-    forest = RandomForestClassifier(5, bootstrap=False, random_state=0).fit(X, [0, 0, 1, 1])
-    trees = [e.tree_ for e in forest.estimators_]
-    rows = np.repeat(np.array([[1.5], [1.5 + 1e-12], [1.0], [2.0]]), 100, axis=0)
-    assert StackedTrees(trees).cells(rows) is not None
-    assert_array_equal(StackedTrees(trees).values(rows), plain_values(trees, rows))
+def reference_leaves(tree: Tree, X: np.ndarray) -> np.ndarray:
+    return np.array([reference_path(tree, x)[-1] for x in X], dtype=np.int64)
 
 
 def with_missing(X: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
@@ -70,51 +41,186 @@ def with_missing(X: np.ndarray, rng: np.random.Generator, share: float) -> np.nd
     return np.where(rng.random(X.shape) < share, np.nan, X)
 
 
-@pytest.mark.parametrize("chunk_pairs", [1, 7, 64, 1 << 17])
-@pytest.mark.parametrize("n_trees", [1, 4, 13])
-def test_walking_every_row_equals_a_plain_walk(
-    chunk_pairs: int, n_trees: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Arbitrary rows with missing values, cut into row blocks of every size (some uneven)."""
-    rng = np.random.default_rng(n_trees)
-    X = with_missing(rng.normal(size=(300, 5)), rng, 0.1)
-    y = (np.nan_to_num(X[:, 0]) + rng.normal(scale=0.5, size=300) > 0).astype(int)
-    y += np.isnan(X[:, 1])  # missing values matter: trees learn where they go
-    forest = RandomForestClassifier(n_trees, random_state=0).fit(X, y)
-    trees = [e.tree_ for e in forest.estimators_]
-    stack = StackedTrees(trees)
-    rows = with_missing(rng.normal(scale=2.0, size=(211, 5)), rng, 0.2)
-    monkeypatch.setattr("core.engine.predict.CHUNK_PAIRS", chunk_pairs)
-    assert stack.cells(rows) is None  # every row walked on its own
-    expected = plain_values(trees, rows)
-    assert_array_equal(stack.leaves(rows), np.stack([tree.apply(rows) for tree in trees]))
-    assert_array_equal(stack.values(rows), expected)
-    total = np.zeros(expected.shape[1:])
-    for per_tree in expected:  # tree after tree, in order, as the docstring promises
-        total += per_tree
-    assert stack.mean_values(rows).tobytes() == (total / n_trees).tobytes()
+def on_thresholds(trees: list[Tree], n_rows: int, rng: np.random.Generator) -> np.ndarray:
+    """Rows whose every value is one of the trees' thresholds for that feature."""
+    n_features = trees[0].n_features
+    X = np.empty((n_rows, n_features))
+    for f in range(n_features):
+        cuts = np.concatenate(
+            [t.threshold[(t.feature == f) & (t.children_left != -1)] for t in trees]
+        )
+        X[:, f] = rng.choice(cuts, size=n_rows) if cuts.size else 0.0
+    return X
 
 
-@pytest.mark.parametrize("regression", [False, True])
-def test_grouped_and_ungrouped_walks_agree_bit_for_bit(
-    regression: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A grid with missing values, once grouped into cells and once with every row walked."""
-    rng = np.random.default_rng(3)
-    X = with_missing(rng.normal(size=(250, 2)), rng, 0.05)
-    target = np.nan_to_num(X[:, 0]) * 2 - np.nan_to_num(X[:, 1], nan=3.0)
+def fitted_forest(regression: bool, n_trees: int, seed: int) -> tuple[list[Tree], np.ndarray]:
+    """A forest grown on data with missing values (so both NaN directions occur) and new rows."""
+    rng = np.random.default_rng(seed)
+    X = with_missing(rng.normal(size=(300, 4)), rng, 0.1)
+    signal = np.nan_to_num(X[:, 0]) - np.nan_to_num(X[:, 1], nan=2.0) + rng.normal(size=300)
+    model: RandomForestClassifier | RandomForestRegressor
     if regression:
-        model: RandomForestClassifier | RandomForestRegressor = RandomForestRegressor(
-            12, random_state=1
-        ).fit(X, target)
+        model = RandomForestRegressor(n_trees, random_state=seed).fit(X, signal)
     else:
-        model = RandomForestClassifier(12, random_state=1).fit(X, np.digitize(target, [-1, 1]))
-    stack = StackedTrees([e.tree_ for e in model.estimators_])
-    rows = with_missing(grid(np.nan_to_num(X), 60), rng, 0.1)
-    assert stack.cells(rows) is not None
-    grouped = (stack.values(rows), stack.mean_values(rows))
-    monkeypatch.setattr(StackedTrees, "cells", lambda self, X: None)
-    ungrouped = (stack.values(rows), stack.mean_values(rows))
-    assert_array_equal(grouped[0], ungrouped[0])
-    assert grouped[1].tobytes() == ungrouped[1].tobytes()
-    assert_array_equal(ungrouped[0], plain_values([e.tree_ for e in model.estimators_], rows))
+        model = RandomForestClassifier(n_trees, random_state=seed).fit(
+            X, np.digitize(signal, [-1, 1])
+        )
+    trees = [e.tree_ for e in model.estimators_]
+    rows = np.concatenate(
+        [
+            with_missing(rng.normal(scale=2.0, size=(200, 4)), rng, 0.2),
+            on_thresholds(trees, 200, rng),
+            with_missing(on_thresholds(trees, 100, rng), rng, 0.3),
+        ]
+    )
+    return trees, rows
+
+
+@pytest.mark.parametrize("regression", [False, True], ids=["classifier", "regressor"])
+@pytest.mark.parametrize("n_trees", [1, 4, 13])
+def test_forest_walk_equals_each_trees_walk(regression: bool, n_trees: int) -> None:
+    trees, rows = fitted_forest(regression, n_trees, seed=n_trees)
+    inner = np.concatenate([t.missing_go_to_left[t.children_left != -1] for t in trees])
+    assert inner.any() and not inner.all()  # missing values go both ways somewhere
+    expected = np.stack([reference_leaves(tree, rows) for tree in trees])
+    stack = StackedTrees(trees)
+    assert_array_equal(stack.leaves(rows), expected)
+    assert_array_equal(np.stack([tree.apply(rows) for tree in trees]), expected)
+    values = np.stack(
+        [tree.value[leaves, 0, :] for tree, leaves in zip(trees, expected, strict=True)]
+    )
+    assert_array_equal(stack.values(rows), values)
+    assert_array_equal(np.stack([tree.predict(rows) for tree in trees]), values)
+
+
+@pytest.mark.parametrize("regression", [False, True], ids=["classifier", "regressor"])
+def test_mean_adds_the_trees_in_order_then_divides(regression: bool) -> None:
+    trees, rows = fitted_forest(regression, n_trees=9, seed=5)
+    total = np.zeros((rows.shape[0], trees[0].value.shape[2]))
+    for tree in trees:
+        total += tree.predict(rows)
+    assert StackedTrees(trees).mean_values(rows).tobytes() == (total / len(trees)).tobytes()
+
+
+def leaf(value: float) -> Tree:
+    """A tree that is a single leaf predicting ``value``."""
+    return Tree(
+        children_left=np.array([-1]),
+        children_right=np.array([-1]),
+        feature=np.array([-2]),
+        threshold=np.array([-2.0]),
+        impurity=np.array([0.0]),
+        n_node_samples=np.array([1]),
+        weighted_n_node_samples=np.array([1.0]),
+        value=np.array([[[value]]]),
+        n_features=1,
+    )
+
+
+def test_mean_keeps_the_tree_order_where_the_order_changes_the_sum() -> None:
+    # In order: (1 + 1e16) rounds to 1e16, minus 1e16 is 0. Any other order keeps the 1.
+    stack = StackedTrees([leaf(1.0), leaf(1e16), leaf(-1e16)])
+    assert_array_equal(stack.mean_values(np.zeros((2, 1))), [[0.0], [0.0]])
+    reordered = StackedTrees([leaf(1e16), leaf(-1e16), leaf(1.0)])
+    assert_array_equal(reordered.mean_values(np.zeros((2, 1))), [[1 / 3], [1 / 3]])
+
+
+def stump(threshold: float, missing_go_to_left: bool) -> Tree:
+    """x0 <= threshold goes to leaf 1 (value 10), otherwise to leaf 2 (value 20)."""
+    return Tree(
+        children_left=np.array([1, -1, -1]),
+        children_right=np.array([2, -1, -1]),
+        feature=np.array([0, -2, -2]),
+        threshold=np.array([threshold, -2.0, -2.0]),
+        impurity=np.zeros(3),
+        n_node_samples=np.array([2, 1, 1]),
+        weighted_n_node_samples=np.array([2.0, 1.0, 1.0]),
+        value=np.array([15.0, 10.0, 20.0]).reshape(3, 1, 1),
+        n_features=1,
+        missing_go_to_left=np.array([missing_go_to_left, False, False]),
+    )
+
+
+@pytest.mark.parametrize("missing_go_to_left", [True, False])
+def test_a_split_by_hand(missing_go_to_left: bool) -> None:
+    tree = stump(2.5, missing_go_to_left)
+    X = np.array([[2.5], [np.nextafter(2.5, np.inf)], [-np.inf], [np.inf], [np.nan]])
+    missing = 1 if missing_go_to_left else 2
+    assert_array_equal(tree.apply(X), [1, 2, 1, 2, missing])  # on the threshold: left
+    stack = StackedTrees([stump(2.5, missing_go_to_left), stump(0.0, not missing_go_to_left)])
+    other = 2 if missing_go_to_left else 1
+    assert_array_equal(stack.leaves(X), [[1, 2, 1, 2, missing], [2, 2, 1, 2, other]])
+    expected_mean = [15.0, 20.0, 10.0, 20.0, 15.0]
+    assert_array_equal(stack.mean_values(X), np.array(expected_mean)[:, None])
+
+
+def test_an_infinite_threshold_sends_present_values_left_and_missing_ones_right() -> None:
+    tree = stump(np.inf, missing_go_to_left=False)
+    assert_array_equal(tree.apply(np.array([[1e308], [np.inf], [np.nan]])), [1, 1, 2])
+
+
+def test_a_tree_that_is_a_single_leaf() -> None:
+    X = np.array([[np.nan], [3.0], [-1.0]])
+    assert_array_equal(leaf(7.0).apply(X), [0, 0, 0])
+    assert_array_equal(leaf(7.0).predict(X), [[7.0]] * 3)
+    assert leaf(7.0).decision_path(X).toarray().tolist() == [[1], [1], [1]]
+    stack = StackedTrees([stump(0.0, True), leaf(7.0), stump(1.0, False)])
+    assert_array_equal(stack.offsets, [0, 3, 4])
+    assert_array_equal(stack.leaves(X), [[1, 2, 1], [0, 0, 0], [2, 2, 1]])
+    assert_array_equal(stack.values(X)[:, :, 0], [[10, 20, 10], [7, 7, 7], [20, 20, 10]])
+
+
+@pytest.mark.parametrize("n_rows", [0, 1])
+@pytest.mark.parametrize("regression", [False, True], ids=["classifier", "regressor"])
+def test_one_row_and_no_rows(n_rows: int, regression: bool) -> None:
+    trees, rows = fitted_forest(regression, n_trees=3, seed=1)
+    rows = rows[:n_rows]
+    n_values = trees[0].value.shape[2]
+    stack = StackedTrees(trees)
+    assert stack.leaves(rows).shape == (3, n_rows)
+    assert stack.values(rows).shape == (3, n_rows, n_values)
+    assert stack.mean_values(rows).shape == (n_rows, n_values)
+    for tree in trees:
+        assert_array_equal(tree.apply(rows), reference_leaves(tree, rows))
+        assert tree.predict(rows).shape == (n_rows, n_values)
+        assert tree.decision_path(rows).shape == (n_rows, tree.node_count)
+    assert_array_equal(stack.leaves(rows), np.stack([reference_leaves(t, rows) for t in trees]))
+
+
+def test_decision_path_lists_the_walked_nodes_root_first() -> None:
+    trees, rows = fitted_forest(regression=False, n_trees=3, seed=2)
+    for tree in trees:
+        path = tree.decision_path(rows)
+        assert path.shape == (rows.shape[0], tree.node_count)
+        for i, x in enumerate(rows):
+            nodes = path.indices[path.indptr[i] : path.indptr[i + 1]]
+            assert nodes.tolist() == reference_path(tree, x)
+        assert_array_equal(path.data, 1)
+
+
+def test_any_layout_or_number_type_walks_as_float64() -> None:
+    trees, rows = fitted_forest(regression=False, n_trees=3, seed=3)
+    stack = StackedTrees(trees)
+    wide = np.repeat(rows, 2, axis=1)[:, ::2]  # the same values, not side by side in memory
+    single = rows.astype(np.float32)
+    integers = np.round(np.clip(np.nan_to_num(rows), -9, 9) * 3).astype(np.int64)
+    for X in (np.asfortranarray(rows), wide, single, integers):
+        as_float64 = X.astype(np.float64)
+        expected = np.stack([reference_leaves(tree, as_float64) for tree in trees])
+        assert_array_equal(stack.leaves(X), expected)
+        assert_array_equal(np.stack([tree.apply(X) for tree in trees]), expected)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (5,), (2, 5, 4)])
+def test_rows_of_the_wrong_shape_are_refused(shape: tuple[int, ...]) -> None:
+    trees, _ = fitted_forest(regression=False, n_trees=2, seed=4)
+    X = np.zeros(shape)
+    message = "X must be a 2-dimensional array with 4 columns .*" + re.escape(f"got shape {shape}")
+    for walk in (
+        StackedTrees(trees).leaves,
+        StackedTrees(trees).mean_values,
+        trees[0].apply,
+        trees[0].decision_path,
+    ):
+        with pytest.raises(ValueError, match=message):
+            walk(X)
