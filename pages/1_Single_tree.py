@@ -6,8 +6,8 @@ from core import ui
 from core.app.models import plotted_pair, tree_spec
 from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
-from core.engine.criteria import score_splits
 from core.engine.grow import grow_tree
+from core.engine.scan import score_splits
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:

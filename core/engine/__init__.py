@@ -3,14 +3,15 @@
 Read in this order:
 
 1. :mod:`core.engine.criteria`: the impurity formulas (``node_gini``, ``node_entropy``,
-   ``node_squared_error``) and ``score_splits``, how one feature's thresholds are scored at
-   one node, plainly: one row at a time from the right side to the left.
+   ``node_squared_error``, ``node_absolute_error``); :mod:`core.engine.scan`:
+   ``score_splits``, how one feature's thresholds are scored at one node, plainly: one row at
+   a time from the right side to the left.
 2. :mod:`core.engine.grow`: the loop that grows every tree, a single one or a forest's, node
    by node: measure the node, stop or try the features, cut, and go on with the children.
 3. :mod:`core.engine.structure`: a fitted tree as flat arrays, and how rows walk down it
    (:mod:`core.engine.walk`).
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
-   contract); :mod:`core.engine.predict` walks many trees at once; :mod:`core.engine.pruning`
+   contract); :mod:`core.engine.predict` walks a forest's trees; :mod:`core.engine.pruning`
    is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters.
 5. :mod:`core.engine.compat`: the only module that imports scikit-learn (the estimator
    contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.compiled`: numba's

@@ -71,7 +71,7 @@ def compile_everything() -> float:
         RandomForestClassifier,
         RandomForestRegressor,
     )
-    from core.engine.criteria import scan_feature
+    from core.engine.scan import scan_feature
 
     start = time.perf_counter()
     rng = np.random.default_rng(0)

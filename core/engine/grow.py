@@ -1,7 +1,8 @@
 """Growing a tree: the textbook loop, compiled.
 
-Read :mod:`core.engine.criteria` first: :func:`~core.engine.criteria.score_splits` scores every
-threshold of one feature at one node and returns the best. This module is the rest of the
+Read :mod:`core.engine.criteria` (the formulas) and :mod:`core.engine.scan` first:
+:func:`~core.engine.scan.score_splits` scores every threshold of one feature at one node and
+returns the best. This module is the rest of the
 algorithm, in one loop (:func:`grow_tree`):
 
 1. Sort the rows along every feature, once (:func:`sort_rows`; a forest sorts once for all its
@@ -44,11 +45,10 @@ from core.engine.criteria import (
     ENTROPY,
     FEATURE_THRESHOLD,
     GINI,
-    midpoint,
     node_statistics,
-    score_splits,
 )
 from core.engine.params import GrowthParams
+from core.engine.scan import midpoint, score_splits
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
 Float = NDArray[np.float64]

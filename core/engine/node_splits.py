@@ -24,10 +24,10 @@ from core.engine.criteria import (
     absolute_error,
     entropy,
     gini,
-    scan_feature,
     squared_error,
 )
 from core.engine.params import resolve_min_samples
+from core.engine.scan import scan_feature
 from core.engine.structure import TREE_LEAF
 
 Int = NDArray[np.int64]
@@ -212,7 +212,7 @@ def best_split(
 ) -> list[SplitEvaluation]:
     """The best split of each feature on a node's samples, best first.
 
-    Each feature's best threshold comes from :func:`core.engine.criteria.scan_feature` (the
+    Each feature's best threshold comes from :func:`core.engine.scan.scan_feature` (the
     lowest threshold among equals); features that cannot split the node are left out. Sorted by
     gain, largest first, then by feature index (the builder's tie rule).
 

@@ -4,7 +4,7 @@
   two-class node as the share ``p`` of one class goes from 0 to 1, with a node marked on them.
 - :func:`compute_split_scan`: at one node of a fitted tree, the weighted child impurity
   ``(n_L I(L) + n_R I(R)) / n`` of every valid threshold of every feature
-  (:func:`core.engine.criteria.scan_feature`); the tree's own split is the lowest point of all.
+  (:func:`core.engine.scan.scan_feature`); the tree's own split is the lowest point of all.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 
 from core.engine import criteria
 from core.engine.params import resolve_min_samples
+from core.engine.scan import SplitScan, scan_feature
 from core.figures._layout import (
     axis_style,
     build_figure,
@@ -276,7 +277,7 @@ def compute_split_scan(
     scans = []
     parent = float(np.asarray(arrays.impurity)[node_id])
     for f in range(X.shape[1]):
-        scan = criteria.scan_feature(
+        scan = scan_feature(
             X[in_node, f],
             target,
             criterion=crit,
@@ -318,7 +319,7 @@ def compute_split_scan(
     )
 
 
-def _curve(scan: criteria.SplitScan) -> tuple[FloatArray, FloatArray]:
+def _curve(scan: SplitScan) -> tuple[FloatArray, FloatArray]:
     """One point per finite threshold: with missing values, the better of sending them left
     or right (the split "known | missing", threshold inf, has no place on the axis)."""
     finite = np.isfinite(scan.thresholds)

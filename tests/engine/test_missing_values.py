@@ -27,7 +27,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 from sklearn.tree import DecisionTreeRegressor as SkTreeRegressor
 
-from core.engine.criteria import scan_feature
+from core.engine.scan import scan_feature
 
 # The semantics followed are scikit-learn 1.9's, checked against it. Older releases differ in
 # details (1.6's decision_path does not follow missing_go_to_left, and it does not split a

@@ -139,8 +139,8 @@ def test_every_page_explains_itself_with_real_source(path):
 
 def test_the_shown_source_is_the_engines_own():
     from core import RandomForestClassifier
-    from core.engine.criteria import score_splits
     from core.engine.grow import grow_tree
+    from core.engine.scan import score_splits
 
     app = open_page(RANDOM_FOREST)
     sources = [c.value.strip() for c in block(app, "how-computed").code]
