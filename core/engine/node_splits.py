@@ -3,7 +3,7 @@ stopped.
 
 - :func:`split_candidates`: the best split of every feature at a node, ranked by gain, the
   tree's own split first;
-- :func:`why_leaf`: why a leaf was not split, in words;
+- :func:`why_leaf`: why a leaf was not split, as a stop code and the numbers behind it;
 - :func:`evaluate_split` and :func:`compare_with_best`: how good *my* split is, against the
   tree's.
 
@@ -14,6 +14,7 @@ uses (:mod:`core.engine.criteria`); nothing is refitted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -460,11 +461,48 @@ StopCode = Literal[
 
 @dataclass(frozen=True)
 class StopReason:
-    """Why a leaf was not split: a code for programs and a sentence for students."""
+    """Why a leaf was not split: the rule that stopped it and the numbers that rule read.
+
+    Only numbers: :func:`core.app.words.why_leaf_sentence` says it in words.
+
+    Attributes
+    ----------
+    node : int
+    code : StopCode
+        The rule's name: the parameter that stopped the node, or ``pure``, ``constant``,
+        ``features_drawn``.
+    rule : int
+        Which of :func:`why_leaf`'s nine rules, numbered in its order (1 to 9): the code alone
+        does not tell rule 3 (too few samples for two leaves) from rule 6 (no threshold leaves
+        both sides big enough), both ``min_samples_leaf``.
+    n_samples : int
+        Training samples at the node.
+    depth : int
+        The node's depth, the root's being 0.
+    limit : int, float or None
+        The value of the parameter named by ``code`` (``max_depth``, ``min_samples_leaf``,
+        ``min_samples_split`` as int; ``min_impurity_decrease``, ``ccp_alpha`` as float);
+        None for ``pure``, ``constant`` and ``features_drawn``.
+    pure_class : int or None
+        At a pure node of a classifier: the index of its one class in ``model.classes_``.
+        None otherwise (a regressor's pure node has one target value, whatever it is).
+    best_feature : int or None
+        The best split's feature over all features, once the rules have looked for it
+        (rules 7 to 9); None before.
+    decrease : float or None
+        That split's weighted impurity decrease, ``n_samples / n_root * gain``, the number
+        ``min_impurity_decrease`` is compared with (rules 7 to 9).
+    """
 
     node: int
     code: StopCode
-    sentence: str
+    rule: int
+    n_samples: int
+    depth: int
+    limit: float | None = None
+    pure_class: int | None = None
+    best_feature: int | None = None
+    decrease: float | None = None
 
 
 def why_leaf(
@@ -472,8 +510,6 @@ def why_leaf(
     X_train: ArrayLike,
     y_train: ArrayLike,
     node: int,
-    *,
-    feature_names: list[str] | None = None,
 ) -> StopReason:
     """The first stopping rule, in the builder's order, that keeps ``node`` a leaf.
 
@@ -488,6 +524,20 @@ def why_leaf(
     9. ``features_drawn``: it could split, but not on the features drawn (``max_features``).
 
     Rules 5 to 9 scan all features; with ``max_features`` the tree saw only some of them.
+
+    Parameters
+    ----------
+    model : fitted DecisionTreeClassifier or DecisionTreeRegressor (ours or scikit-learn's)
+    X_train, y_train : array-like of shape (n_samples, n_features), (n_samples,)
+        The data the model was fitted on.
+    node : int
+        A leaf's id in ``model.tree_``.
+
+    Returns
+    -------
+    StopReason
+        The rule's code and number, and the numbers it read; no words
+        (:func:`core.app.words.why_leaf_sentence` gives them).
 
     Raises
     ------
@@ -504,67 +554,44 @@ def why_leaf(
     n = int(at.sum())
     depth = int(model.decision_path(X[at][:1]).sum()) - 1  # nodes on the path, minus the root
     split, leaf = _min_samples(model)
-    name = f"Node {node}"
 
-    def stop(code: StopCode, sentence: str) -> StopReason:
-        return StopReason(node=int(node), code=code, sentence=f"{name} {sentence}")
+    # Every rule reports the node, its samples and its depth; each adds the numbers it read.
+    stop = partial(StopReason, node=int(node), n_samples=n, depth=depth)
 
     if tree.impurity[node] <= EPSILON:
-        if n_classes:
-            label = model.classes_[int(np.argmax(tree.value[node, 0]))]
-            what = f"{'is' if n == 1 else 'are'} of class {label}"
-        else:
-            what = "has one target value" if n == 1 else "have the same target value"
-        samples = "its only sample" if n == 1 else f"all its {n} samples"
-        return stop("pure", f"is pure: {samples} {what}; there is nothing to separate.")
+        pure_class = int(np.argmax(tree.value[node, 0])) if n_classes else None
+        return stop(code="pure", rule=1, pure_class=pure_class)
     if model.max_depth is not None and depth >= model.max_depth:
-        return stop(
-            "max_depth", f"is at depth {depth}, the limit set by max_depth={model.max_depth}."
-        )
+        return stop(code="max_depth", rule=2, limit=int(model.max_depth))
     if n < 2 * leaf:
-        return stop(
-            "min_samples_leaf",
-            f"holds {n} samples: too few for two children of min_samples_leaf={leaf} each.",
-        )
+        return stop(code="min_samples_leaf", rule=3, limit=leaf)
     if n < split:
-        return stop(
-            "min_samples_split", f"holds {n} samples, fewer than min_samples_split={split}."
-        )
+        return stop(code="min_samples_split", rule=4, limit=split)
     criterion = str(model.criterion)
     if not best_split(X[at], y[at], criterion, n_classes):
-        return stop(
-            "constant",
-            f"has {n} samples with the same value on every feature: no threshold separates them.",
-        )
+        return stop(code="constant", rule=5)
     ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf)
     if not ranked:
-        return stop(
-            "min_samples_leaf",
-            f"cannot split: every threshold leaves a side with fewer than "
-            f"min_samples_leaf={leaf} samples.",
-        )
-    best = ranked[0]
-    decrease = n / float(tree.n_node_samples[0]) * best.gain
+        return stop(code="min_samples_leaf", rule=6, limit=leaf)
+    # The best split's feature, not its rule: how a rule reads (one-hot columns, missing
+    # values) is core.figures.rules' job, and the engine does not import figures.
+    best_feature = ranked[0].feature
+    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain
     minimum = float(model.min_impurity_decrease)
     if decrease + EPSILON < minimum:
-        names = feature_names or [f"x[{i}]" for i in range(X.shape[1])]
         return stop(
-            "min_impurity_decrease",
-            # The feature, not the rule: how a rule reads (one-hot columns, missing values) is
-            # core.figures.rules' job, and the engine does not import figures.
-            f"stops: its best split, on {names[best.feature]}, decreases "
-            f"the weighted impurity by {_fmt(decrease)}, less than "
-            f"min_impurity_decrease={minimum:g}.",
+            code="min_impurity_decrease",
+            rule=7,
+            limit=minimum,
+            best_feature=best_feature,
+            decrease=decrease,
         )
     if float(model.ccp_alpha) > 0.0:
         return stop(
-            "ccp_alpha",
-            f"was split in the full tree, but cost-complexity pruning (ccp_alpha="
-            f"{float(model.ccp_alpha):g}) cut the branch below it: it lowered the impurity too "
-            "little for the leaves it added.",
+            code="ccp_alpha",
+            rule=8,
+            limit=float(model.ccp_alpha),
+            best_feature=best_feature,
+            decrease=decrease,
         )
-    return stop(
-        "features_drawn",
-        "could split, but not well enough on the features drawn at random here "
-        "(max_features): others would have.",
-    )
+    return stop(code="features_drawn", rule=9, best_feature=best_feature, decrease=decrease)
