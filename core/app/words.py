@@ -2,8 +2,9 @@
 
 - Markdown that shows as typed: :func:`md`; a description's opening: :func:`summary`.
 - A tree in words: :func:`path_in_words`, :func:`differing_nodes`, :func:`score`.
-- A node in words: :func:`why_leaf_sentence` says what the engine's
-  :func:`~core.engine.node_splits.why_leaf` found, which is only a code and numbers.
+- A node in words: :func:`why_leaf_sentence` and :func:`comparison_sentence` say what the
+  engine's :func:`~core.engine.node_splits.why_leaf` and
+  :func:`~core.engine.node_splits.compare_with_best` found, which are only codes and numbers.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from core.engine.node_splits import StopReason
+from core.engine.node_splits import SplitComparison, StopReason
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
 from core.figures import score_name as score_name
@@ -207,3 +208,30 @@ def why_leaf_sentence(
             "(max_features): others would have."
         )
     return f"Node {reason.node} {text}"
+
+
+def comparison_sentence(comparison: SplitComparison) -> str:
+    """``"Your split gains 0.08; the tree's best gains 0.213."`` and a verdict: a best split,
+    or how much better the tree's is.
+
+    Parameters
+    ----------
+    comparison : SplitComparison
+        What :func:`core.engine.node_splits.compare_with_best` returned.
+
+    Returns
+    -------
+    str
+        Plain text, not Markdown.
+    """
+    if not comparison.yours.splits:
+        mine = "Your split sends every sample to one side, so it gains nothing"
+    else:
+        mine = f"Your split gains {_fmt(comparison.yours.gain)}"
+    best, difference = comparison.best, comparison.gain_difference
+    if best is None or difference is None:
+        return f"{mine}; no split can separate these samples."
+    text = f"{mine}; the tree's best gains {_fmt(best.gain)}."
+    if comparison.found_best:
+        return text + " You found a best split."
+    return text + f" The tree's split is better by {_fmt(difference)}."

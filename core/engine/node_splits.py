@@ -8,7 +8,9 @@ stopped.
   tree's.
 
 Each answer comes from the node's training rows and the same impurity functions the builder
-uses (:mod:`core.engine.criteria`); nothing is refitted.
+uses (:mod:`core.engine.criteria`); nothing is refitted. The answers are codes and numbers:
+the sentences a student reads are the app's (:mod:`core.app.words`), so the engine's results
+stay the same whatever the wording.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ __all__ = [
     "StopReason",
     "best_split",
     "compare_with_best",
-    "comparison_sentence",
     "evaluate_split",
     "node_rows",
     "split_candidates",
@@ -254,11 +255,6 @@ def best_split(
     return sorted(found, key=lambda s: (-s.gain, s.feature))
 
 
-def _fmt(value: float) -> str:
-    """A number as a student reads it: three significant digits."""
-    return f"{value:.3g}"
-
-
 @dataclass(frozen=True)
 class SplitComparison:
     """A student's split against the best split of the node.
@@ -268,28 +264,17 @@ class SplitComparison:
     yours : SplitEvaluation
     best : SplitEvaluation or None
         Best split over all features (None when nothing can split the node).
-    sentence : str
-        The comparison in plain words.
+    gain_difference : float or None
+        ``best.gain - yours.gain``: how much more the best split gains (None without ``best``).
+    found_best : bool
+        ``yours`` gains as much as ``best``, up to rounding (``1e-12`` relative to the node's
+        impurity): the student found *a* best split, maybe another feature's or threshold's.
     """
 
     yours: SplitEvaluation
     best: SplitEvaluation | None
-    sentence: str
-
-
-def comparison_sentence(yours: SplitEvaluation, best: SplitEvaluation | None) -> str:
-    """``"Your split gains 0.21; the tree's best gains 0.27."`` and a verdict."""
-    if not yours.splits:
-        mine = "Your split sends every sample to one side, so it gains nothing"
-    else:
-        mine = f"Your split gains {_fmt(yours.gain)}"
-    if best is None:
-        return f"{mine}; no split can separate these samples."
-    tolerance = 1e-12 * max(1.0, best.parent_impurity)
-    text = f"{mine}; the tree's best gains {_fmt(best.gain)}."
-    if yours.gain >= best.gain - tolerance:
-        return text + " You found a best split."
-    return text + f" The tree's split is better by {_fmt(best.gain - yours.gain)}."
+    gain_difference: float | None
+    found_best: bool
 
 
 def compare_with_best(
@@ -308,8 +293,17 @@ def compare_with_best(
     """
     yours = evaluate_split(X_node, y_node, feature, threshold, criterion, n_classes)
     ranked = best_split(X_node, y_node, criterion, n_classes, min_samples_leaf=min_samples_leaf)
-    best = ranked[0] if ranked else None
-    return SplitComparison(yours=yours, best=best, sentence=comparison_sentence(yours, best))
+    if not ranked:
+        return SplitComparison(yours=yours, best=None, gain_difference=None, found_best=False)
+    best = ranked[0]
+    # Two equally good splits can differ in the last bits of their sums: a tie is a tie.
+    tolerance = 1e-12 * max(1.0, best.parent_impurity)
+    return SplitComparison(
+        yours=yours,
+        best=best,
+        gain_difference=best.gain - yours.gain,
+        found_best=yours.gain >= best.gain - tolerance,
+    )
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from core.app.models import ModelView
-from core.app.words import md, why_leaf_sentence
+from core.app.words import comparison_sentence, md, why_leaf_sentence
 from core.engine.growth import GrowthPrefix, GrowthSteps
 from core.engine.node_splits import (
     SplitEvaluation,
@@ -341,7 +341,7 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
             n_classes,
             min_samples_leaf=int(model.min_samples_leaf),
         )
-        st.markdown(f"**{md(comparison.sentence)}**")
+        st.markdown(f"**{md(comparison_sentence(comparison))}**")
         rows = [_split_row("yours", comparison.yours, view)]
         if comparison.best is not None:
             rows.append(_split_row("the tree's best", comparison.best, view))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from core import DecisionTreeClassifier, DecisionTreeRegressor
 from core.app import words
-from core.engine.node_splits import StopReason, why_leaf
+from core.engine.node_splits import StopReason, compare_with_best, why_leaf
 
 # Four points on a line: x <= 1.5 is class 0, x > 1.5 class 1; a second, useless feature.
 X_TOY = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [3.0, 5.0]])
@@ -235,3 +237,35 @@ def test_the_best_split_is_named_by_its_feature():
     )
     with pytest.raises(ValueError, match="must carry its best split; got best_feature=None"):
         words.why_leaf_sentence(no_split)
+
+
+def test_comparison_sentence_gives_both_gains_and_a_verdict():
+    # x0 <= 1.5 gains 0.08; the best (x0 <= 2.5) 0.48 - 4/15 = 0.21333: better by 0.13333.
+    c = compare_with_best(NODE_X, NODE_Y, 0, 1.5, "gini", 2)
+    assert words.comparison_sentence(c) == (
+        "Your split gains 0.08; the tree's best gains 0.213. The tree's split is better by 0.133."
+    )
+    tie = compare_with_best(NODE_X, NODE_Y, 1, 0.5, "gini", 2)
+    assert words.comparison_sentence(tie) == (
+        "Your split gains 0.213; the tree's best gains 0.213. You found a best split."
+    )
+    none = compare_with_best(NODE_X, NODE_Y, 1, 5.0, "gini", 2)
+    assert words.comparison_sentence(none) == (
+        "Your split sends every sample to one side, so it gains nothing; the tree's best "
+        "gains 0.213. The tree's split is better by 0.213."
+    )
+    nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
+    assert words.comparison_sentence(nothing) == (
+        "Your split sends every sample to one side, so it gains nothing; no split can "
+        "separate these samples."
+    )
+
+
+def test_the_verdict_is_the_engines():
+    # A gain short by rounding only is a best split: the engine's tolerance decides, not ==.
+    tie = compare_with_best(NODE_X, NODE_Y, 1, 0.5, "gini", 2)
+    assert words.comparison_sentence(replace(tie, gain_difference=1e-15)).endswith(
+        "You found a best split."
+    )
+    short = replace(tie, found_best=False, gain_difference=0.0125)
+    assert words.comparison_sentence(short).endswith("The tree's split is better by 0.0125.")

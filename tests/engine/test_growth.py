@@ -277,20 +277,29 @@ def test_best_split_ranks_each_features_best() -> None:
     assert best_split(np.ones((3, 2)), np.array([0, 1, 0]), "gini", 2) == []
 
 
-def test_compare_with_best_in_words() -> None:
+def test_compare_with_best_in_numbers() -> None:
     # x0 <= 1.5: left (1, 0) gini 0, right (2, 2) gini 0.5; children 4/5 * 0.5 = 0.4;
     # gain 0.48 - 0.4 = 0.08 against the best 0.21333: better by 0.13333.
     c = compare_with_best(TOY_X, TOY_Y, 0, 1.5, "gini", 2)
     assert_allclose(c.yours.gain, 0.08)
     assert c.best is not None
     assert_allclose(c.best.gain, 0.48 - 4 / 15)
-    assert c.sentence == (
-        "Your split gains 0.08; the tree's best gains 0.213. The tree's split is better by 0.133."
-    )
+    assert c.gain_difference is not None
+    assert_allclose(c.gain_difference, 0.48 - 4 / 15 - 0.08)
+    assert not c.found_best
+    # x1 <= 0.5 leaves 4/15 too (test_best_split_ranks_each_features_best): another best split.
     tie = compare_with_best(TOY_X, TOY_Y, 1, 0.5, "gini", 2)
-    assert tie.sentence.endswith("You found a best split.")
+    assert tie.found_best
+    assert tie.best is not None and tie.best.feature == 0
+    # Everything on one side: no gain, the whole best gain short.
     none = compare_with_best(TOY_X, TOY_Y, 1, 5.0, "gini", 2)
-    assert none.sentence.startswith("Your split sends every sample to one side")
+    assert not none.yours.splits and none.yours.gain == 0.0
+    assert none.gain_difference is not None
+    assert_allclose(none.gain_difference, 0.48 - 4 / 15)
+    assert not none.found_best
+    # Constant features: nothing to compare with.
+    nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
+    assert (nothing.best, nothing.gain_difference, nothing.found_best) == (None, None, False)
 
 
 # -- why this split -------------------------------------------------------------------------------
