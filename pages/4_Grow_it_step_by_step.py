@@ -5,6 +5,7 @@ import streamlit as st
 from core import ui
 from core.app.models import plotted_pair, tree_spec
 from core.app.pages import GROW_STEP_BY_STEP
+from core.app.words import why_leaf_sentence
 from core.engine.grow import grow_tree
 from core.engine.growth import estimator_after, growth_steps, prefix_after
 from core.engine.node_splits import split_candidates, why_leaf
@@ -104,6 +105,7 @@ ui.how_computed(
     "The tree is fitted once. `growth_steps` orders its splits best first; `prefix_after` "
     "keeps the first k of them and turns every other node into a leaf holding its own "
     "samples, so no tree is refitted per step. `split_candidates` and `why_leaf` answer "
-    "for one node from its training rows. `grow_tree` is the loop that grew it.",
-    [growth_steps, prefix_after, split_candidates, why_leaf, grow_tree],
+    "for one node from its training rows, in numbers; `why_leaf_sentence` puts a leaf's "
+    "answer into words. `grow_tree` is the loop that grew it.",
+    [growth_steps, prefix_after, split_candidates, why_leaf, why_leaf_sentence, grow_tree],
 )

@@ -2,6 +2,9 @@
 
 - Markdown that shows as typed: :func:`md`; a description's opening: :func:`summary`.
 - A tree in words: :func:`path_in_words`, :func:`differing_nodes`, :func:`score`.
+- A node in words: :func:`why_leaf_sentence` and :func:`comparison_sentence` say what the
+  engine's :func:`~core.engine.node_splits.why_leaf` and
+  :func:`~core.engine.node_splits.compare_with_best` found, which are only codes and numbers.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from core.engine.node_splits import SplitComparison, StopReason
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
 from core.figures import score_name as score_name
@@ -121,3 +126,112 @@ def differing_nodes(a: Any, b: Any, *, atol: float = 1e-9) -> tuple[set[int], se
         pairs.append((int(ta.children_left[na]), int(tb.children_left[nb])))
         pairs.append((int(ta.children_right[na]), int(tb.children_right[nb])))
     return only_a, only_b
+
+
+# --- a node in words -----------------------------------------------------------------------
+
+
+def _fmt(value: float) -> str:
+    """A number as a student reads it: three significant digits."""
+    return f"{value:.3g}"
+
+
+def why_leaf_sentence(
+    reason: StopReason,
+    feature_names: Sequence[str] | None = None,
+    classes: Sequence[object] | None = None,
+) -> str:
+    """Why a leaf stopped, in one sentence: ``"Node 4 is at depth 2, the limit set by
+    max_depth=2."``
+
+    One sentence per rule of :func:`core.engine.node_splits.why_leaf`, in its order.
+
+    Parameters
+    ----------
+    reason : StopReason
+        What ``why_leaf`` returned.
+    feature_names : sequence of str, optional
+        Names the best split's feature (``min_impurity_decrease``); by default ``x[0]``,
+        ``x[1]``...
+    classes : sequence, optional
+        The model's ``classes_``, to name a pure leaf's class; by default its index, which is
+        its label when the labels are ``0..k-1``.
+
+    Returns
+    -------
+    str
+        Plain text, not Markdown: escape it (:func:`md`) to show it as typed.
+    """
+    n, limit = reason.n_samples, reason.limit
+    if reason.code == "pure":
+        samples = "its only sample" if n == 1 else f"all its {n} samples"
+        if reason.pure_class is None:  # a regressor's leaf
+            what = "has one target value" if n == 1 else "have the same target value"
+        else:
+            label = reason.pure_class if classes is None else classes[reason.pure_class]
+            what = f"{'is' if n == 1 else 'are'} of class {label}"
+        text = f"is pure: {samples} {what}; there is nothing to separate."
+    elif reason.code == "max_depth":
+        text = f"is at depth {reason.depth}, the limit set by max_depth={limit}."
+    elif reason.code == "min_samples_leaf" and reason.rule == 3:  # too few for two leaves
+        text = f"holds {n} samples: too few for two children of min_samples_leaf={limit} each."
+    elif reason.code == "min_samples_split":
+        text = f"holds {n} samples, fewer than min_samples_split={limit}."
+    elif reason.code == "constant":
+        text = f"has {n} samples with the same value on every feature: no threshold separates them."
+    elif reason.code == "min_samples_leaf":  # rule 6: no threshold leaves both sides enough
+        text = (
+            "cannot split: every threshold leaves a side with fewer than "
+            f"min_samples_leaf={limit} samples."
+        )
+    elif reason.code == "min_impurity_decrease":
+        feature, decrease = reason.best_feature, reason.decrease
+        if feature is None or decrease is None:
+            raise ValueError(
+                "a min_impurity_decrease reason must carry its best split; got best_feature="
+                f"{feature} and decrease={decrease}"
+            )
+        name = feature_names[feature] if feature_names else f"x[{feature}]"
+        text = (
+            f"stops: its best split, on {name}, decreases the weighted impurity by "
+            f"{_fmt(decrease)}, less than min_impurity_decrease={limit:g}."
+        )
+    elif reason.code == "ccp_alpha":
+        text = (
+            f"was split in the full tree, but cost-complexity pruning (ccp_alpha={limit:g}) "
+            "cut the branch below it: it lowered the impurity too little for the leaves it "
+            "added."
+        )
+    else:  # features_drawn
+        text = (
+            "could split, but not well enough on the features drawn at random here "
+            "(max_features): others would have."
+        )
+    return f"Node {reason.node} {text}"
+
+
+def comparison_sentence(comparison: SplitComparison) -> str:
+    """``"Your split gains 0.08; the tree's best gains 0.213."`` and a verdict: a best split,
+    or how much better the tree's is.
+
+    Parameters
+    ----------
+    comparison : SplitComparison
+        What :func:`core.engine.node_splits.compare_with_best` returned.
+
+    Returns
+    -------
+    str
+        Plain text, not Markdown.
+    """
+    if not comparison.yours.splits:
+        mine = "Your split sends every sample to one side, so it gains nothing"
+    else:
+        mine = f"Your split gains {_fmt(comparison.yours.gain)}"
+    best, difference = comparison.best, comparison.gain_difference
+    if best is None or difference is None:
+        return f"{mine}; no split can separate these samples."
+    text = f"{mine}; the tree's best gains {_fmt(best.gain)}."
+    if comparison.found_best:
+        return text + " You found a best split."
+    return text + f" The tree's split is better by {_fmt(difference)}."

@@ -3,17 +3,20 @@ stopped.
 
 - :func:`split_candidates`: the best split of every feature at a node, ranked by gain, the
   tree's own split first;
-- :func:`why_leaf`: why a leaf was not split, in words;
+- :func:`why_leaf`: why a leaf was not split, as a stop code and the numbers behind it;
 - :func:`evaluate_split` and :func:`compare_with_best`: how good *my* split is, against the
   tree's.
 
 Each answer comes from the node's training rows and the same impurity functions the builder
-uses (:mod:`core.engine.criteria`); nothing is refitted.
+uses (:mod:`core.engine.criteria`); nothing is refitted. The answers are codes and numbers:
+the sentences a student reads are the app's (:mod:`core.app.words`), so the engine's results
+stay the same whatever the wording.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -44,7 +47,6 @@ __all__ = [
     "StopReason",
     "best_split",
     "compare_with_best",
-    "comparison_sentence",
     "evaluate_split",
     "node_rows",
     "split_candidates",
@@ -253,11 +255,6 @@ def best_split(
     return sorted(found, key=lambda s: (-s.gain, s.feature))
 
 
-def _fmt(value: float) -> str:
-    """A number as a student reads it: three significant digits."""
-    return f"{value:.3g}"
-
-
 @dataclass(frozen=True)
 class SplitComparison:
     """A student's split against the best split of the node.
@@ -267,28 +264,17 @@ class SplitComparison:
     yours : SplitEvaluation
     best : SplitEvaluation or None
         Best split over all features (None when nothing can split the node).
-    sentence : str
-        The comparison in plain words.
+    gain_difference : float or None
+        ``best.gain - yours.gain``: how much more the best split gains (None without ``best``).
+    found_best : bool
+        ``yours`` gains as much as ``best``, up to rounding (``1e-12`` relative to the node's
+        impurity): the student found *a* best split, maybe another feature's or threshold's.
     """
 
     yours: SplitEvaluation
     best: SplitEvaluation | None
-    sentence: str
-
-
-def comparison_sentence(yours: SplitEvaluation, best: SplitEvaluation | None) -> str:
-    """``"Your split gains 0.21; the tree's best gains 0.27."`` and a verdict."""
-    if not yours.splits:
-        mine = "Your split sends every sample to one side, so it gains nothing"
-    else:
-        mine = f"Your split gains {_fmt(yours.gain)}"
-    if best is None:
-        return f"{mine}; no split can separate these samples."
-    tolerance = 1e-12 * max(1.0, best.parent_impurity)
-    text = f"{mine}; the tree's best gains {_fmt(best.gain)}."
-    if yours.gain >= best.gain - tolerance:
-        return text + " You found a best split."
-    return text + f" The tree's split is better by {_fmt(best.gain - yours.gain)}."
+    gain_difference: float | None
+    found_best: bool
 
 
 def compare_with_best(
@@ -307,8 +293,17 @@ def compare_with_best(
     """
     yours = evaluate_split(X_node, y_node, feature, threshold, criterion, n_classes)
     ranked = best_split(X_node, y_node, criterion, n_classes, min_samples_leaf=min_samples_leaf)
-    best = ranked[0] if ranked else None
-    return SplitComparison(yours=yours, best=best, sentence=comparison_sentence(yours, best))
+    if not ranked:
+        return SplitComparison(yours=yours, best=None, gain_difference=None, found_best=False)
+    best = ranked[0]
+    # Two equally good splits can differ in the last bits of their sums: a tie is a tie.
+    tolerance = 1e-12 * max(1.0, best.parent_impurity)
+    return SplitComparison(
+        yours=yours,
+        best=best,
+        gain_difference=best.gain - yours.gain,
+        found_best=yours.gain >= best.gain - tolerance,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -460,11 +455,48 @@ StopCode = Literal[
 
 @dataclass(frozen=True)
 class StopReason:
-    """Why a leaf was not split: a code for programs and a sentence for students."""
+    """Why a leaf was not split: the rule that stopped it and the numbers that rule read.
+
+    Only numbers: :func:`core.app.words.why_leaf_sentence` says it in words.
+
+    Attributes
+    ----------
+    node : int
+    code : StopCode
+        The rule's name: the parameter that stopped the node, or ``pure``, ``constant``,
+        ``features_drawn``.
+    rule : int
+        Which of :func:`why_leaf`'s nine rules, numbered in its order (1 to 9): the code alone
+        does not tell rule 3 (too few samples for two leaves) from rule 6 (no threshold leaves
+        both sides big enough), both ``min_samples_leaf``.
+    n_samples : int
+        Training samples at the node.
+    depth : int
+        The node's depth, the root's being 0.
+    limit : int, float or None
+        The value of the parameter named by ``code`` (``max_depth``, ``min_samples_leaf``,
+        ``min_samples_split`` as int; ``min_impurity_decrease``, ``ccp_alpha`` as float);
+        None for ``pure``, ``constant`` and ``features_drawn``.
+    pure_class : int or None
+        At a pure node of a classifier: the index of its one class in ``model.classes_``.
+        None otherwise (a regressor's pure node has one target value, whatever it is).
+    best_feature : int or None
+        The best split's feature over all features, once the rules have looked for it
+        (rules 7 to 9); None before.
+    decrease : float or None
+        That split's weighted impurity decrease, ``n_samples / n_root * gain``, the number
+        ``min_impurity_decrease`` is compared with (rules 7 to 9).
+    """
 
     node: int
     code: StopCode
-    sentence: str
+    rule: int
+    n_samples: int
+    depth: int
+    limit: float | None = None
+    pure_class: int | None = None
+    best_feature: int | None = None
+    decrease: float | None = None
 
 
 def why_leaf(
@@ -472,8 +504,6 @@ def why_leaf(
     X_train: ArrayLike,
     y_train: ArrayLike,
     node: int,
-    *,
-    feature_names: list[str] | None = None,
 ) -> StopReason:
     """The first stopping rule, in the builder's order, that keeps ``node`` a leaf.
 
@@ -488,6 +518,20 @@ def why_leaf(
     9. ``features_drawn``: it could split, but not on the features drawn (``max_features``).
 
     Rules 5 to 9 scan all features; with ``max_features`` the tree saw only some of them.
+
+    Parameters
+    ----------
+    model : fitted DecisionTreeClassifier or DecisionTreeRegressor (ours or scikit-learn's)
+    X_train, y_train : array-like of shape (n_samples, n_features), (n_samples,)
+        The data the model was fitted on.
+    node : int
+        A leaf's id in ``model.tree_``.
+
+    Returns
+    -------
+    StopReason
+        The rule's code and number, and the numbers it read; no words
+        (:func:`core.app.words.why_leaf_sentence` gives them).
 
     Raises
     ------
@@ -504,67 +548,44 @@ def why_leaf(
     n = int(at.sum())
     depth = int(model.decision_path(X[at][:1]).sum()) - 1  # nodes on the path, minus the root
     split, leaf = _min_samples(model)
-    name = f"Node {node}"
 
-    def stop(code: StopCode, sentence: str) -> StopReason:
-        return StopReason(node=int(node), code=code, sentence=f"{name} {sentence}")
+    # Every rule reports the node, its samples and its depth; each adds the numbers it read.
+    stop = partial(StopReason, node=int(node), n_samples=n, depth=depth)
 
     if tree.impurity[node] <= EPSILON:
-        if n_classes:
-            label = model.classes_[int(np.argmax(tree.value[node, 0]))]
-            what = f"{'is' if n == 1 else 'are'} of class {label}"
-        else:
-            what = "has one target value" if n == 1 else "have the same target value"
-        samples = "its only sample" if n == 1 else f"all its {n} samples"
-        return stop("pure", f"is pure: {samples} {what}; there is nothing to separate.")
+        pure_class = int(np.argmax(tree.value[node, 0])) if n_classes else None
+        return stop(code="pure", rule=1, pure_class=pure_class)
     if model.max_depth is not None and depth >= model.max_depth:
-        return stop(
-            "max_depth", f"is at depth {depth}, the limit set by max_depth={model.max_depth}."
-        )
+        return stop(code="max_depth", rule=2, limit=int(model.max_depth))
     if n < 2 * leaf:
-        return stop(
-            "min_samples_leaf",
-            f"holds {n} samples: too few for two children of min_samples_leaf={leaf} each.",
-        )
+        return stop(code="min_samples_leaf", rule=3, limit=leaf)
     if n < split:
-        return stop(
-            "min_samples_split", f"holds {n} samples, fewer than min_samples_split={split}."
-        )
+        return stop(code="min_samples_split", rule=4, limit=split)
     criterion = str(model.criterion)
     if not best_split(X[at], y[at], criterion, n_classes):
-        return stop(
-            "constant",
-            f"has {n} samples with the same value on every feature: no threshold separates them.",
-        )
+        return stop(code="constant", rule=5)
     ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf)
     if not ranked:
-        return stop(
-            "min_samples_leaf",
-            f"cannot split: every threshold leaves a side with fewer than "
-            f"min_samples_leaf={leaf} samples.",
-        )
-    best = ranked[0]
-    decrease = n / float(tree.n_node_samples[0]) * best.gain
+        return stop(code="min_samples_leaf", rule=6, limit=leaf)
+    # The best split's feature, not its rule: how a rule reads (one-hot columns, missing
+    # values) is core.figures.rules' job, and the engine does not import figures.
+    best_feature = ranked[0].feature
+    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain
     minimum = float(model.min_impurity_decrease)
     if decrease + EPSILON < minimum:
-        names = feature_names or [f"x[{i}]" for i in range(X.shape[1])]
         return stop(
-            "min_impurity_decrease",
-            # The feature, not the rule: how a rule reads (one-hot columns, missing values) is
-            # core.figures.rules' job, and the engine does not import figures.
-            f"stops: its best split, on {names[best.feature]}, decreases "
-            f"the weighted impurity by {_fmt(decrease)}, less than "
-            f"min_impurity_decrease={minimum:g}.",
+            code="min_impurity_decrease",
+            rule=7,
+            limit=minimum,
+            best_feature=best_feature,
+            decrease=decrease,
         )
     if float(model.ccp_alpha) > 0.0:
         return stop(
-            "ccp_alpha",
-            f"was split in the full tree, but cost-complexity pruning (ccp_alpha="
-            f"{float(model.ccp_alpha):g}) cut the branch below it: it lowered the impurity too "
-            "little for the leaves it added.",
+            code="ccp_alpha",
+            rule=8,
+            limit=float(model.ccp_alpha),
+            best_feature=best_feature,
+            decrease=decrease,
         )
-    return stop(
-        "features_drawn",
-        "could split, but not well enough on the features drawn at random here "
-        "(max_features): others would have.",
-    )
+    return stop(code="features_drawn", rule=9, best_feature=best_feature, decrease=decrease)

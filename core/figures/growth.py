@@ -297,11 +297,16 @@ def split_comparison_figure(
     comparison: SplitComparison,
     feature_names: Sequence[str],
     *,
-    title: str | None = None,
+    title: str = "",
     height: int = 320,
     categories: Categories | None = None,
 ) -> go.Figure:
-    """Two horizontal bars, the gain of the student's split and of the tree's best split."""
+    """Two horizontal bars, the gain of the student's split and of the tree's best split.
+
+    The comparison in words (:func:`core.app.words.comparison_sentence`) is the caller's to
+    pass as ``title``: the app's words build on the figures, so the figures cannot reach for
+    them. The step page shows the sentence above the bars and leaves the title empty.
+    """
     bars: list[tuple[str, SplitEvaluation, str]] = [("your split", comparison.yours, MUTED_COLOR)]
     if comparison.best is not None:
         bars.append(("the tree's best", comparison.best, LINE_COLORS[0]))
@@ -320,7 +325,7 @@ def split_comparison_figure(
         "hovertemplate": "%{y}<br>gain %{x:.4f}<extra></extra>",
     }
     layout = styled_layout(
-        title=comparison.sentence if title is None else title,
+        title=title,
         x_title="gain: impurity before minus weighted impurity after",
         y_title="",
         height=height,

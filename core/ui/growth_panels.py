@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from core.app.models import ModelView
-from core.app.words import md
+from core.app.words import comparison_sentence, md, why_leaf_sentence
 from core.engine.growth import GrowthPrefix, GrowthSteps
 from core.engine.node_splits import (
     SplitEvaluation,
@@ -233,14 +233,16 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
         # remembered beside the model, a new step or sample elsewhere rebuilds none of them.
         candidates = split_candidates(model, X, y, node)
         if leaf:
-            return candidates, why_leaf(model, X, y, node, feature_names=list(view.names))
+            reason = why_leaf(model, X, y, node)
+            classes = model.classes_ if view.classify else None
+            return candidates, why_leaf_sentence(reason, view.names, classes)
         scan = compute_split_scan(model, X, y, node, feature_names=view.names)
         return candidates, split_scan_figure(scan, title="")
 
     candidates, shown = drawn([model], ("why-this-split", node), draw)
     if leaf:
         with st.container(key="leaf-reason"):
-            st.info(md(shown.sentence), icon=":material/eco:")
+            st.info(md(shown), icon=":material/eco:")
     else:
         chart(shown, key="split-scan")
         st.caption(
@@ -339,7 +341,7 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
             n_classes,
             min_samples_leaf=int(model.min_samples_leaf),
         )
-        st.markdown(f"**{md(comparison.sentence)}**")
+        st.markdown(f"**{md(comparison_sentence(comparison))}**")
         rows = [_split_row("yours", comparison.yours, view)]
         if comparison.best is not None:
             rows.append(_split_row("the tree's best", comparison.best, view))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from core import DecisionTreeClassifier, DecisionTreeRegressor
 from core.app import words
+from core.engine.node_splits import StopReason, compare_with_best, why_leaf
 
 # Four points on a line: x <= 1.5 is class 0, x > 1.5 class 1; a second, useless feature.
 X_TOY = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [3.0, 5.0]])
@@ -90,3 +93,179 @@ def test_a_deeper_tree_differs_only_below_the_shared_part():
 
 def test_summary_is_the_first_two_sentences():
     assert words.summary("One. Two! Three? Four.") == "One. Two!"
+
+
+# --- a node in words -----------------------------------------------------------------------
+
+# The five-sample toy of tests/engine/test_growth.py, where its numbers are worked by hand.
+NODE_X = np.array([[1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 0.0], [5.0, 1.0]])
+NODE_Y = np.array([0, 0, 1, 1, 0])
+
+
+def test_a_pure_leaf_names_its_class():
+    # The root's x0 <= 2.5 sends two samples of class 0 to node 1; node 4 keeps one sample.
+    model = DecisionTreeClassifier().fit(NODE_X, NODE_Y)
+    reason = why_leaf(model, NODE_X, NODE_Y, 1)
+    assert words.why_leaf_sentence(reason, classes=model.classes_) == (
+        "Node 1 is pure: all its 2 samples are of class 0; there is nothing to separate."
+    )
+    assert words.why_leaf_sentence(why_leaf(model, NODE_X, NODE_Y, 4)) == (
+        "Node 4 is pure: its only sample is of class 0; there is nothing to separate."
+    )
+    # The label, not the index, once the caller gives the classes.
+    labels = np.array(["a", "a", "b", "b", "a"])
+    model = DecisionTreeClassifier().fit(NODE_X, labels)
+    reason = why_leaf(model, NODE_X, labels, 3)
+    assert words.why_leaf_sentence(reason, classes=model.classes_) == (
+        "Node 3 is pure: all its 2 samples are of class b; there is nothing to separate."
+    )
+    assert "of class 1;" in words.why_leaf_sentence(reason)
+
+
+def test_a_pure_regression_leaf_has_one_target_value():
+    targets = NODE_Y.astype(float)
+    model = DecisionTreeRegressor().fit(NODE_X, targets)
+    assert words.why_leaf_sentence(why_leaf(model, NODE_X, targets, 1)) == (
+        "Node 1 is pure: all its 2 samples have the same target value; there is nothing to "
+        "separate."
+    )
+    assert words.why_leaf_sentence(why_leaf(model, NODE_X, targets, 4)) == (
+        "Node 4 is pure: its only sample has one target value; there is nothing to separate."
+    )
+
+
+# The numbers of tests/engine/test_growth.py's leaves, one per rule after "pure".
+@pytest.mark.parametrize(
+    ("reason", "sentence"),
+    [
+        pytest.param(
+            StopReason(node=2, code="max_depth", rule=2, n_samples=78, depth=1, limit=1),
+            "Node 2 is at depth 1, the limit set by max_depth=1.",
+            id="max_depth",
+        ),
+        pytest.param(
+            StopReason(node=2, code="min_samples_leaf", rule=3, n_samples=3, depth=1, limit=2),
+            "Node 2 holds 3 samples: too few for two children of min_samples_leaf=2 each.",
+            id="too-few-for-two-leaves",
+        ),
+        pytest.param(
+            StopReason(node=2, code="min_samples_split", rule=4, n_samples=78, depth=1, limit=103),
+            "Node 2 holds 78 samples, fewer than min_samples_split=103.",
+            id="min_samples_split",
+        ),
+        pytest.param(
+            StopReason(node=0, code="constant", rule=5, n_samples=3, depth=0),
+            "Node 0 has 3 samples with the same value on every feature: no threshold "
+            "separates them.",
+            id="constant",
+        ),
+        pytest.param(
+            StopReason(node=0, code="min_samples_leaf", rule=6, n_samples=4, depth=0, limit=2),
+            "Node 0 cannot split: every threshold leaves a side with fewer than "
+            "min_samples_leaf=2 samples.",
+            id="no-threshold-leaves-enough",
+        ),
+        pytest.param(
+            StopReason(
+                node=0,
+                code="min_impurity_decrease",
+                rule=7,
+                n_samples=113,
+                depth=0,
+                limit=0.4,
+                best_feature=2,
+                decrease=0.32322873304939237,
+            ),
+            "Node 0 stops: its best split, on x[2], decreases the weighted impurity by 0.323, "
+            "less than min_impurity_decrease=0.4.",
+            id="min_impurity_decrease",
+        ),
+        pytest.param(
+            StopReason(
+                node=3,
+                code="ccp_alpha",
+                rule=8,
+                n_samples=46,
+                depth=2,
+                limit=0.1,
+                best_feature=1,
+                decrease=0.0055149416442221225,
+            ),
+            "Node 3 was split in the full tree, but cost-complexity pruning (ccp_alpha=0.1) "
+            "cut the branch below it: it lowered the impurity too little for the leaves it "
+            "added.",
+            id="ccp_alpha",
+        ),
+        pytest.param(
+            StopReason(
+                node=0,
+                code="features_drawn",
+                rule=9,
+                n_samples=40,
+                depth=0,
+                best_feature=1,
+                decrease=0.5,
+            ),
+            "Node 0 could split, but not well enough on the features drawn at random here "
+            "(max_features): others would have.",
+            id="features_drawn",
+        ),
+    ],
+)
+def test_why_leaf_sentence_for_every_rule(reason, sentence):
+    assert words.why_leaf_sentence(reason) == sentence
+
+
+def test_the_best_split_is_named_by_its_feature():
+    reason = StopReason(
+        node=0,
+        code="min_impurity_decrease",
+        rule=7,
+        n_samples=113,
+        depth=0,
+        limit=0.4,
+        best_feature=2,
+        decrease=0.32322873304939237,
+    )
+    names = ["sepal length", "sepal width", "petal length", "petal width"]
+    assert words.why_leaf_sentence(reason, feature_names=names) == (
+        "Node 0 stops: its best split, on petal length, decreases the weighted impurity by "
+        "0.323, less than min_impurity_decrease=0.4."
+    )
+    no_split = StopReason(
+        node=0, code="min_impurity_decrease", rule=7, n_samples=113, depth=0, limit=0.4
+    )
+    with pytest.raises(ValueError, match="must carry its best split; got best_feature=None"):
+        words.why_leaf_sentence(no_split)
+
+
+def test_comparison_sentence_gives_both_gains_and_a_verdict():
+    # x0 <= 1.5 gains 0.08; the best (x0 <= 2.5) 0.48 - 4/15 = 0.21333: better by 0.13333.
+    c = compare_with_best(NODE_X, NODE_Y, 0, 1.5, "gini", 2)
+    assert words.comparison_sentence(c) == (
+        "Your split gains 0.08; the tree's best gains 0.213. The tree's split is better by 0.133."
+    )
+    tie = compare_with_best(NODE_X, NODE_Y, 1, 0.5, "gini", 2)
+    assert words.comparison_sentence(tie) == (
+        "Your split gains 0.213; the tree's best gains 0.213. You found a best split."
+    )
+    none = compare_with_best(NODE_X, NODE_Y, 1, 5.0, "gini", 2)
+    assert words.comparison_sentence(none) == (
+        "Your split sends every sample to one side, so it gains nothing; the tree's best "
+        "gains 0.213. The tree's split is better by 0.213."
+    )
+    nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
+    assert words.comparison_sentence(nothing) == (
+        "Your split sends every sample to one side, so it gains nothing; no split can "
+        "separate these samples."
+    )
+
+
+def test_the_verdict_is_the_engines():
+    # A gain short by rounding only is a best split: the engine's tolerance decides, not ==.
+    tie = compare_with_best(NODE_X, NODE_Y, 1, 0.5, "gini", 2)
+    assert words.comparison_sentence(replace(tie, gain_difference=1e-15)).endswith(
+        "You found a best split."
+    )
+    short = replace(tie, found_best=False, gain_difference=0.0125)
+    assert words.comparison_sentence(short).endswith("The tree's split is better by 0.0125.")

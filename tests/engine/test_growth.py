@@ -17,6 +17,7 @@ from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 
 from core.engine.growth import estimator_after, growth_steps, prefix_after, tree_after
 from core.engine.node_splits import (
+    StopReason,
     best_split,
     compare_with_best,
     evaluate_split,
@@ -276,20 +277,29 @@ def test_best_split_ranks_each_features_best() -> None:
     assert best_split(np.ones((3, 2)), np.array([0, 1, 0]), "gini", 2) == []
 
 
-def test_compare_with_best_in_words() -> None:
+def test_compare_with_best_in_numbers() -> None:
     # x0 <= 1.5: left (1, 0) gini 0, right (2, 2) gini 0.5; children 4/5 * 0.5 = 0.4;
     # gain 0.48 - 0.4 = 0.08 against the best 0.21333: better by 0.13333.
     c = compare_with_best(TOY_X, TOY_Y, 0, 1.5, "gini", 2)
     assert_allclose(c.yours.gain, 0.08)
     assert c.best is not None
     assert_allclose(c.best.gain, 0.48 - 4 / 15)
-    assert c.sentence == (
-        "Your split gains 0.08; the tree's best gains 0.213. The tree's split is better by 0.133."
-    )
+    assert c.gain_difference is not None
+    assert_allclose(c.gain_difference, 0.48 - 4 / 15 - 0.08)
+    assert not c.found_best
+    # x1 <= 0.5 leaves 4/15 too (test_best_split_ranks_each_features_best): another best split.
     tie = compare_with_best(TOY_X, TOY_Y, 1, 0.5, "gini", 2)
-    assert tie.sentence.endswith("You found a best split.")
+    assert tie.found_best
+    assert tie.best is not None and tie.best.feature == 0
+    # Everything on one side: no gain, the whole best gain short.
     none = compare_with_best(TOY_X, TOY_Y, 1, 5.0, "gini", 2)
-    assert none.sentence.startswith("Your split sends every sample to one side")
+    assert not none.yours.splits and none.yours.gain == 0.0
+    assert none.gain_difference is not None
+    assert_allclose(none.gain_difference, 0.48 - 4 / 15)
+    assert not none.found_best
+    # Constant features: nothing to compare with.
+    nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
+    assert (nothing.best, nothing.gain_difference, nothing.found_best) == (None, None, False)
 
 
 # -- why this split -------------------------------------------------------------------------------
@@ -368,16 +378,26 @@ def test_candidates_at_a_leaf_have_no_chosen_row() -> None:
 # -- why a leaf stopped ---------------------------------------------------------------------------
 
 
-def reason(model: Any, X: np.ndarray, y: np.ndarray, node: int) -> str:
-    return why_leaf(model, X, y, node).code
-
-
 def test_why_pure() -> None:
+    # The root's x0 <= 2.5 sends the first two rows, both of class 0, to node 1.
     model = DecisionTreeClassifier().fit(TOY_X, TOY_Y)
-    r = why_leaf(model, TOY_X, TOY_Y, 1)
-    assert r.code == "pure"
-    assert r.sentence == (
-        "Node 1 is pure: all its 2 samples are of class 0; there is nothing to separate."
+    assert why_leaf(model, TOY_X, TOY_Y, 1) == StopReason(
+        node=1, code="pure", rule=1, n_samples=2, depth=1, pure_class=0
+    )
+    # Class 1 is the second of classes_, whatever its label.
+    labels = np.array(["no", "no", "yes", "yes", "no"])
+    model = DecisionTreeClassifier().fit(TOY_X, labels)
+    pure = [why_leaf(model, TOY_X, labels, int(n)) for n in np.flatnonzero(model.tree_.is_leaf)]
+    assert [(r.code, r.n_samples, r.pure_class) for r in pure] == [
+        ("pure", 2, 0),
+        ("pure", 2, 1),
+        ("pure", 1, 0),
+    ]
+    # A regressor's pure leaf has one target value and no class.
+    targets = TOY_Y.astype(np.float64)
+    model = DecisionTreeRegressor().fit(TOY_X, targets)
+    assert why_leaf(model, TOY_X, targets, 1) == StopReason(
+        node=1, code="pure", rule=1, n_samples=2, depth=1, pure_class=None
     )
 
 
@@ -386,8 +406,14 @@ def test_why_max_depth() -> None:
     model = DecisionTreeClassifier(max_depth=1).fit(X, y)
     impure = int(np.flatnonzero(model.tree_.impurity > 0.1)[-1])
     r = why_leaf(model, X, y, impure)
-    assert r.code == "max_depth"
-    assert "max_depth=1" in r.sentence
+    assert r == StopReason(
+        node=impure,
+        code="max_depth",
+        rule=2,
+        n_samples=int(model.tree_.n_node_samples[impure]),
+        depth=1,
+        limit=1,
+    )
 
 
 def test_why_min_samples_split() -> None:
@@ -395,16 +421,21 @@ def test_why_min_samples_split() -> None:
     model = DecisionTreeClassifier(min_samples_split=len(y) - 10).fit(X, y)
     assert model.tree_.node_count == 3
     big = 1 if model.tree_.impurity[1] > 0 else 2
-    assert reason(model, X, y, big) == "min_samples_split"
+    r = why_leaf(model, X, y, big)
+    assert (r.code, r.rule, r.limit) == ("min_samples_split", 4, len(y) - 10)
+    assert r.n_samples == model.tree_.n_node_samples[big] < len(y) - 10
+    # A fraction is resolved as the builder resolves it: ceil(0.9 * n) samples.
+    model = DecisionTreeClassifier(min_samples_split=0.9).fit(X, y)
+    assert why_leaf(model, X, y, big).limit == int(np.ceil(0.9 * len(y)))
 
 
 def test_why_min_samples_leaf_too_few_samples() -> None:
     # The root (5 samples) splits 2 | 3 on x0 <= 2.5; 3 < 2 * 2, so node 2 cannot split.
     model = DecisionTreeClassifier(min_samples_leaf=2).fit(TOY_X, TOY_Y)
     assert model.tree_.node_count == 3
-    r = why_leaf(model, TOY_X, TOY_Y, 2)
-    assert r.code == "min_samples_leaf"
-    assert "too few for two children" in r.sentence
+    assert why_leaf(model, TOY_X, TOY_Y, 2) == StopReason(
+        node=2, code="min_samples_leaf", rule=3, n_samples=3, depth=1, limit=2
+    )
 
 
 def test_why_min_samples_leaf_no_threshold_keeps_it() -> None:
@@ -412,25 +443,43 @@ def test_why_min_samples_leaf_no_threshold_keeps_it() -> None:
     X = np.array([[0.0], [0.0], [0.0], [1.0]])
     y = np.array([0, 1, 0, 1])
     model = DecisionTreeClassifier(min_samples_leaf=2).fit(X, y)
-    r = why_leaf(model, X, y, 0)
-    assert r.code == "min_samples_leaf"
-    assert "every threshold" in r.sentence
+    assert why_leaf(model, X, y, 0) == StopReason(
+        node=0, code="min_samples_leaf", rule=6, n_samples=4, depth=0, limit=2
+    )
 
 
 def test_why_constant_features() -> None:
     X = np.ones((3, 2))
     y = np.array([0, 1, 0])
     model = DecisionTreeClassifier().fit(X, y)
-    assert reason(model, X, y, 0) == "constant"
+    assert why_leaf(model, X, y, 0) == StopReason(
+        node=0, code="constant", rule=5, n_samples=3, depth=0
+    )
 
 
 def test_why_min_impurity_decrease() -> None:
-    # Iris's best root split decreases the impurity by 1/3 < 0.4.
+    # Iris's best root split separates one class from the other two: in this training set
+    # 35 | 45 + 33 samples. Its decrease is gini(35, 45, 33) - 78/113 * gini(45, 33) < 0.4.
     X, y = data("iris")
+    counts = np.bincount(y)
+    assert counts.tolist() == [35, 45, 33]
+
+    def gini(c: np.ndarray) -> float:
+        return float(1 - ((c / c.sum()) ** 2).sum())
+
+    decrease = gini(counts) - 78 / 113 * gini(counts[1:])
     model = DecisionTreeClassifier(min_impurity_decrease=0.4).fit(X, y)
     r = why_leaf(model, X, y, 0)
-    assert r.code == "min_impurity_decrease"
-    assert "min_impurity_decrease=0.4" in r.sentence
+    assert (r.code, r.rule, r.n_samples, r.depth, r.limit) == (
+        "min_impurity_decrease",
+        7,
+        113,
+        0,
+        0.4,
+    )
+    # Petal length and petal width both separate it: the lower feature, as the builder.
+    assert r.best_feature == 2
+    assert r.decrease == pytest.approx(decrease)
 
 
 def test_why_pruned() -> None:
@@ -438,9 +487,22 @@ def test_why_pruned() -> None:
     model = DecisionTreeClassifier(ccp_alpha=0.1).fit(X, y)
     full = DecisionTreeClassifier().fit(X, y)
     assert model.tree_.n_leaves < full.tree_.n_leaves
-    codes = [reason(model, X, y, int(n)) for n in np.flatnonzero(model.tree_.is_leaf)]
-    assert "ccp_alpha" in codes
-    assert set(codes) <= {"pure", "ccp_alpha"}
+    reasons = [why_leaf(model, X, y, int(n)) for n in np.flatnonzero(model.tree_.is_leaf)]
+    assert "ccp_alpha" in [r.code for r in reasons]
+    assert {r.code for r in reasons} <= {"pure", "ccp_alpha"}
+    for r in reasons:
+        if r.code == "ccp_alpha":
+            # The branch pruning cut would have decreased the impurity, by no more than alpha
+            # per leaf it added.
+            assert (r.rule, r.limit) == (8, 0.1)
+            assert r.best_feature is not None and r.decrease is not None
+            assert 0.0 < r.decrease < 0.1
+            # Weighted by the node's share of the samples, as min_impurity_decrease reads it.
+            rows = node_rows(model, X, r.node)
+            best = best_split(X[rows], y[rows], "gini", 3)[0]
+            assert r.n_samples < len(y)
+            assert r.best_feature == best.feature
+            assert r.decrease == pytest.approx(r.n_samples / len(y) * best.gain)
 
 
 def test_why_the_drawn_features() -> None:
@@ -454,7 +516,17 @@ def test_why_the_drawn_features() -> None:
             max_features=1, min_impurity_decrease=0.1, random_state=seed
         ).fit(X, y)
         if model.tree_.node_count == 1:
-            assert reason(model, X, y, 0) == "features_drawn"
+            # Over all features the best split is feature 1's, which separates the classes:
+            # the root's whole Gini impurity 0.5.
+            assert why_leaf(model, X, y, 0) == StopReason(
+                node=0,
+                code="features_drawn",
+                rule=9,
+                n_samples=40,
+                depth=0,
+                best_feature=1,
+                decrease=pytest.approx(0.5),
+            )
             return
     pytest.fail("no seed drew the noise feature at the root")
 

@@ -9,6 +9,7 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.datasets import load_iris
 
+from core.app.words import comparison_sentence
 from core.engine.growth import estimator_after, growth_steps, prefix_after
 from core.engine.node_splits import compare_with_best, split_candidates
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -186,7 +187,11 @@ def test_split_comparison_figure() -> None:
     bar = fig.data[0]
     assert list(bar.y) == ["your split: a ≤ 1.5", "the tree's best: a ≤ 2.5"]
     assert_allclose(bar.x, [0.08, 0.48 - 4 / 15])
-    assert fig.layout.title.text.replace("<br>", " ") == comparison.sentence
+    assert not fig.layout.title.text, "the page shows the comparison in words above the bars"
+    # A caller's title, such as the comparison in words, is shown whole (wrapped to fit).
+    sentence = comparison_sentence(comparison)
+    titled = split_comparison_figure(comparison, NAMES, title=sentence)
+    assert titled.layout.title.text.replace("<br>", " ") == sentence
     nothing = compare_with_best(np.ones((3, 2)), np.array([0, 1, 0]), 0, 0.5, "gini", 2)
     assert len(split_comparison_figure(nothing, NAMES).data[0].x) == 1
 

@@ -12,6 +12,7 @@ import pytest
 from sklearn.datasets import load_wine
 
 from core import DecisionTreeClassifier, RandomForestClassifier
+from core.app.words import why_leaf_sentence
 from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
@@ -77,7 +78,8 @@ def test_no_real_drawing_holds_its_model() -> None:
         (data, boundary_figure(data)),
         (counted, vote_figure(counted)),
         (split_candidates(tree, X, y, 0), split_scan_figure(compute_split_scan(tree, X, y, 0))),
-        (split_candidates(tree, X, y, leaf), why_leaf(tree, X, y, leaf)),
+        # As the leaf panel remembers it: the reason in words.
+        (split_candidates(tree, X, y, leaf), why_leaf_sentence(why_leaf(tree, X, y, leaf))),
     ]
     models = [weakref.ref(forest), weakref.ref(tree)]
     del forest, tree

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import re
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from page_helpers import (
 from core import DecisionTreeClassifier
 from core.app.pages import GROW_STEP_BY_STEP
 from core.app.settings import TEST_SIZE
+from core.app.words import why_leaf_sentence
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
 from core.engine.growth import growth_steps
@@ -199,10 +202,34 @@ def test_a_leaf_says_why_it_stopped(wine: Any) -> None:
         app = open_page(STEP_PAGE, node=str(leaf))
         assert_healthy(app)
         shown = unescaped(block(app, "leaf-reason").info[0].value)
-        assert (
-            shown == why_leaf(model, X, y, leaf, feature_names=["flavanoids", "proline"]).sentence
-        )
+        reason = why_leaf(model, X, y, leaf)
+        assert shown == why_leaf_sentence(reason, ["flavanoids", "proline"], model.classes_)
         assert ("max_depth=4" if code == "max_depth" else "is pure") in shown
+
+
+def test_a_leaf_names_its_best_split_by_the_pages_feature_names() -> None:
+    # min_impurity_decrease=0.02 stops node 10 of the page's tree: its best split, on
+    # flavanoids, would decrease the impurity by less. The page names the feature as it does.
+    rows = train_test_split(load_dataset("wine"), test_size=TEST_SIZE, random_state=0)
+    X, y = rows.X_train[:, list(WINE_PAIR)], rows.y_train
+    model = DecisionTreeClassifier(max_depth=4, random_state=0, min_impurity_decrease=0.02)
+    model.fit(X, y)
+    assert why_leaf(model, X, y, 10).code == "min_impurity_decrease"
+    app = open_page(STEP_PAGE, node="10", min_impurity_decrease="0.02")
+    assert_healthy(app)
+    assert unescaped(block(app, "leaf-reason").info[0].value) == (
+        "Node 10 stops: its best split, on flavanoids, decreases the weighted impurity by "
+        "0.0139, less than min_impurity_decrease=0.02."
+    )
+
+
+def test_how_it_is_computed_shows_the_leaf_reason_in_numbers_and_in_words() -> None:
+    # The engine answers with a code and numbers, the words turn them into the sentence shown:
+    # a student reading the source sees both halves.
+    app = open_page(STEP_PAGE)
+    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    for function in (why_leaf, why_leaf_sentence):
+        assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 
 
 def test_your_split_numbers_are_the_hand_computed_ones(wine: Any) -> None:
