@@ -187,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             "results": [r.as_dict() for r in results],
             "skipped": skipped,
         }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

@@ -177,20 +177,22 @@ max_features, ccp_alpha
         targets = np.asarray(codes, dtype=np.float64)
         sorted_rows = sort_rows(X_by_feature)
 
-        def grow_one(t: int) -> Tree:
-            tree = grow(X_by_feature, targets, weights[t].astype(np.float64), sorted_rows,
-                        params, rngs[t])  # fmt: skip
-            return prune(tree, ccp_alpha)
+        def grow_some(batch: range) -> list[Tree]:
+            return [
+                prune(grow(X_by_feature, targets, weights[t].astype(np.float64), sorted_rows,
+                           params, rngs[t]), ccp_alpha)
+                for t in batch
+            ]  # fmt: skip
 
+        # On threads, trees go in a few batches per thread: a task per tree cost more than a
+        # small tree's fit (100 iris trees took twice as long on two threads as on one).
+        size = 1 if n_threads == 1 else max(1, -(-n_trees // (4 * n_threads)))
+        batches = [range(lo, min(lo + size, n_trees)) for lo in range(0, n_trees, size)]
         trees: list[Tree] = []
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            grown = (
-                pool.map(grow_one, range(n_trees))
-                if n_threads > 1
-                else map(grow_one, range(n_trees))
-            )
-            for tree in grown:  # in order, whichever thread grew it
-                trees.append(tree)
+            grown = pool.map(grow_some, batches) if n_threads > 1 else map(grow_some, batches)
+            for batch in grown:  # in order, whichever thread grew it
+                trees += batch
                 if progress is not None:
                     progress(len(trees) / n_trees)
         settings = self._tree_settings()
