@@ -9,6 +9,7 @@ from core.app.pages import GINI_VS_ENTROPY
 from core.app.settings import CRITERIA
 from core.app.words import differing_nodes, md
 from core.engine import criteria, scan
+from core.engine.grow import grow_tree
 from core.figures import (
     compute_impurity_curves,
     depth_curve_figure,
@@ -127,5 +128,5 @@ ui.how_computed(
     "the impurity function differs. "
     "Gini: 1 − Σ pₖ². Entropy: −Σ pₖ log₂ pₖ. A split is chosen to lower the samples-weighted "
     "impurity of the two children the most.",
-    [criteria.node_gini, criteria.node_entropy, scan.score_splits, differing_nodes],
+    [criteria.node_gini, criteria.node_entropy, scan.score_splits, grow_tree, differing_nodes],
 )
