@@ -2,8 +2,7 @@
 
 Read :mod:`core.engine.criteria` (the formulas) and :mod:`core.engine.scan` first:
 :func:`~core.engine.scan.score_splits` scores every threshold of one feature at one node and
-returns the best. This module is the rest of the
-algorithm, in one loop (:func:`grow_tree`):
+returns the best. This module is the rest of the algorithm, in one loop (:func:`grow_tree`):
 
 1. Sort the rows along every feature, once (:func:`sort_rows`; a forest sorts once for all its
    trees, and each tree keeps the rows it drew: :func:`rows_in_bag`). A node is then a range
@@ -54,7 +53,8 @@ from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 Float = NDArray[np.float64]
 Int = NDArray[np.int64]
 
-#: Called with the fraction of the training rows already settled in leaves.
+#: Called with the fraction (0 to 1) of the work done: of a tree's training rows settled in
+#: leaves (:func:`report_progress`), or of a forest's trees grown.
 Progress = Callable[[float], None]
 
 #: A node whose impurity is at most this is pure and is not split (as in scikit-learn).
