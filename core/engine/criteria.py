@@ -45,6 +45,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from core.engine.compiled import plain_array
+
 ClassificationCriterion = Literal["gini", "entropy", "log_loss"]
 RegressionCriterion = Literal["squared_error", "absolute_error"]
 Criterion = ClassificationCriterion | RegressionCriterion
@@ -293,7 +295,7 @@ def add_row(stats: Float, y: float, w: float, criterion: int, centre: float, sig
 def _row_by_row(formula: Callable[[Float], float], stats: ArrayLike) -> Float:
     """``formula`` applied to every row of ``stats`` (shape ``(..., n_stats)``), shape ``(...)``."""
     s = np.asarray(stats, dtype=np.float64)
-    rows = np.ascontiguousarray(s.reshape(-1, s.shape[-1]))
+    rows = plain_array(s.reshape(-1, s.shape[-1]), np.float64)
     values = np.array([formula(row) for row in rows], dtype=np.float64)
     result: Float = values.reshape(s.shape[:-1])[()]
     return result
@@ -345,7 +347,7 @@ IMPURITY: Final[dict[str, Callable[[ArrayLike], Float]]] = {
 def _weights(y: Float, sample_weight: ArrayLike | None) -> Float:
     if sample_weight is None:
         return np.ones_like(y)
-    return np.asarray(sample_weight, dtype=np.float64)
+    return plain_array(sample_weight, np.float64)
 
 
 def moments(y: ArrayLike, sample_weight: ArrayLike | None = None) -> Float:
@@ -366,11 +368,11 @@ def squared_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float
 
 def weighted_median(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Weighted median (:func:`node_median`); the usual median with unit weights."""
-    yy = np.asarray(y, dtype=np.float64)
+    yy = plain_array(y, np.float64)
     return float(node_median(yy, _weights(yy, sample_weight)))
 
 
 def absolute_error(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """Mean absolute deviation from the weighted median (:func:`node_absolute_error`)."""
-    yy = np.asarray(y, dtype=np.float64)
+    yy = plain_array(y, np.float64)
     return float(node_absolute_error(yy, _weights(yy, sample_weight)))

@@ -36,6 +36,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
+from core.engine.compiled import plain_array
 from core.engine.grow import Progress, grow, sort_rows
 from core.engine.params import (
     check_bool,
@@ -173,8 +174,8 @@ max_features, ccp_alpha
             weights = np.ones((n_trees, n_samples), dtype=np.int64)
 
         # Sorted once for every tree; each tree keeps its own rows of it.
-        X_by_feature = np.ascontiguousarray(X_checked.T)
-        targets = np.asarray(codes, dtype=np.float64)
+        X_by_feature = plain_array(X_checked.T, np.float64)
+        targets = plain_array(codes, np.float64)
         sorted_rows = sort_rows(X_by_feature)
 
         def grow_some(batch: range) -> list[Tree]:

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from core.engine.compiled import plain_array
 from core.engine.criteria import (
     ABSOLUTE_ERROR,
     CRITERION_CODE,
@@ -300,10 +301,10 @@ def scan_feature(
             f"absolute_error; got {criterion!r}"
         )
     code = CRITERION_CODE[criterion]
-    xv = np.asarray(x, dtype=np.float64)
-    yv = np.asarray(y, dtype=np.float64)
+    xv = plain_array(x, np.float64)
+    yv = plain_array(y, np.float64)
     n = xv.size
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = np.ones(n) if sample_weight is None else plain_array(sample_weight, np.float64)
     rows = np.argsort(xv, kind="stable")  # NaN sorts last
     n_missing = int(np.count_nonzero(np.isnan(xv)))
     if code in (GINI, ENTROPY):

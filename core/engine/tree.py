@@ -24,6 +24,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
+from core.engine.compiled import plain_array
 from core.engine.grow import Progress, grow, report_progress, sort_rows
 from core.engine.params import (
     UNLIMITED_DEPTH,
@@ -118,8 +119,8 @@ class BaseDecisionTree(Estimator):
         draws = (
             np.random.default_rng(self.random_state) if params.max_features < n_features else None
         )
-        X_by_feature = np.ascontiguousarray(X_checked.T)
-        targets = np.asarray(codes, dtype=np.float64)
+        X_by_feature = plain_array(X_checked.T, np.float64)
+        targets = plain_array(codes, np.float64)
         weight = np.ones(n_samples)
         tree = grow(X_by_feature, targets, weight, sort_rows(X_by_feature), params, draws)
         if progress is not None:

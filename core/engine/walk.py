@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from core.engine.compiled import plain_array
+
 #: ``children_left`` (and ``children_right``) of a leaf.
 TREE_LEAF = -1
 
@@ -26,7 +28,8 @@ Bool = NDArray[np.bool_]
 
 
 def rows_to_walk(X: ArrayLike, n_features: int) -> Float:
-    """``X`` as the walks read it: float64, each row's values side by side (C order).
+    """``X`` as the walks read it: float64, each row's values side by side (C order), writable
+    (:func:`core.engine.compiled.plain_array`: the kind of array the walks were compiled for).
 
     The compiled walks do not check their indices (a check per lookup would cost time), so the
     shape is checked here: a row shorter than a feature id would make them read other memory.
@@ -40,9 +43,10 @@ def rows_to_walk(X: ArrayLike, n_features: int) -> Float:
     Returns
     -------
     ndarray of shape (n_samples, n_features), float64
-        ``X`` itself when it already is such an array, a copy otherwise.
+        ``X`` itself when it already is such an array, a copy otherwise (a read-only one
+        too).
     """
-    rows = np.ascontiguousarray(X, dtype=np.float64)
+    rows = plain_array(X, np.float64)
     if rows.ndim != 2 or rows.shape[1] < n_features:
         raise ValueError(
             f"X must be a 2-dimensional array with {n_features} columns (the features the "
