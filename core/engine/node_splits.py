@@ -29,15 +29,13 @@ from core.engine.criteria import (
     gini,
     squared_error,
 )
+from core.engine.grow import EPSILON
 from core.engine.params import resolve_min_samples
 from core.engine.scan import scan_feature
 from core.engine.structure import TREE_LEAF
 
 Int = NDArray[np.int64]
 Float = NDArray[np.float64]
-
-#: A node whose impurity is at most this counts as pure, as in the builder.
-EPSILON = float(np.finfo(np.float64).eps)
 
 __all__ = [
     "SplitCandidates",

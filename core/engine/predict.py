@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.engine.structure import Tree
-from core.engine.walk import forest_leaves, forest_mean, rows_to_walk
+from core.engine.walk import forest_leaves, forest_mean, rows_to_walk, walked_arrays
 
 Float = NDArray[np.float64]
 Int = NDArray[np.int64]
@@ -51,18 +51,8 @@ class StackedTrees:
         self.threshold = np.concatenate([t.threshold for t in trees])
         self.missing_go_to_left = np.concatenate([t.missing_go_to_left for t in trees])
         self.value = np.concatenate([t.value[:, 0, :] for t in trees])
-        for a in (self.offsets, *self._arrays(), self.value):
+        for a in (self.offsets, *walked_arrays(self), self.value):
             a.setflags(write=False)
-
-    def _arrays(self) -> tuple[Int, Int, Int, Float, NDArray[np.bool_]]:
-        """The walk's arrays, in :mod:`core.engine.walk`'s order."""
-        return (
-            self.children_left,
-            self.children_right,
-            self.feature,
-            self.threshold,
-            self.missing_go_to_left,
-        )
 
     def leaves(self, X: Float) -> Int:
         """Leaf reached by every row in every tree, as node ids local to each tree.
@@ -72,7 +62,7 @@ class StackedTrees:
         ndarray of shape (n_trees, n_samples)
         """
         rows = rows_to_walk(X, self.n_features)
-        leaves: Int = forest_leaves(rows, self.offsets, *self._arrays())
+        leaves: Int = forest_leaves(rows, self.offsets, *walked_arrays(self))
         return leaves
 
     def values(self, X: Float) -> Float:
@@ -87,5 +77,5 @@ class StackedTrees:
         own predictions added in order (as the staged scores add them).
         """
         rows = rows_to_walk(X, self.n_features)
-        mean: Float = forest_mean(rows, self.offsets, *self._arrays(), self.value)
+        mean: Float = forest_mean(rows, self.offsets, *walked_arrays(self), self.value)
         return mean

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 
 # TREE_LEAF is defined with the walk that tests it; this module names it for everyone else.
-from core.engine.walk import TREE_LEAF, leaf_of_rows, path_of_rows, rows_to_walk
+from core.engine.walk import TREE_LEAF, leaf_of_rows, path_of_rows, rows_to_walk, walked_arrays
 
 TREE_UNDEFINED = -2
 
@@ -178,18 +178,8 @@ class Tree:
             Node id of the leaf each row lands in.
         """
         rows = rows_to_walk(X, self.n_features)
-        leaves: Int = leaf_of_rows(rows, *self._walked())
+        leaves: Int = leaf_of_rows(rows, *walked_arrays(self))
         return leaves
-
-    def _walked(self) -> tuple[Int, Int, Int, Float, Bool]:
-        """The arrays a walk reads, in :mod:`core.engine.walk`'s order."""
-        return (
-            self.children_left,
-            self.children_right,
-            self.feature,
-            self.threshold,
-            self.missing_go_to_left,
-        )
 
     def predict(self, X: Float) -> Float:
         """``value`` of the leaf reached by every row, shape (n_samples, n_values)."""
@@ -210,7 +200,7 @@ class Tree:
         """
         rows = rows_to_walk(X, self.n_features)
         # Row i's nodes, root first, then TREE_LEAF (:func:`core.engine.walk.path_of_rows`).
-        path: Int = path_of_rows(rows, *self._walked(), self.max_depth)
+        path: Int = path_of_rows(rows, *walked_arrays(self), self.max_depth)
         filled = path != TREE_LEAF
         indptr = np.concatenate([[0], np.cumsum(filled.sum(axis=1))])
         data = np.ones(int(indptr[-1]), dtype=np.int64)

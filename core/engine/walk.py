@@ -13,6 +13,8 @@ Python they take NumPy arrays, with ``X`` of dtype float64.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
@@ -198,6 +200,46 @@ def path_of_rows(
     return path
 
 
+@njit(cache=True, nogil=True, inline="always")
+def one_tree(
+    t: int,
+    offsets: Int,
+    children_left: Int,
+    children_right: Int,
+    feature: Int,
+    threshold: Float,
+    missing_go_to_left: Bool,
+) -> tuple[Int, Int, Int, Float, Bool]:
+    """Tree ``t``'s own arrays (views), cut out of the trees laid end to end.
+
+    Tree ``t``'s nodes run from ``offsets[t]`` to the next tree's start (or the end).
+    """
+    start = offsets[t]
+    stop = offsets[t + 1] if t + 1 < offsets.shape[0] else children_left.shape[0]
+    return (
+        children_left[start:stop],
+        children_right[start:stop],
+        feature[start:stop],
+        threshold[start:stop],
+        missing_go_to_left[start:stop],
+    )
+
+
+def walked_arrays(trees: Any) -> tuple[Int, Int, Int, Float, Bool]:
+    """The arrays a walk reads, in this module's order, from a tree or trees laid end to end.
+
+    ``trees`` is a :class:`core.engine.structure.Tree` or a
+    :class:`core.engine.predict.StackedTrees`: both name their arrays as scikit-learn does.
+    """
+    return (
+        trees.children_left,
+        trees.children_right,
+        trees.feature,
+        trees.threshold,
+        trees.missing_go_to_left,
+    )
+
+
 @njit(cache=True, nogil=True)
 def forest_leaves(
     X: Float,
@@ -230,11 +272,9 @@ def forest_leaves(
         # One tree at a time, all rows: its few nodes stay in the processor's cache, and
         # neighbouring rows (a grid's) take the same turns, which the processor learns to
         # predict. Every tree for one row, then the next row, took twice as long (measured).
-        start = offsets[t]
-        stop = offsets[t + 1] if t + 1 < n_trees else children_left.shape[0]
-        left, right = children_left[start:stop], children_right[start:stop]
-        feat, thresh = feature[start:stop], threshold[start:stop]
-        missing_left = missing_go_to_left[start:stop]
+        left, right, feat, thresh, missing_left = one_tree(
+            t, offsets, children_left, children_right, feature, threshold, missing_go_to_left
+        )
         for row in range(X.shape[0]):
             leaves[t, row] = leaf_of_row(X[row], left, right, feat, thresh, missing_left)
     return leaves
@@ -273,11 +313,10 @@ def forest_mean(
     n_trees = offsets.shape[0]
     total = np.zeros((X.shape[0], value.shape[1]))
     for t in range(n_trees):
-        start = offsets[t]
-        stop = offsets[t + 1] if t + 1 < n_trees else children_left.shape[0]
-        left, right = children_left[start:stop], children_right[start:stop]
-        feat, thresh = feature[start:stop], threshold[start:stop]
-        missing_left, tree_value = missing_go_to_left[start:stop], value[start:stop]
+        left, right, feat, thresh, missing_left = one_tree(
+            t, offsets, children_left, children_right, feature, threshold, missing_go_to_left
+        )
+        tree_value = value[offsets[t] : offsets[t] + left.shape[0]]
         for row in range(X.shape[0]):
             leaf = leaf_of_row(X[row], left, right, feat, thresh, missing_left)
             for k in range(value.shape[1]):
