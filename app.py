@@ -36,7 +36,7 @@ with st.container(key="classroom-links"):
         row = st.columns(3)
         for column, link in zip(row, links[start : start + 3], strict=False):
             with column, st.container(border=True, height="stretch"):  # equal heights
-                query = to_query(link.settings)
+                query = to_query(link.settings, ui.catalogue())
                 st.page_link(
                     link.page.path, label=link.title, icon=link.page.icon, query_params=query
                 )

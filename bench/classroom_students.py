@@ -17,7 +17,7 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -122,10 +122,10 @@ def random_settings(page: Page, rng: random.Random, catalogue: app_settings.Cata
         "step": lambda: rng.choice([None, *range(0, 8)]),
         "ccp_alpha": lambda: rng.choice([0.0, 0.0, 0.005, 0.01, 0.02]),
     }
-    names_here = {f.name for f in fields(settings)}
+    names_here = set(settings.form.entries)
     changes = {name: draw() for name, draw in draws.items() if name in names_here}
     chosen = dict(rng.sample(sorted(changes.items(), key=str), k=min(3, len(changes))))
-    query = app_settings.to_query(replace(settings, **chosen))
+    query = app_settings.to_query(settings.replace(**chosen), catalogue)
     parsed, _ = app_settings.parse(settings_type, query, catalogue)
     return parsed
 
@@ -136,9 +136,9 @@ def start_link(
     """The URL path and query a student opens first: a lesson's link or a random valid one."""
     if rng.random() < lesson_share:
         link = rng.choice(classroom_links(catalogue))
-        return link.page.url_path, app_settings.to_query(link.settings)
+        return link.page.url_path, app_settings.to_query(link.settings, catalogue)
     page = rng.choice(list(PAGE_BY_PATH.values()))
-    return page.url_path, app_settings.to_query(random_settings(page, rng, catalogue))
+    return page.url_path, app_settings.to_query(random_settings(page, rng, catalogue), catalogue)
 
 
 def _moved_index(current: int, count: int, rng: random.Random) -> int:

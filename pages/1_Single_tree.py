@@ -26,12 +26,7 @@ st.subheader("Trace a test sample")
 pick_column, trace_column = st.columns([2, 3], gap="large")
 with pick_column:
     sample = controls.sample(view)
-    test_on_tree = controls.toggle(
-        "test_on_tree",
-        "Show the test data on the tree",
-        help="Each node then also says how many test samples reach it and how well the tree "
-        "does on them.",
-    )
+    test_on_tree = controls.show("test_on_tree")
 settings = controls.finish()
 
 with top:

@@ -13,21 +13,16 @@ controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
     st.header("Grow a forest")
     shape = controls.dataset()
-    controls.n_estimators()
-    controls.max_features()
-    controls.toggle(
-        "bootstrap",
-        "bootstrap",
-        help="Grow each tree on a resample of the training rows (drawn with replacement). "
-        "The rows a tree never saw give the out-of-bag score.",
-    )
-    controls.max_depth("How many questions each tree may ask in a row.")
+    controls.show("n_estimators")
+    controls.show("max_features")
+    controls.show("bootstrap")
+    controls.show("max_depth", help="How many questions each tree may ask in a row.")
     if shape.task == "classification":
-        controls.criterion()
+        controls.show("criterion")
         controls.pair()
-        controls.fit()
-    controls.seed()
-    controls.test_size()
+        controls.show("fit")
+    controls.show("seed")
+    controls.show("test_size")
 view = ui.view(controls.settings)
 # A forest too big for a shared server grows only its first trees (cost.notice() says so).
 spec, cost = affordable(forest_spec(controls.settings, shape), shape)
@@ -39,12 +34,7 @@ top, curve_area, boundary_area = st.container(), st.container(), st.container()
 curve_column, importance_column = curve_area.columns([3, 2], gap="large")
 with curve_column:
     st.subheader(f"Test {name} as trees are added")
-    log_trees = controls.toggle(
-        "log_trees",
-        "Log scale for the number of trees",
-        help="Gives 1-10, 10-100 and 100-1000 trees the same room, as in studies that "
-        "measured forests of 1 to 1000 trees: the first few trees change the most.",
-    )
+    log_trees = controls.show("log_trees")
 st.subheader("How each tree voted")
 vote_text, vote_area = st.columns([2, 3], gap="large")
 with vote_text:

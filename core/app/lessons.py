@@ -6,7 +6,7 @@ with the dataset's suggested feature pair (from the manifest), so a lesson is da
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from core.app.pages import GINI_VS_ENTROPY, GROW_STEP_BY_STEP, RANDOM_FOREST, SINGLE_TREE, Page
@@ -101,7 +101,7 @@ def classroom_links(catalogue: Catalogue) -> tuple[ClassroomLink, ...]:
         values = dict(lesson.values)
         settings = with_dataset(lesson.page.settings(), values.pop("dataset"), catalogue)
         links.append(
-            ClassroomLink(lesson.title, lesson.lesson, lesson.page, replace(settings, **values))
+            ClassroomLink(lesson.title, lesson.lesson, lesson.page, settings.replace(**values))
         )
     return tuple(links)
 

@@ -8,13 +8,13 @@ of in every page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 
 from core.app.cost import ForestCost, forest_cost, n_train_rows
-from core.app.settings import TEST_SIZE, DatasetShape, Settings, SingleTreeSettings
+from core.app.settings import TEST_SIZE, DatasetShape, Settings, estimator_arguments
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
 
@@ -87,7 +87,7 @@ class ForestSpec:
     criterion: str
     max_depth: int | None
     n_estimators: int
-    max_features: str
+    max_features: str | None
     bootstrap: bool
     seed: int
     test_size: float = TEST_SIZE
@@ -117,52 +117,39 @@ def criterion_for(settings: Settings, shape: DatasetShape) -> str:
     return str(getattr(settings, "criterion", "gini"))
 
 
-def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSpec:
-    """The tree ``settings`` describe; ``changes`` override single fields (``max_depth=2``).
-
-    Settings a page does not have take the tree's defaults (no pruning, leaves of one, every
-    feature at every split). ``max_features`` is read from a one-tree page only: a forest's
-    is for its trees, not for the lone tree it is compared with.
-    """
-    features = settings.max_features if isinstance(settings, SingleTreeSettings) else "all"
+def _spec_values(settings: Settings, shape: DatasetShape, spec: type) -> dict[str, Any]:
+    """A spec's values from ``settings``: its rows, columns and the estimator's arguments."""
     rows = data_spec(settings, shape)
-    values: dict[str, Any] = {
+    arguments = estimator_arguments(settings, shape)
+    if spec is TreeSpec and "n_estimators" in arguments:
+        del arguments["max_features"]  # a forest's is for its trees, not for a lone tree
+    names = {f.name for f in fields(spec)}
+    return {
+        **{name: value for name, value in arguments.items() if name in names},
         "dataset": rows.dataset,
         "columns": columns(settings, shape),
         "criterion": criterion_for(settings, shape),
-        "max_depth": getattr(settings, "max_depth", None),
-        "min_samples_leaf": getattr(settings, "min_samples_leaf", 1),
-        "ccp_alpha": getattr(settings, "ccp_alpha", 0.0),
         "seed": settings.seed,
-        "min_samples_split": getattr(settings, "min_samples_split", 2),
-        "min_impurity_decrease": getattr(settings, "min_impurity_decrease", 0.0),
-        "max_features": None if features == "all" else features,
         "test_size": settings.test_size,
         "noise": rows.noise,
         "n_samples": rows.n_samples,
         "data_seed": rows.data_seed,
     }
-    return TreeSpec(**{**values, **changes})
+
+
+def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSpec:
+    """The tree ``settings`` describe; ``changes`` override single fields (``max_depth=2``).
+
+    The estimator's arguments are the settings the table says feed it
+    (:func:`core.app.settings.estimator_arguments`); those a page does not have keep the
+    tree's defaults (no pruning, leaves of one, every feature at every split).
+    """
+    return TreeSpec(**{"max_depth": None, **_spec_values(settings, shape, TreeSpec), **changes})
 
 
 def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> ForestSpec:
     """The forest ``settings`` describe; ``changes`` override single fields."""
-    rows = data_spec(settings, shape)
-    values: dict[str, Any] = {
-        "dataset": rows.dataset,
-        "columns": columns(settings, shape),
-        "criterion": criterion_for(settings, shape),
-        "max_depth": getattr(settings, "max_depth", None),
-        "n_estimators": getattr(settings, "n_estimators", 100),
-        "max_features": getattr(settings, "max_features", "sqrt"),
-        "bootstrap": getattr(settings, "bootstrap", True),
-        "seed": settings.seed,
-        "test_size": settings.test_size,
-        "noise": rows.noise,
-        "n_samples": rows.n_samples,
-        "data_seed": rows.data_seed,
-    }
-    return ForestSpec(**{**values, **changes})
+    return ForestSpec(**{**_spec_values(settings, shape, ForestSpec), **changes})
 
 
 def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, ForestCost]:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from core.app.settings import (
+    Form,
     GiniEntropySettings,
     GrowStepSettings,
     RandomForestSettings,
-    Settings,
     SingleTreeSettings,
 )
 
@@ -34,15 +34,15 @@ class Page:
         Material icon of its links (``":material/park:"``).
     tab_icon : str
         Emoji of its browser tab.
-    settings : type or None
-        Its settings class (None for the home page, which has no settings).
+    settings : Form or None
+        Its settings (None for the home page, which has no settings).
     """
 
     path: str
     title: str
     icon: str
     tab_icon: str
-    settings: type[Settings] | None = None
+    settings: Form | None = None
 
     @property
     def url_path(self) -> str:

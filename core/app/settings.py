@@ -1,72 +1,39 @@
-"""What a page shows, as plain settings that survive a trip through the URL.
+"""Every setting of the app, declared once, and a page's settings read from and written to the URL.
 
-Each page has one frozen dataclass of settings. ``parse`` turns a query string (as
-``st.query_params`` or ``AppTest.query_params`` hands it over: ``str`` or ``list[str]`` per
-key) into settings plus a list of short notices for whatever had to fall back to its
-default; ``to_query`` is the inverse. Parsing never raises on user input: a stale or hostile
-URL gives the defaults and a notice, and a notice never echoes markup from the URL.
+:data:`TABLE` holds one :class:`Setting` per name: its rule (kind and limits, read from a URL
+and written back as text), its default on each page that shows it, its label and help, the
+widget that shows it and the estimator argument it feeds. A :class:`Form` is one page's
+settings: the entries whose defaults name that page. :class:`Settings` is one value of a
+form, checked once, where the values enter (from a URL, from the widgets, from code).
 
-The module is pure: no Streamlit, so it is unit-tested on its own.
+``parse`` turns a query string (as ``st.query_params`` or ``AppTest.query_params`` hands it
+over: ``str`` or ``list[str]`` per key) into settings plus a list of short notices for
+whatever had to fall back to its default; ``to_query`` is the inverse, and leaves out what
+equals the page's default, so links stay short. Parsing never raises on user input: a stale
+or hostile URL gives the defaults and a notice, and a notice never echoes markup from the URL.
+
+Adding a setting is one entry here (with the pages that show it) and one control line on the
+page. The module is pure: no Streamlit, so it is unit-tested on its own.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from types import MappingProxyType
-from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, get_args
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
 
 from core.data.datasets import SINE_NOISE, Task
-from core.engine.criteria import ClassificationCriterion
 
-MaxFeatures: TypeAlias = Literal["sqrt", "log2", "all"]
-#: A single tree's ``max_features``: a rule by name, or a number of features per split.
-TreeFeatures: TypeAlias = MaxFeatures | int
-FitOn: TypeAlias = Literal["pair", "all"]
 Query: TypeAlias = Mapping[str, str | list[str]]
-
-#: The criteria a classification page offers ("log_loss" grows the same tree as "entropy").
-CRITERIA: tuple[ClassificationCriterion, ...] = ("gini", "entropy")
-MAX_FEATURES: tuple[MaxFeatures, ...] = get_args(MaxFeatures)
-FIT_ON: tuple[FitOn, ...] = get_args(FitOn)
-
-MAX_DEPTH_LIMIT = 20
-MIN_SAMPLES_LEAF_LIMIT = 50
-# Pruning strength is in units of impurity: a Gini or entropy below 1 for classes, but a
-# squared error in the target's units for regression (the sine's spread is about 15).
-CCP_ALPHA_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 30.0}
-# The pruning walk can go further, up to the cut that leaves the root alone: its effective
-# alpha is at most the root's impurity (log2 of the classes for entropy, so below 2 for up to
-# four classes; the sine's variance is about 250). A link may ask for up to these.
-CCP_ALPHA_MAX: dict[Task, float] = {"classification": 2.0, "regression": 1000.0}
-# Minimum gain is in the same units: iris's second split gains 0.26, its third 0.03; the
-# sine's first splits gain 177, 39, 7.6, then below 5.
-MIN_IMPURITY_DECREASE_LIMITS: dict[Task, float] = {"classification": 0.1, "regression": 10.0}
-MIN_SAMPLES_SPLIT_LIMIT = 100
-N_ESTIMATORS_LIMIT = 1000
-SEED_LIMIT = 2**31 - 1
-SAMPLE_LIMIT = 100_000
-#: The share of rows held out for testing: the slider's range and the default, which every
-#: link made before the setting existed still means.
-TEST_SIZE_RANGE = (0.1, 0.5)
-TEST_SIZE = 0.25
-#: The most noise a link may ask of any generated dataset; each set has its own, smaller scale
-#: (``DatasetShape.noise_max``): the sine's noise is in y's units (its swing is about 20), a
-#: 2-D puzzle's in those of its two features (a unit or so).
-NOISE_LIMIT = 10.0
-#: The noise scale of a generated set whose manifest gives none: a puzzle's points lie within
-#: a unit or two of the origin, so more than this hides its shape entirely.
-PUZZLE_NOISE_MAX = 0.5
-#: How many points a generated set may be asked for: enough to split, few enough to grow a
-#: forest on at once.
-N_SAMPLES_RANGE = (20, 2000)
-#: What a generated dataset is when the manifest says nothing: the sine's 200 points.
-GENERATED_N_SAMPLES = 200
-# Longer values are not read at all: nothing valid is this long, and it bounds the work.
-_MAX_VALUE_LENGTH = 64
-
+Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features"]
+#: The widget that shows a setting; "custom" ones are drawn by a control of their own (their
+#: options depend on the dataset or the fitted model).
+Widget: TypeAlias = Literal[
+    "slider", "select_slider", "selectbox", "segmented", "radio", "toggle", "number", "custom"
+]
+TASKS: tuple[Task, ...] = ("classification", "regression")
 
 #: Where a dataset comes from: a ready-made table, a generator (the sine, the 2-D puzzles),
 #: or this session's own data (an uploaded table, points drawn by hand).
@@ -76,6 +43,384 @@ SHAREABLE_KINDS: tuple[DataKind, ...] = ("table", "generated")
 #: How a session's own datasets are named in settings and links (``upload-3fa9c2d1``,
 #: ``drawn``). A link naming one cannot be followed anywhere else; parsing says so.
 OWN_DATA_NAMES = re.compile(r"upload-[0-9a-f]{1,32}|drawn")
+
+# The forms (pages) an entry's defaults name.
+SINGLE, FOREST, GINI, STEP = "single_tree", "random_forest", "gini_vs_entropy", "grow_step"
+ALL_PAGES = (SINGLE, FOREST, GINI, STEP)
+# Longer values are not read at all: nothing valid is this long, and it bounds the work.
+_MAX_VALUE_LENGTH = 64
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+class Invalid(ValueError):
+    """A value that breaks its setting's rule; the message is the rule in words."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its rule, its defaults, how it is shown and what it feeds.
+
+    Attributes
+    ----------
+    name : the URL's name, the widget's key and the attribute of :class:`Settings`
+    defaults : its default on each page (form key) that shows it
+    kind : ``int``, ``float`` (both from ``low`` to ``high``), ``choice`` (one of
+        ``options``), ``bool``, or ``features`` (one of ``options`` or a whole number
+        from ``low`` to ``high``)
+    none : when not None, None is allowed too: in a URL it is ``none``, and a control shows
+        it under this label ("no limit"; "" when no control offers it)
+    most : per task, the largest value that task allows (a link may ask up to ``high``)
+    scale : per task, the top of the control's range (the pruning walk may go beyond it)
+    labels : how the control names some of its options
+    steps, format : a number chosen on a select slider: how many steps up to the top of its
+        range, and the format of their labels (Python's format spec)
+    estimator : the keyword argument of the estimator it feeds, if any
+    """
+
+    name: str
+    defaults: Mapping[str, Any]
+    kind: Kind
+    low: float = 0
+    high: float = 0
+    options: tuple[Any, ...] = ()
+    none: str | None = None
+    label: str = ""
+    help: str = ""
+    widget: Widget = "custom"
+    estimator: str | None = None
+    most: Mapping[Task, float] | None = None
+    scale: Mapping[Task, float] | None = None
+    labels: Mapping[Any, str] | None = None
+    steps: int = 20
+    format: str = ""
+
+    @property
+    def words(self) -> str:
+        """The rule, in words."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.options)
+        span = f"{self.low:g} to {self.high:g}"
+        if self.kind in ("int", "features"):
+            span = f"{int(self.low)} to {int(self.high)}"
+        if self.kind == "features":
+            return f"{', '.join(self.options)} or a whole number from {span}"
+        number = "a whole number" if self.kind == "int" else "a number"
+        return f"{number} from {span}" + (", or none" if self.none is not None else "")
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` (not text) is one this setting can hold."""
+        if value is None:
+            return self.none is not None
+        if isinstance(value, bool):
+            return self.kind == "bool"
+        if self.kind in ("choice", "features") and isinstance(value, str):
+            return value in self.options
+        if self.kind in ("int", "features") and isinstance(value, int):
+            return self.low <= value <= self.high
+        if self.kind == "float" and isinstance(value, (int, float)):
+            return math.isfinite(value) and self.low <= value <= self.high
+        return False
+
+    def read(self, raw: str) -> Any:
+        """The value ``raw`` (URL text) stands for; raises :class:`Invalid` with the rule."""
+        text = raw.strip().lower()
+        if len(raw) > _MAX_VALUE_LENGTH:
+            raise Invalid(self.words)
+        if self.none is not None and text in ("none", "null", ""):
+            return None
+        value: Any = text
+        if self.kind == "bool":
+            if text not in _TRUE + _FALSE:
+                raise Invalid(self.words)
+            value = text in _TRUE
+        elif self.kind == "float":
+            try:
+                value = float(text)
+            except ValueError:
+                raise Invalid(self.words) from None
+        elif re.fullmatch(r"[+-]?\d{1,12}", text) and self.kind != "choice":
+            value = int(text)
+        if not self.accepts(value):
+            raise Invalid(self.words)
+        return round(value, 6) if self.kind == "float" else value
+
+    def write(self, value: Any) -> str:
+        """``value`` as URL text; :meth:`read` gives it back."""
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, float):
+            return f"{value:.6g}"
+        return str(value)
+
+    def top(self, task: Task) -> float:
+        """The top of the control's range for ``task``."""
+        return self.scale[task] if self.scale else self.high
+
+    def show(self, value: Any) -> str:
+        """How the control names ``value``."""
+        if value is None:
+            return self.none or "none"
+        return (self.labels or {}).get(value, str(value))
+
+
+# --- the table ----------------------------------------------------------------------------
+
+#: The criteria a classification page offers ("log_loss" grows the same tree as "entropy").
+CRITERIA: tuple[str, ...] = ("gini", "entropy")
+MAX_FEATURES: tuple[str, ...] = ("sqrt", "log2", "all")
+FIT_ON: tuple[str, ...] = ("pair", "all")
+#: The share of rows held out for testing: the slider's range and the default, which every
+#: link made before the setting existed still means.
+TEST_SIZE_RANGE = (0.1, 0.5)
+TEST_SIZE = 0.25
+N_SAMPLES_RANGE = (20, 2000)
+SEED_LIMIT = 2**31 - 1
+SAMPLE_LIMIT = 100_000
+#: More splits than any tree of these datasets makes; a step beyond a tree's last shows it whole.
+STEP_LIMIT = 10_000
+#: More nodes than any tree of these datasets has (a tree of n samples has fewer than 2n).
+NODE_LIMIT = 2 * SAMPLE_LIMIT
+N_ESTIMATORS_LIMIT = 1000
+#: The most noise a link may ask of any generated dataset (each set's own, smaller scale is
+#: ``DatasetShape.noise_max``).
+NOISE_LIMIT = 10.0
+# Pruning strength and minimum gain are in units of impurity: below 1 (Gini) or 2 (entropy,
+# four classes) for classes, but a squared error in y's units for regression (the sine's
+# spread is about 15, its variance about 250; its first splits gain 177, 39, 7.6, then
+# below 5). The pruning walk can go up to the cut that leaves the root alone.
+CCP_ALPHA_LIMITS: Mapping[Task, float] = {"classification": 0.1, "regression": 30.0}
+CCP_ALPHA_MAX: Mapping[Task, float] = {"classification": 2.0, "regression": 1000.0}
+MIN_IMPURITY_DECREASE_LIMITS: Mapping[Task, float] = {"classification": 0.1, "regression": 10.0}
+
+
+def _on(default: Any, *pages: str) -> dict[str, Any]:
+    return dict.fromkeys(pages or ALL_PAGES, default)
+
+
+TABLE: tuple[Setting, ...] = (
+    Setting("dataset", {**_on("iris"), STEP: "wine"}, "choice"),  # options: the catalogue
+    Setting("x", _on(0), "int", 0, 9999, label="Feature on the x axis"),
+    Setting("y", _on(1), "int", 0, 9999, label="Feature on the y axis"),
+    Setting(
+        "n_samples",
+        _on(200),
+        "int",
+        *N_SAMPLES_RANGE,
+        label="Number of points",
+        help="How many points the rule makes, before the test set is held out.",
+        widget="slider",
+    ),
+    Setting(
+        "noise",
+        _on(SINE_NOISE),
+        "float",
+        0.0,
+        NOISE_LIMIT,
+        label="Noise",
+        help="How far the points scatter from the rule's shape (a standard deviation, in the "
+        "features' units; for the sine, in y's). 0 is the bare shape.",
+    ),
+    Setting(
+        "data_seed",
+        _on(0),
+        "int",
+        0,
+        SEED_LIMIT,
+        label="Data seed",
+        widget="number",
+        help="Draws the points. The Seed further down only picks the train/test split and "
+        "the model's random choices, so changing it grows new trees on the very same points; "
+        "change this one for a fresh draw of the same puzzle. Both are in the link.",
+    ),
+    Setting(
+        "n_estimators",
+        _on(100, FOREST),
+        "int",
+        1,
+        N_ESTIMATORS_LIMIT,
+        label="n_estimators (trees)",
+        widget="slider",
+        estimator="n_estimators",
+        help="How many trees vote. More trees never overfit more; they only average better.",
+    ),
+    Setting(
+        "max_features",
+        _on("sqrt", FOREST),
+        "choice",
+        options=MAX_FEATURES,
+        label="max_features",
+        widget="segmented",
+        estimator="max_features",
+        labels={"sqrt": "sqrt", "log2": "log2", "all": "all"},
+        help="How many features each split may choose from, drawn at random per split: √d, "
+        "log₂ d, or all d. Fewer makes the trees more different from one another.",
+    ),
+    Setting(
+        "bootstrap",
+        _on(True, FOREST),
+        "bool",
+        label="bootstrap",
+        widget="toggle",
+        estimator="bootstrap",
+        help="Grow each tree on a resample of the training rows (drawn with replacement). "
+        "The rows a tree never saw give the out-of-bag score.",
+    ),
+    Setting(
+        "criterion",
+        _on("gini", SINGLE, FOREST, STEP),
+        "choice",
+        options=CRITERIA,
+        label="Split criterion",
+        widget="segmented",
+        estimator="criterion",
+        help="How a node measures how mixed its classes are.",
+    ),
+    Setting(
+        "max_depth",
+        {SINGLE: 3, FOREST: None, GINI: 4, STEP: 4},
+        "int",
+        1,
+        20,
+        none="no limit",
+        label="max_depth",
+        widget="select_slider",
+        estimator="max_depth",
+        help="How many questions a tree may ask in a row.",
+    ),
+    Setting(
+        "min_samples_leaf",
+        _on(1, SINGLE, GINI, STEP),
+        "int",
+        1,
+        50,
+        label="min_samples_leaf",
+        widget="slider",
+        estimator="min_samples_leaf",
+        help="A split is only made when each side keeps at least this many training rows.",
+    ),
+    Setting(
+        "min_samples_split",
+        _on(2, SINGLE, STEP),
+        "int",
+        2,
+        100,
+        label="min_samples_split",
+        widget="slider",
+        estimator="min_samples_split",
+        help="A node is only split when it holds at least this many training rows; smaller "
+        "nodes stay leaves.",
+    ),
+    Setting(
+        "min_impurity_decrease",
+        _on(0.0, SINGLE, STEP),
+        "float",
+        0.0,
+        10.0,
+        label="minimum gain (min_impurity_decrease)",
+        widget="slider",
+        estimator="min_impurity_decrease",
+        most=MIN_IMPURITY_DECREASE_LIMITS,
+        scale=MIN_IMPURITY_DECREASE_LIMITS,
+        help="A split is only made when it lowers the impurity enough, counted over the whole "
+        "training set:\n\nN_t / N · (impurity − N_L / N_t · impurity_L − N_R / N_t · "
+        "impurity_R) ≥ this value\n\nN counts all training rows, N_t those at the node, N_L "
+        "and N_R those sent left and right. 0 takes any gain.",
+    ),
+    Setting(
+        "ccp_alpha",
+        _on(0.0, SINGLE, STEP),
+        "float",
+        0.0,
+        1000.0,
+        label="ccp_alpha (pruning)",
+        widget="select_slider",
+        estimator="ccp_alpha",
+        most=CCP_ALPHA_MAX,
+        scale=CCP_ALPHA_LIMITS,
+        help="Cost-complexity pruning: cut back every branch that does not lower the impurity "
+        "by at least this much per leaf. 0 keeps the whole tree.",
+    ),
+    Setting(
+        "fit",
+        _on("pair", SINGLE, FOREST, GINI, STEP),
+        "choice",
+        options=FIT_ON,
+        label="Grow the model on",
+        widget="radio",
+        labels={"pair": "the two plotted features", "all": "all features"},
+        help="With two features the boundary is the whole model; with all of them, the plot "
+        "is a slice through it, the other features held at their medians.",
+    ),
+    Setting(  # a single tree's: a rule by name, or a number of features per split
+        "max_features",
+        _on("all", SINGLE, STEP),
+        "features",
+        1,
+        9999,
+        options=("all", "sqrt", "log2"),
+        label="max_features",
+        estimator="max_features",
+        labels={"sqrt": "√d", "log2": "log₂ d"},
+        help="How many features each split may choose from, drawn at random at every split "
+        "with the seed below: all of them, √d or log₂ d of the d features, or a number. Fewer "
+        "makes the tree's questions less greedy.",
+    ),
+    Setting(
+        "seed",
+        _on(0),
+        "int",
+        0,
+        SEED_LIMIT,
+        label="Seed",
+        widget="number",
+        help="Picks the train/test split and the model's random choices. Same seed, same result.",
+    ),
+    Setting(
+        "test_size",
+        _on(0.25),
+        "float",
+        *TEST_SIZE_RANGE,
+        label="Test set size",
+        widget="select_slider",
+        help="The share of rows set aside before growing, to score the model on data it never "
+        "saw. The seed picks which rows.",
+    ),
+    Setting("tree", _on(0, FOREST), "int", 0, N_ESTIMATORS_LIMIT - 1, label="Tree number"),
+    Setting("sample", _on(0, SINGLE, FOREST, STEP), "int", 0, SAMPLE_LIMIT, none=""),
+    Setting(
+        "test_on_tree",
+        _on(False, SINGLE, STEP),
+        "bool",
+        label="Show the test data on the tree",
+        widget="toggle",
+        help="Each node then also says how many test samples reach it and how well the tree "
+        "does on them.",
+    ),
+    Setting(
+        "log_trees",
+        _on(False, FOREST),
+        "bool",
+        label="Log scale for the number of trees",
+        widget="toggle",
+        help="Gives 1-10, 10-100 and 100-1000 trees the same room, as in studies that measured "
+        "forests of 1 to 1000 trees: the first few trees change the most.",
+    ),
+    Setting("step", _on(None, STEP), "int", 0, STEP_LIMIT, none="the whole tree"),
+    Setting("node", _on(0, STEP), "int", 0, NODE_LIMIT, label="Node"),
+)
+
+
+#: The entries of each page, by name (a name has one entry per page).
+_BY_PAGE: dict[str, dict[str, Setting]] = {
+    page: {s.name: s for s in TABLE if page in s.defaults} for page in ALL_PAGES
+}
+
+
+# --- a page's settings ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -109,6 +454,81 @@ class DatasetShape:
 Catalogue: TypeAlias = Mapping[str, DatasetShape]
 
 
+@dataclass(frozen=True)
+class Form:
+    """One page's settings: the entries of :data:`TABLE` that name it, with its defaults.
+
+    Calling a form makes its :class:`Settings` from values (the rest are its defaults), and
+    raises ``ValueError`` on a value its entry does not accept: code, not users, gets that
+    far (user input goes through :func:`parse` and :func:`merge`).
+    """
+
+    key: str
+    classification_only: bool = False
+
+    @property
+    def entries(self) -> Mapping[str, Setting]:
+        return _BY_PAGE[self.key]
+
+    def __call__(self, **values: Any) -> Settings:
+        entries = self.entries
+        held: dict[str, Any] = {}
+        for name, entry in entries.items():
+            value = values.pop(name, entry.defaults[self.key])
+            if entry.kind == "float" and isinstance(value, (int, float)):
+                value = round(float(value), 6)  # slider arithmetic gives 0.15000000000000002
+            if name != "dataset" and not entry.accepts(value):
+                raise ValueError(f"{name} must be {entry.words}; got {value!r}")
+            held[name] = value
+        if values:
+            raise ValueError(f"{self.key} has no settings {sorted(values)}")
+        return Settings(self, tuple(held.items()))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """One value of a :class:`Form`: read its settings as attributes (``settings.max_depth``)."""
+
+    form: Form
+    items: tuple[tuple[str, Any], ...]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("form", "items"):
+            raise AttributeError(name)
+        for key, value in self.items:
+            if key == name:
+                return value
+        raise AttributeError(f"{self.form.key} settings have no {name!r}")
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={value!r}" for name, value in self.items)
+        return f"{self.form.key}({values})"
+
+    def values(self) -> dict[str, Any]:
+        return dict(self.items)
+
+    def replace(self, **changes: Any) -> Settings:
+        """These settings with ``changes``, checked as the form checks."""
+        return self.form(**{**dict(self.items), **changes})
+
+
+SingleTreeSettings = Form(SINGLE)
+RandomForestSettings = Form(FOREST)
+GiniEntropySettings = Form(GINI, classification_only=True)
+GrowStepSettings = Form(STEP)
+SETTINGS: tuple[Form, ...] = (
+    SingleTreeSettings,
+    RandomForestSettings,
+    GiniEntropySettings,
+    GrowStepSettings,
+)
+
+
+#: The noise scale of a generated set whose manifest gives none: a puzzle's points lie within
+#: a unit or two of the origin, so more than this hides its shape entirely.
+PUZZLE_NOISE_MAX = 0.5
+
+
 def noise_max(name: str, noise: float) -> float:
     """The noise scale of a generated set: the sine's is :data:`NOISE_LIMIT`, a puzzle's smaller.
 
@@ -139,83 +559,299 @@ def default_catalogue() -> dict[str, DatasetShape]:
     return shapes
 
 
-# --- reading one value ---------------------------------------------------------------------
+def n_tree_columns(settings: Settings, shape: DatasetShape) -> int:
+    """How many features a page's model is grown on: the plotted pair, or all of them."""
+    if shape.task == "regression" or getattr(settings, "fit", "pair") == "all":
+        return shape.n_features
+    return 2
 
 
-class _Invalid(ValueError):
-    """A query value that breaks its rule; the message is the rule in words."""
+def estimator_arguments(settings: Settings, shape: DatasetShape) -> dict[str, Any]:
+    """The estimator's keyword arguments the settings feed, as the table says.
+
+    Regression grows on squared error; "all" features per split is ``None`` to the estimator.
+    """
+    arguments = {
+        entry.estimator: getattr(settings, name)
+        for name, entry in settings.form.entries.items()
+        if entry.estimator is not None
+    }
+    if shape.task == "regression" and "criterion" in arguments:
+        arguments["criterion"] = "squared_error"
+    if arguments.get("max_features") == "all":
+        arguments["max_features"] = None
+    return arguments
 
 
-@dataclass(frozen=True)
-class _Rule:
-    """How to read one query value: a parser and the rule it enforces, in words."""
+def _fit_to(settings: Settings, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
+    """Values to reset because they do not fit ``shape``, with one notice each."""
+    resets: dict[str, Any] = {}
+    notices: list[str] = []
+    task, values = shape.task, settings.values()
+    if shape.noise is not None and shape.noise_max is not None and settings.noise > shape.noise_max:
+        resets["noise"] = shape.noise
+        notices.append(
+            f"noise: {settings.noise:g} is more than {shape.noise_max:g}, the most for this "
+            f"dataset; using {shape.noise:g}."
+        )
+    n = shape.n_features
+    if task == "regression":
+        # A regression dataset is drawn as a fit over its one feature; no pair to choose.
+        resets.update(x=shape.pair[0], y=shape.pair[1])
+    elif not (settings.x < n and settings.y < n and settings.x != settings.y):
+        resets.update(x=shape.pair[0], y=shape.pair[1])
+        notices.append(
+            f"x and y must be two different feature numbers below {n} for this dataset; "
+            "using its suggested pair."
+        )
+    for name, entry in settings.form.entries.items():
+        if entry.most is not None and values[name] > entry.most[task]:
+            resets[name] = 0.0
+            notices.append(
+                f"{name}: {values[name]:g} is more than {entry.most[task]:g}, the most for a "
+                f"{task} dataset; using 0."
+            )
+    n_columns = n_tree_columns(settings, shape)
+    features = values.get("max_features")
+    if isinstance(features, int) and features > n_columns:
+        resets["max_features"] = "all"
+        notices.append(
+            f"max_features: {features} is more than the {n_columns} features the tree is "
+            "grown on; using all."
+        )
+    if values.get("tree", 0) >= values.get("n_estimators", N_ESTIMATORS_LIMIT):
+        resets["tree"] = 0
+        notices.append(
+            f"tree must be below n_estimators ({settings.n_estimators}); showing tree 0."
+        )
+    return resets, notices
 
-    read: Callable[[str], Any]
-    words: str
+
+# --- links ---------------------------------------------------------------------------------
 
 
-def _int_rule(lo: int, hi: int, *, none: bool = False) -> _Rule:
-    words = f"a whole number from {lo} to {hi}" + (", or none" if none else "")
+def _shown(raw: str) -> str:
+    """A received value, safe to put in a Markdown notice: plain words only, or nothing."""
+    if re.fullmatch(r"[A-Za-z0-9.+-]{1,24}", raw):
+        return f'"{raw}"'
+    return "the value given"
 
-    def read(raw: str) -> int | None:
-        text = raw.strip().lower()
-        if none and text in ("none", "null", ""):
-            return None
-        if not re.fullmatch(r"[+-]?\d{1,12}", text):
-            raise _Invalid(words)
-        value = int(text)
-        if not lo <= value <= hi:
-            raise _Invalid(words)
+
+def _allowed(form: Form, shape: DatasetShape) -> bool:
+    return shape.task == "classification" or not form.classification_only
+
+
+def parse(
+    form: Form, query: Query, catalogue: Catalogue | None = None
+) -> tuple[Settings, list[str]]:
+    """Read a page's settings from a query string, falling back to defaults value by value.
+
+    Parameters
+    ----------
+    form : one of :data:`SETTINGS`
+    query : mapping of name to ``str`` or ``list[str]`` (the last of a repeated name wins,
+        as in ``st.query_params``). Names the page does not use are ignored.
+    catalogue : the datasets, by name; :func:`default_catalogue` when omitted.
+
+    Returns
+    -------
+    settings : always valid for its dataset
+    notices : one short sentence per value that was ignored, safe to show as Markdown
+    """
+    catalogue = default_catalogue() if catalogue is None else catalogue
+    names = [name for name in catalogue if _allowed(form, catalogue[name])]
+    default_name = form.entries["dataset"].defaults[form.key]
+    first = default_name if default_name in names else names[0]
+    values: dict[str, Any] = {}
+    notices: list[str] = []
+    raw_name = _last(query.get("dataset"))
+    if raw_name is not None:
+        name = raw_name.strip().lower()
+        if name in names:
+            values["dataset"] = name
+        elif name in catalogue:
+            notices.append(
+                f"{name} is a regression dataset and this page compares classifiers; using {first}."
+            )
+        elif OWN_DATA_NAMES.fullmatch(name):
+            notices.append(
+                "This link was made on an uploaded table or on points drawn by hand. They "
+                "stay in the browser session that made them, so a link cannot carry them; "
+                f"showing {catalogue[first].title or first} instead."
+            )
+        else:
+            notices.append(
+                f"dataset: {_shown(raw_name)} is not one of {', '.join(names)}; using {first}."
+            )
+    shape = catalogue[values.setdefault("dataset", first)]
+    defaults: dict[str, Any] = {"x": shape.pair[0], "y": shape.pair[1]}
+    if shape.generated and shape.noise is not None:  # a link before these settings existed
+        defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+    for name, entry in form.entries.items():
+        raw = _last(query.get(name)) if name != "dataset" else None
+        if raw is None:
+            if name in defaults:
+                values[name] = defaults[name]
+            continue
+        try:
+            values[name] = entry.read(raw)
+        except Invalid:
+            default = defaults.get(name, entry.defaults[form.key])
+            notices.append(
+                f"{name}: {_shown(raw)} is not {entry.words}; using {entry.write(default)}."
+            )
+            if name in defaults:
+                values[name] = default
+    settings = form(**values)
+    resets, more = _fit_to(settings, shape)
+    return settings.replace(**resets), notices + more
+
+
+def _last(value: str | list[str] | None) -> str | None:
+    if value is None or isinstance(value, str):
         return value
-
-    return _Rule(read, words)
-
-
-def _float_rule(lo: float, hi: float) -> _Rule:
-    words = f"a number from {lo:g} to {hi:g}"
-
-    def read(raw: str) -> float:
-        try:
-            value = float(raw.strip())
-        except ValueError:
-            raise _Invalid(words) from None
-        if not math.isfinite(value) or not lo <= value <= hi:
-            raise _Invalid(words)
-        return value
-
-    return _Rule(read, words)
+    return value[-1] if value else None
 
 
-def _choice_rule(options: tuple[str, ...]) -> _Rule:
-    words = "one of " + ", ".join(options)
+def to_query(
+    settings: Settings, catalogue: Catalogue | None = None, *, full: bool = False
+) -> dict[str, str]:
+    """The settings as URL text, leaving out each value that equals its default.
 
-    def read(raw: str) -> str:
-        text = raw.strip().lower()
-        if text not in options:
-            raise _Invalid(words)
-        return text
+    The dataset is always written, so a link is never empty. The defaults of the pair, the
+    noise and the number of points are the dataset's own (from ``catalogue``, by default
+    :func:`default_catalogue`); for a dataset it lacks, every value of those is written.
+    ``full`` writes every value.
+    """
+    form = settings.form
+    if full:
+        return {name: form.entries[name].write(value) for name, value in settings.items}
+    catalogue = default_catalogue() if catalogue is None else catalogue
+    shape = catalogue.get(settings.dataset)
+    defaults = {name: entry.defaults[form.key] for name, entry in form.entries.items()}
+    if shape is None:
+        for name in ("x", "y", "noise", "n_samples"):
+            defaults.pop(name)
+    else:
+        defaults.update(x=shape.pair[0], y=shape.pair[1])
+        if shape.generated and shape.noise is not None:
+            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+    entries = form.entries
+    return {
+        name: entries[name].write(value)
+        for name, value in settings.items
+        if name not in defaults or value != defaults[name] or name == "dataset"
+    }
 
-    return _Rule(read, words)
+
+def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Settings:
+    """``settings`` moved to another dataset: its suggested pair, and the first test sample.
+
+    A generated dataset starts from its own noise and number of points (a puzzle's noise
+    scale is not the sine's); a table keeps them, unused, as they were. Values the new
+    dataset's task does not allow go back to 0.
+    """
+    shape = catalogue[name]
+    values = settings.values()
+    changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
+    if shape.generated and shape.noise is not None:
+        changes.update(noise=shape.noise, n_samples=shape.n_samples)
+    if values.get("sample") is not None and "sample" in values:
+        changes["sample"] = 0
+    if values.get("node"):  # another dataset's node number means nothing here
+        changes["node"] = 0
+    for key, entry in settings.form.entries.items():
+        if entry.scale is not None and values[key] > entry.scale[shape.task]:
+            changes[key] = 0.0
+    moved = settings.replace(**changes)
+    features = values.get("max_features")
+    if isinstance(features, int) and features > n_tree_columns(moved, shape):
+        moved = moved.replace(max_features="all")
+    return moved
 
 
-def _features_rule() -> _Rule:
-    words = "all, sqrt, log2 or a whole number from 1 to 9999"
-    names = _choice_rule(MAX_FEATURES)
-    count = _int_rule(1, 9999)
+def fit_sample(settings: Settings, n_test: int) -> tuple[Settings, list[str]]:
+    """Check ``settings.sample`` against the test set, which parsing cannot see."""
+    sample = getattr(settings, "sample", None)
+    if sample is None or sample < n_test:
+        return settings, []
+    notice = f"sample must be below {n_test}, the size of this test set; showing sample 0."
+    return settings.replace(sample=0), [notice]
 
-    def read(raw: str) -> TreeFeatures:
-        try:
-            named: MaxFeatures = names.read(raw)
-            return named
-        except _Invalid:
-            pass
-        try:
-            number: int = count.read(raw)
-            return number
-        except _Invalid:
-            raise _Invalid(words) from None
 
-    return _Rule(read, words)
+def fit_growth(settings: Settings, n_steps: int, n_nodes: int) -> tuple[Settings, list[str]]:
+    """Check ``step`` and ``node`` against the fitted tree, which parsing cannot see.
+
+    The last step and any beyond it show the whole tree (None), the latter with a notice; a
+    node the tree does not have shows the root. Settings without these come back unchanged.
+    """
+    changes: dict[str, Any] = {}
+    notices: list[str] = []
+    step = getattr(settings, "step", None)
+    if step is not None and step >= n_steps:
+        changes["step"] = None
+    if step is not None and step > n_steps:
+        notices.append(
+            f"step: this tree is grown in {n_steps} splits, fewer than {step}; showing the "
+            "whole tree."
+        )
+    node = getattr(settings, "node", None)
+    if node is not None and node >= n_nodes:
+        changes["node"] = 0
+        notices.append(f"node must be below {n_nodes}, the nodes of this tree; showing node 0.")
+    return settings.replace(**changes), notices
+
+
+def field_is_valid(form: Form, name: str, value: object) -> bool:
+    """True when ``value`` is one ``form`` accepts for ``name``.
+
+    A widget can hand back a value of the wrong kind (a stale browser tab sends an old label
+    where a number belongs, a segmented control arrives empty): such a value must never reach
+    a model. The dataset is checked against the catalogue by :func:`merge`.
+    """
+    if name == "dataset":
+        return isinstance(value, str)
+    entry = form.entries.get(name)
+    if entry is None:
+        return False
+    if entry.kind == "float" and isinstance(value, float):
+        value = round(value, 6)
+    return entry.accepts(value)
+
+
+def merge(
+    form: Form, last: Settings, values: Mapping[str, object], catalogue: Catalogue
+) -> tuple[Settings, list[str]]:
+    """Settings from the controls' ``values``, falling back to ``last`` value by value.
+
+    A value its entry does not accept (see :func:`field_is_valid`), or a dataset this page
+    cannot show, keeps its value from ``last``; the others apply. The result is then fitted
+    to its dataset, as :func:`parse` does.
+
+    Returns
+    -------
+    settings : of ``form``
+    rejected : names of the settings that kept their last value
+    """
+    merged: dict[str, Any] = {}
+    rejected: list[str] = []
+    for name, held in last.items:
+        value = values.get(name, held)
+        valid = field_is_valid(form, name, value)
+        if name == "dataset":
+            shape = catalogue.get(str(value))
+            valid = valid and shape is not None and _allowed(form, shape)
+        if valid:
+            merged[name] = value
+        else:
+            merged[name] = held
+            rejected.append(name)
+    settings = form(**merged)
+    resets, _ = _fit_to(settings, catalogue[settings.dataset])
+    return settings.replace(**resets), rejected
+
+
+# --- the pruning path in a link -------------------------------------------------------------
 
 
 def alpha_at_least(alpha: float) -> float:
@@ -256,538 +892,3 @@ def pruning_stops(
         if held <= most:
             stops[held] = int(leaves)  # a later step rounding to the same value wins
     return tuple(stops.items())
-
-
-_TRUE = ("true", "1", "yes", "on")
-_FALSE = ("false", "0", "no", "off")
-
-
-def _bool_rule() -> _Rule:
-    words = "true or false"
-
-    def read(raw: str) -> bool:
-        text = raw.strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise _Invalid(words)
-
-    return _Rule(read, words)
-
-
-def _shown(raw: str) -> str:
-    """A received value, safe to put in a Markdown notice: plain words only, or nothing."""
-    if re.fullmatch(r"[A-Za-z0-9.+-]{1,24}", raw):
-        return f'"{raw}"'
-    return "the value given"
-
-
-def _last(value: str | list[str]) -> str | None:
-    if isinstance(value, str):
-        return value
-    return value[-1] if value else None
-
-
-def _format(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)
-
-
-# --- settings ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """Fields and checks every page shares. Subclasses add their own fields.
-
-    ``test_size`` is the share of rows held out for testing. ``noise``, ``n_samples`` and
-    ``data_seed`` make a generated dataset's points (the sine, a 2-D puzzle): a link holds
-    them, so it reproduces the very same points. While a table is shown they are kept and
-    ignored; moving to a generated set starts from its own defaults. ``data_seed`` draws the
-    points and ``seed`` the train/test split and the models' random choices, so a new
-    ``seed`` grows other trees on the same points.
-    """
-
-    dataset: str = "iris"
-    x: int = 0
-    y: int = 1
-    seed: int = 0
-    test_size: float = TEST_SIZE
-    noise: float = SINE_NOISE
-    n_samples: int = GENERATED_N_SAMPLES
-    data_seed: int = 0
-
-    classification_only: ClassVar[bool] = False
-
-    def __post_init__(self) -> None:
-        # Slider arithmetic gives 0.15000000000000002; keep the key (and the URL) tidy.
-        for name in ("test_size", "noise"):
-            object.__setattr__(self, name, round(float(getattr(self, name)), 6))
-        for f in fields(self):
-            rule = rules_of(type(self)).get(f.name)
-            value = getattr(self, f.name)
-            if rule is None:
-                continue
-            try:
-                if rule.read(_format(value)) != value:
-                    raise _Invalid(rule.words)
-            except _Invalid:
-                raise ValueError(f"{f.name} must be {rule.words}; got {value!r}") from None
-
-    @classmethod
-    def rules(cls) -> dict[str, _Rule]:
-        return {
-            "x": _int_rule(0, 9999),
-            "y": _int_rule(0, 9999),
-            "seed": _int_rule(0, SEED_LIMIT),
-            "test_size": _float_rule(*TEST_SIZE_RANGE),
-            "noise": _float_rule(0.0, NOISE_LIMIT),
-            "n_samples": _int_rule(*N_SAMPLES_RANGE),
-            "data_seed": _int_rule(0, SEED_LIMIT),
-        }
-
-    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
-        """Fields to reset because they do not fit ``shape``, with one notice each."""
-        resets: dict[str, Any] = {}
-        notices: list[str] = []
-        noise_max = shape.noise_max
-        if shape.noise is not None and noise_max is not None and self.noise > noise_max:
-            resets["noise"] = shape.noise
-            notices.append(
-                f"noise: {self.noise:g} is more than {noise_max:g}, the most for this "
-                f"dataset; using {shape.noise:g}."
-            )
-        n = shape.n_features
-        if shape.task == "regression":
-            # A regression dataset is drawn as a fit over its one feature; no pair to choose.
-            if (self.x, self.y) != shape.pair:
-                resets.update(x=shape.pair[0], y=shape.pair[1])
-        elif not (self.x < n and self.y < n and self.x != self.y):
-            resets.update(x=shape.pair[0], y=shape.pair[1])
-            notices.append(
-                f"x and y must be two different feature numbers below {n} for this dataset; "
-                "using its suggested pair."
-            )
-        return resets, notices
-
-
-S = TypeVar("S", bound=_Settings)
-
-
-def n_tree_columns(settings: _Settings, shape: DatasetShape) -> int:
-    """How many features a page's model is grown on: the plotted pair, or all of them."""
-    if shape.task == "regression" or getattr(settings, "fit", "pair") == "all":
-        return shape.n_features
-    return 2
-
-
-@dataclass(frozen=True)
-class SingleTreeSettings(_Settings):
-    """Single tree page: one tree, its boundary and a traced test sample."""
-
-    criterion: ClassificationCriterion = "gini"
-    max_depth: int | None = 3
-    min_samples_leaf: int = 1
-    ccp_alpha: float = 0.0
-    fit: FitOn = "pair"
-    sample: int | None = 0
-    test_on_tree: bool = False
-    min_samples_split: int = 2
-    min_impurity_decrease: float = 0.0
-    max_features: TreeFeatures = "all"
-
-    def __post_init__(self) -> None:
-        # Slider arithmetic gives 0.007000000000000001; keep the key (and the URL) tidy.
-        object.__setattr__(self, "ccp_alpha", round(float(self.ccp_alpha), 6))
-        gain = round(float(self.min_impurity_decrease), 6)
-        object.__setattr__(self, "min_impurity_decrease", gain)
-        super().__post_init__()
-
-    @classmethod
-    def rules(cls) -> dict[str, _Rule]:
-        return {
-            **super().rules(),
-            "criterion": _choice_rule(CRITERIA),
-            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
-            "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
-            "ccp_alpha": _float_rule(0.0, max(CCP_ALPHA_MAX.values())),
-            "fit": _choice_rule(FIT_ON),
-            "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
-            "test_on_tree": _bool_rule(),
-            "min_samples_split": _int_rule(2, MIN_SAMPLES_SPLIT_LIMIT),
-            "min_impurity_decrease": _float_rule(0.0, max(MIN_IMPURITY_DECREASE_LIMITS.values())),
-            "max_features": _features_rule(),
-        }
-
-    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
-        resets, notices = super().check(shape)
-        for name, limits in (
-            ("ccp_alpha", CCP_ALPHA_MAX),
-            ("min_impurity_decrease", MIN_IMPURITY_DECREASE_LIMITS),
-        ):
-            value, limit = getattr(self, name), limits[shape.task]
-            if value > limit:
-                resets[name] = 0.0
-                notices.append(
-                    f"{name}: {value:g} is more than {limit:g}, the most for a "
-                    f"{shape.task} dataset; using 0."
-                )
-        n_columns = n_tree_columns(self, shape)
-        if isinstance(self.max_features, int) and self.max_features > n_columns:
-            resets["max_features"] = "all"
-            notices.append(
-                f"max_features: {self.max_features} is more than the {n_columns} features "
-                "the tree is grown on; using all."
-            )
-        return resets, notices
-
-
-@dataclass(frozen=True)
-class RandomForestSettings(_Settings):
-    """Random forest page: the forest, its curves, one of its trees, one sample's votes."""
-
-    criterion: ClassificationCriterion = "gini"
-    max_depth: int | None = None
-    n_estimators: int = 100
-    max_features: MaxFeatures = "sqrt"
-    bootstrap: bool = True
-    fit: FitOn = "pair"
-    tree: int = 0
-    sample: int | None = 0
-    log_trees: bool = False
-
-    @classmethod
-    def rules(cls) -> dict[str, _Rule]:
-        return {
-            **super().rules(),
-            "criterion": _choice_rule(CRITERIA),
-            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
-            "n_estimators": _int_rule(1, N_ESTIMATORS_LIMIT),
-            "max_features": _choice_rule(MAX_FEATURES),
-            "bootstrap": _bool_rule(),
-            "fit": _choice_rule(FIT_ON),
-            "tree": _int_rule(0, N_ESTIMATORS_LIMIT - 1),
-            "sample": _int_rule(0, SAMPLE_LIMIT, none=True),
-            "log_trees": _bool_rule(),
-        }
-
-    def check(self, shape: DatasetShape) -> tuple[dict[str, Any], list[str]]:
-        resets, notices = super().check(shape)
-        if self.tree >= self.n_estimators:
-            resets["tree"] = 0
-            notices.append(
-                f"tree must be below n_estimators ({self.n_estimators}); showing tree 0."
-            )
-        return resets, notices
-
-
-@dataclass(frozen=True)
-class GiniEntropySettings(_Settings):
-    """Gini vs entropy page: two trees that differ only in their criterion."""
-
-    max_depth: int | None = 4
-    min_samples_leaf: int = 1
-    fit: FitOn = "pair"
-
-    classification_only: ClassVar[bool] = True
-
-    @classmethod
-    def rules(cls) -> dict[str, _Rule]:
-        return {
-            **super().rules(),
-            "max_depth": _int_rule(1, MAX_DEPTH_LIMIT, none=True),
-            "min_samples_leaf": _int_rule(1, MIN_SAMPLES_LEAF_LIMIT),
-            "fit": _choice_rule(FIT_ON),
-        }
-
-
-#: More splits than any tree of these datasets makes; a step beyond a tree's last shows it whole.
-STEP_LIMIT = 10_000
-#: More nodes than any tree of these datasets has (a tree of n samples has fewer than 2n).
-NODE_LIMIT = 2 * SAMPLE_LIMIT
-
-
-@dataclass(frozen=True)
-class GrowStepSettings(SingleTreeSettings):
-    """Grow it step by step: the Single tree's tree, one split at a time, and one node asked.
-
-    ``step`` is the number of splits made (0 is the root alone); None is the whole tree, and
-    so is any step beyond the tree's last (:func:`fit_growth`). ``node`` is the node asked
-    "why this split?", numbered as in the whole tree.
-    """
-
-    dataset: str = "wine"
-    max_depth: int | None = 4
-    step: int | None = None
-    node: int = 0
-
-    @classmethod
-    def rules(cls) -> dict[str, _Rule]:
-        return {
-            **super().rules(),
-            "step": _int_rule(0, STEP_LIMIT, none=True),
-            "node": _int_rule(0, NODE_LIMIT),
-        }
-
-
-SETTINGS: tuple[type[_Settings], ...] = (
-    SingleTreeSettings,
-    RandomForestSettings,
-    GiniEntropySettings,
-    GrowStepSettings,
-)
-Settings: TypeAlias = _Settings
-
-
-def parse(
-    settings_type: type[S], query: Query, catalogue: Catalogue | None = None
-) -> tuple[S, list[str]]:
-    """Read a page's settings from a query string, falling back to defaults field by field.
-
-    Parameters
-    ----------
-    settings_type : one of :data:`SETTINGS`
-    query : mapping of name to ``str`` or ``list[str]`` (the last of a repeated name wins,
-        as in ``st.query_params``). Names the page does not use are ignored.
-    catalogue : the datasets, by name; :func:`default_catalogue` when omitted.
-
-    Returns
-    -------
-    settings : ``settings_type``, always valid for its dataset
-    notices : one short sentence per value that was ignored, safe to show as Markdown
-    """
-    catalogue = default_catalogue() if catalogue is None else catalogue
-    defaults = settings_type()
-    values: dict[str, Any] = {}
-    notices: list[str] = []
-
-    names = [name for name in catalogue if _allowed(settings_type, catalogue[name])]
-    # The page's own default dataset when the catalogue has it, else the catalogue's first.
-    first = defaults.dataset if defaults.dataset in names else names[0]
-    rules = {"dataset": _choice_rule(tuple(names)), **rules_of(settings_type)}
-    for name, rule in rules.items():
-        raw = _last(query[name]) if name in query else None
-        if raw is None:
-            continue
-        if name == "dataset":
-            default: Any = first
-        elif name in ("x", "y"):  # the dataset's own suggested pair
-            default = catalogue[values.get("dataset", first)].pair["xy".index(name)]
-        else:
-            default = getattr(defaults, name)
-        try:
-            if len(raw) > _MAX_VALUE_LENGTH:
-                raise _Invalid(rule.words)
-            values[name] = rule.read(raw)
-        except _Invalid:
-            if name == "dataset" and raw.strip().lower() in catalogue:
-                notices.append(
-                    f"{raw.strip().lower()} is a regression dataset and this page "
-                    f"compares classifiers; using {default}."
-                )
-            elif name == "dataset" and OWN_DATA_NAMES.fullmatch(raw.strip().lower()):
-                notices.append(
-                    "This link was made on an uploaded table or on points drawn by hand. "
-                    "They stay in the browser session that made them, so a link cannot "
-                    f"carry them; showing {_title(catalogue, default)} instead."
-                )
-            else:
-                notices.append(
-                    f"{name}: {_shown(raw)} is not {rule.words}; using {_format(default)}."
-                )
-    values.setdefault("dataset", first)
-
-    shape = catalogue[values["dataset"]]
-    values.setdefault("x", shape.pair[0])
-    values.setdefault("y", shape.pair[1])
-    if shape.generated and shape.noise is not None:  # a link before these settings existed
-        values.setdefault("noise", shape.noise)
-        values.setdefault("n_samples", shape.n_samples)
-    settings = settings_type(**values)
-    resets, more = settings.check(shape)
-    return replace(settings, **resets), notices + more
-
-
-def _title(catalogue: Catalogue, name: str) -> str:
-    return catalogue[name].title or name
-
-
-def _allowed(settings_type: type[_Settings], shape: DatasetShape) -> bool:
-    return shape.task == "classification" or not settings_type.classification_only
-
-
-def to_query(settings: _Settings) -> dict[str, str]:
-    """Every field of ``settings`` as text, so a link keeps meaning the same view."""
-    return {f.name: _format(getattr(settings, f.name)) for f in fields(settings)}
-
-
-def with_dataset(settings: S, name: str, catalogue: Catalogue) -> S:
-    """``settings`` moved to another dataset: its suggested pair, and the first test sample.
-
-    A generated dataset starts from its own noise and number of points (a puzzle's noise
-    scale is not the sine's); a table keeps them, unused, as they were.
-    """
-    shape = catalogue[name]
-    changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
-    if shape.generated and shape.noise is not None:
-        changes.update(noise=shape.noise, n_samples=shape.n_samples)
-    if getattr(settings, "sample", None) is not None:
-        changes["sample"] = 0
-    if getattr(settings, "node", 0):  # another dataset's node number means nothing here
-        changes["node"] = 0
-    for name, limits in (
-        ("ccp_alpha", CCP_ALPHA_LIMITS),
-        ("min_impurity_decrease", MIN_IMPURITY_DECREASE_LIMITS),
-    ):
-        if getattr(settings, name, 0.0) > limits[shape.task]:
-            changes[name] = 0.0
-    features = getattr(settings, "max_features", None)
-    if isinstance(features, int) and features > n_tree_columns(settings, shape):
-        changes["max_features"] = "all"
-    return replace(settings, **changes)
-
-
-def fit_sample(settings: S, n_test: int) -> tuple[S, list[str]]:
-    """Check ``settings.sample`` against the test set, which parsing cannot see."""
-    sample = getattr(settings, "sample", None)
-    if sample is None or sample < n_test:
-        return settings, []
-    notice = f"sample must be below {n_test}, the size of this test set; showing sample 0."
-    changes: dict[str, Any] = {"sample": 0}
-    return replace(settings, **changes), [notice]
-
-
-def fit_growth(settings: S, n_steps: int, n_nodes: int) -> tuple[S, list[str]]:
-    """Check ``step`` and ``node`` against the fitted tree, which parsing cannot see.
-
-    The last step and any beyond it show the whole tree (None), the latter with a notice; a
-    node the tree does not have shows the root. Settings without these fields come back
-    unchanged.
-    """
-    changes: dict[str, Any] = {}
-    notices: list[str] = []
-    step = getattr(settings, "step", None)
-    if step is not None and step >= n_steps:
-        changes["step"] = None
-    if step is not None and step > n_steps:
-        notices.append(
-            f"step: this tree is grown in {n_steps} splits, fewer than {step}; showing the "
-            "whole tree."
-        )
-    node = getattr(settings, "node", None)
-    if node is not None and node >= n_nodes:
-        changes["node"] = 0
-        notices.append(f"node must be below {n_nodes}, the nodes of this tree; showing node 0.")
-    return replace(settings, **changes), notices
-
-
-_RULES: dict[type, Mapping[str, _Rule]] = {}
-
-
-def rules_of(settings_type: type[_Settings]) -> Mapping[str, _Rule]:
-    """``settings_type.rules()``, built once per class and read-only.
-
-    Every settings object checks each field against its rule, and every control checks its
-    widget's value: a page run asks for the rules a few hundred times, and building the
-    dictionary of rules each time was about a tenth of a Single tree run's CPU.
-    """
-    if settings_type not in _RULES:
-        _RULES[settings_type] = MappingProxyType(settings_type.rules())
-    return _RULES[settings_type]
-
-
-def field_is_valid(settings_type: type[_Settings], name: str, value: object) -> bool:
-    """True when ``value`` is one ``settings_type`` accepts for its field ``name``.
-
-    A widget can hand back a value of the wrong kind (a stale browser tab sends an old label
-    where a number belongs, a segmented control arrives empty): such a value must never reach
-    a model. The dataset field is checked against the catalogue by :func:`merge`.
-    """
-    if name == "dataset":
-        return isinstance(value, str)
-    rule = rules_of(settings_type).get(name)
-    if rule is None or not isinstance(value, (type(None), bool, int, float, str)):
-        return False
-    try:
-        return bool(rule.read(_format(value)) == value)
-    except _Invalid:
-        return False
-
-
-def merge(
-    settings_type: type[S], last: S, values: Mapping[str, object], catalogue: Catalogue
-) -> tuple[S, list[str]]:
-    """Settings from the controls' ``values``, falling back to ``last`` field by field.
-
-    A field whose value breaks its rule (see :func:`field_is_valid`), or names a dataset this
-    page cannot show, keeps its value from ``last``; the other fields apply. The result is
-    then fitted to its dataset (``check``), as :func:`parse` does.
-
-    Returns
-    -------
-    settings : ``settings_type``
-    rejected : names of the fields that kept their last value
-    """
-    merged: dict[str, Any] = {}
-    rejected: list[str] = []
-    for f in fields(last):
-        value = values.get(f.name, getattr(last, f.name))
-        valid = field_is_valid(settings_type, f.name, value)
-        if f.name == "dataset":
-            shape = catalogue.get(str(value))
-            valid = valid and shape is not None and _allowed(settings_type, shape)
-        if valid:
-            merged[f.name] = value
-        else:
-            merged[f.name] = getattr(last, f.name)
-            rejected.append(f.name)
-    settings = settings_type(**merged)
-    resets, _ = settings.check(catalogue[settings.dataset])
-    return replace(settings, **resets), rejected
-
-
-__all__ = [
-    "CCP_ALPHA_LIMITS",
-    "CCP_ALPHA_MAX",
-    "CRITERIA",
-    "FIT_ON",
-    "GENERATED_N_SAMPLES",
-    "MAX_FEATURES",
-    "MIN_IMPURITY_DECREASE_LIMITS",
-    "MIN_SAMPLES_SPLIT_LIMIT",
-    "NOISE_LIMIT",
-    "N_SAMPLES_RANGE",
-    "OWN_DATA_NAMES",
-    "PUZZLE_NOISE_MAX",
-    "SETTINGS",
-    "SHAREABLE_KINDS",
-    "TEST_SIZE",
-    "TEST_SIZE_RANGE",
-    "Catalogue",
-    "DataKind",
-    "DatasetShape",
-    "GiniEntropySettings",
-    "GrowStepSettings",
-    "RandomForestSettings",
-    "Settings",
-    "SingleTreeSettings",
-    "TreeFeatures",
-    "alpha_at_least",
-    "default_catalogue",
-    "field_is_valid",
-    "fit_growth",
-    "fit_sample",
-    "merge",
-    "n_tree_columns",
-    "noise_max",
-    "parse",
-    "pruning_stops",
-    "to_query",
-    "with_dataset",
-]

@@ -22,6 +22,7 @@ not ``core.ui``.
 from __future__ import annotations
 
 from core.ui.cached import (
+    catalogue,
     clear_caches,
     curve_trees,
     dataset_infos,
@@ -67,6 +68,7 @@ from core.ui.url_state import show_notices
 __all__ = [
     "Controls",
     "boundary",
+    "catalogue",
     "chart",
     "clear_caches",
     "curve_trees",

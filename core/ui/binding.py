@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import streamlit as st
 
@@ -19,20 +19,19 @@ from core.ui.cached import catalogue
 from core.ui.url_state import _from_widget, _to_widget, reconnected_keys
 
 _LOG = logging.getLogger(__name__)
-S = TypeVar("S", bound=state.Settings)
 _MISSING = object()
 
 
-class Binding(Generic[S]):
+class Binding:
     """What every control of one run of a page goes through.
 
     It holds the last good settings and the values drawn so far, and checks each widget's
     value against its setting before and after the widget is drawn.
     """
 
-    def __init__(self, page: Page, settings_type: type[S], last: S, notice: Any) -> None:
+    def __init__(self, page: Page, form: state.Form, last: state.Settings, notice: Any) -> None:
         self.page = page
-        self.settings_type = settings_type
+        self.settings_type = form
         self.last = last
         self.values: dict[str, Any] = {}
         self.notice = notice  # a placeholder atop the page, for what stops it early
@@ -65,7 +64,7 @@ class Binding(Generic[S]):
         return value
 
     @property
-    def settings(self) -> S:
+    def settings(self) -> state.Settings:
         """The settings the controls drawn so far show; the others keep the last run's."""
         settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
         return settings

@@ -21,7 +21,7 @@ value to the browser); after, a broken value keeps the last good one, field by f
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import streamlit as st
 
@@ -49,8 +49,6 @@ from core.ui.url_state import (
     share_box,
 )
 
-S = TypeVar("S", bound=state.Settings)
-
 # The (dataset, seed) whose test samples the sample picker last labelled.
 _SAMPLE_LABELS = "_arboretum_sample_labels"
 
@@ -59,7 +57,7 @@ def _task(task: str) -> Task:
     return "regression" if task == "regression" else "classification"
 
 
-class Controls(Binding[S]):
+class Controls(Binding):
     """The controls of one run of a page; every helper returns the value it shows."""
 
     def _stale_label(self, key: str, labels: Callable[[], list[str]]) -> None:
@@ -76,7 +74,7 @@ class Controls(Binding[S]):
         ):
             session[key] = _to_widget(key, getattr(self.last, key))
 
-    def finish(self) -> S:
+    def finish(self) -> state.Settings:
         """The page's settings: put them in the URL and show the share link in the sidebar."""
         settings = self.settings
         finish(settings)
@@ -107,151 +105,88 @@ class Controls(Binding[S]):
             st.stop()
         return catalogue()[self.settings.dataset]
 
-    def test_size(self) -> float:
-        """The share of rows held out to test on, in steps of 5%."""
-        low, high = state.TEST_SIZE_RANGE
-        steps = [round(low + i / 20, 2) for i in range(round((high - low) * 20) + 1)]
-        held = st.session_state.get("test_size")
-        extra = [held] if isinstance(held, float) and held not in steps else []
-        return float(
-            self._control(
-                "test_size",
-                lambda: st.select_slider(
-                    "Test set size",
-                    sorted([*steps, *extra]),
-                    format_func=lambda v: f"{v:.0%}" if v in steps else f"{v:.1%}",
-                    key="test_size",
-                    help="The share of rows set aside before growing, to score the model on "
-                    "data it never saw. The seed picks which rows.",
+    def show(self, name: str, task: str = "classification", **text: str) -> Any:
+        """Draw the control of setting ``name`` as its table entry says; return its value.
+
+        ``task`` picks the range of a setting whose scale depends on it (pruning strength,
+        minimum gain); ``text`` may replace the entry's ``label`` or ``help`` on this page.
+        """
+        entry = self.settings_type.entries[name]
+        label, help = text.get("label", entry.label), text.get("help", entry.help)
+        top = entry.top(_task(task))
+        held = st.session_state.get(name)
+        widget = entry.widget
+        if widget == "toggle":
+            return bool(self._control(name, lambda: st.toggle(label, key=name, help=help)))
+        if widget == "number":
+            return self._control(
+                name,
+                lambda: st.number_input(
+                    label, int(entry.low), int(entry.high), step=1, key=name, help=help
                 ),
             )
-        )
-
-    def criterion(self, label: str = "Split criterion") -> str:
-        return str(
-            self._control(
-                "criterion",
+        if widget == "slider" and entry.kind == "float":
+            if isinstance(held, float) and held > top:
+                st.session_state[name] = 0.0
+            return self._control(
+                name,
+                lambda: st.slider(
+                    label,
+                    0.0,
+                    top,
+                    step=top / 100,
+                    format="%.3f" if top < 1 else "%.1f",
+                    key=name,
+                    help=help,
+                ),
+            )
+        if widget == "slider":
+            return self._control(
+                name,
+                lambda: st.slider(label, int(entry.low), int(entry.high), key=name, help=help),
+            )
+        if widget == "segmented":
+            return self._control(
+                name,
                 lambda: st.segmented_control(
                     label,
-                    state.CRITERIA,
-                    key="criterion",
+                    entry.options,
+                    format_func=entry.show,
                     required=True,
-                    help="How a node measures how mixed its classes are.",
+                    key=name,
+                    help=help,
                 ),
             )
-        )
-
-    def max_depth(self, help: str = "How many questions a tree may ask in a row.") -> int | None:
-        options: list[int | str] = [
-            *range(1, state.MAX_DEPTH_LIMIT + 1),
-            _NONE_SHOWN_AS["max_depth"],
-        ]
-        value: int | None = self._control(
-            "max_depth", lambda: st.select_slider("max_depth", options, key="max_depth", help=help)
-        )
-        return value
-
-    def min_samples_leaf(self) -> int:
-        return int(
-            self._control(
-                "min_samples_leaf",
-                lambda: st.slider(
-                    "min_samples_leaf",
-                    1,
-                    state.MIN_SAMPLES_LEAF_LIMIT,
-                    key="min_samples_leaf",
-                    help="A split is only made when each side keeps at least this many "
-                    "training rows.",
-                ),
+        if widget == "radio":
+            return self._control(
+                name,
+                lambda: st.radio(label, entry.options, format_func=entry.show, key=name, help=help),
             )
-        )
+        if widget == "select_slider" and entry.kind == "int":  # whole numbers, and "no limit"
+            steps: list[Any] = [*range(int(entry.low), int(entry.high) + 1), entry.show(None)]
+            return self._control(name, lambda: st.select_slider(label, steps, key=name, help=help))
+        if widget == "select_slider":  # numbers in steps, and the value held when off them
+            return float(self._control(name, lambda: _float_steps(entry, top, label, help)))
+        raise ValueError(f"setting {name!r} has no control of its own kind ({widget})")
 
-    def min_samples_split(self) -> int:
-        return int(
-            self._control(
-                "min_samples_split",
-                lambda: st.slider(
-                    "min_samples_split",
-                    2,
-                    state.MIN_SAMPLES_SPLIT_LIMIT,
-                    key="min_samples_split",
-                    help="A node is only split when it holds at least this many training "
-                    "rows; smaller nodes stay leaves.",
-                ),
-            )
-        )
-
-    def min_impurity_decrease(self, task: str) -> float:
-        """Minimum gain, on a scale that suits the task's impurity."""
-        limit = state.MIN_IMPURITY_DECREASE_LIMITS[_task(task)]
-        held = st.session_state.get("min_impurity_decrease")
-        if isinstance(held, float) and held > limit:
-            st.session_state["min_impurity_decrease"] = 0.0
-        return float(
-            self._control(
-                "min_impurity_decrease",
-                lambda: st.slider(
-                    "minimum gain (min_impurity_decrease)",
-                    0.0,
-                    limit,
-                    step=limit / 100,
-                    format="%.3f" if limit < 1 else "%.1f",
-                    key="min_impurity_decrease",
-                    help="A split is only made when it lowers the impurity enough, counted "
-                    "over the whole training set:\n\n"
-                    "N_t / N · (impurity − N_L / N_t · impurity_L − N_R / N_t · impurity_R) "
-                    "≥ this value\n\n"
-                    "N counts all training rows, N_t those at the node, N_L and N_R those "
-                    "sent left and right. 0 takes any gain.",
-                ),
-            )
-        )
-
-    def ccp_alpha(self, task: str) -> float:
-        """Pruning strength, on a scale that suits the task's impurity (CCP_ALPHA_LIMITS).
-
-        A select slider over 101 steps of the scale, plus the value held when it is off
-        them: the pruning walk sets exact effective alphas (such as 0.036161, or beyond the
-        scale), and a plain slider would snap them to its step.
-        """
-        limit = state.CCP_ALPHA_LIMITS[_task(task)]
-        decimals = 3 if limit < 1 else 1
-        steps = [round(limit * i / 100, 6) for i in range(101)]
-
-        def draw() -> Any:
-            held = st.session_state.get("ccp_alpha")
-            extra = [held] if isinstance(held, float) and held not in steps else []
-            return st.select_slider(
-                "ccp_alpha (pruning)",
-                sorted([*steps, *extra]),
-                format_func=lambda a: f"{a:.{decimals}f}" if a in steps else f"{a:.6g}",
-                key="ccp_alpha",
-                help="Cost-complexity pruning: cut back every branch that does not lower "
-                "the impurity by at least this much per leaf. 0 keeps the whole tree.",
-            )
-
-        return float(self._control("ccp_alpha", draw))
-
-    def tree_max_features(self, n_columns: int) -> state.TreeFeatures:
-        """Features each split of one tree may choose from, drawn at random per split."""
+    def tree_max_features(self, n_columns: int) -> Any:
+        """A single tree's features per split: a rule by name, or any number up to ``n_columns``."""
+        entry = self.settings_type.entries["max_features"]
         held = st.session_state.get("max_features")
         if isinstance(held, int) and held > n_columns:
             st.session_state["max_features"] = "all"
-        options: list[state.TreeFeatures] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
-        names = {"all": f"all {n_columns}", "sqrt": "√d", "log2": "log₂ d"}
-        value: state.TreeFeatures = self._control(
+        options: list[Any] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
+        names = {"all": f"all {n_columns}"}
+        return self._control(
             "max_features",
             lambda: st.selectbox(
-                "max_features",
+                entry.label,
                 options,
-                format_func=lambda v: names.get(v, str(v)) if isinstance(v, str) else str(v),
+                format_func=lambda v: names.get(v) or entry.show(v),
                 key="max_features",
-                help="How many features each split may choose from, drawn at random at "
-                "every split with the seed below: all of them, √d or log₂ d of the d "
-                "features, or a number. Fewer makes the tree's questions less greedy.",
+                help=entry.help,
             ),
         )
-        return value
 
     def pair(self) -> tuple[int, int]:
         """The two features of the boundary plot (classification only), always distinct."""
@@ -270,73 +205,6 @@ class Controls(Binding[S]):
             lambda: st.selectbox("Feature on the y axis", others, format_func=label, key="y"),
         )
         return int(x), int(y)
-
-    def fit(self) -> str:
-        return str(
-            self._control(
-                "fit",
-                lambda: st.radio(
-                    "Grow the model on",
-                    state.FIT_ON,
-                    format_func={"pair": "the two plotted features", "all": "all features"}.get,
-                    key="fit",
-                    help="With two features the boundary is the whole model; with all of "
-                    "them, the plot is a slice through it, the other features held at their "
-                    "medians.",
-                ),
-            )
-        )
-
-    def seed(self) -> int:
-        return int(
-            self._control(
-                "seed",
-                lambda: st.number_input(
-                    "Seed",
-                    min_value=0,
-                    max_value=state.SEED_LIMIT,
-                    step=1,
-                    key="seed",
-                    help="Picks the train/test split and the model's random choices. Same "
-                    "seed, same result.",
-                ),
-            )
-        )
-
-    def n_estimators(self) -> int:
-        return int(
-            self._control(
-                "n_estimators",
-                lambda: st.slider(
-                    "n_estimators (trees)",
-                    1,
-                    state.N_ESTIMATORS_LIMIT,
-                    key="n_estimators",
-                    help="How many trees vote. More trees never overfit more; they only "
-                    "average better.",
-                ),
-            )
-        )
-
-    def max_features(self) -> str:
-        return str(
-            self._control(
-                "max_features",
-                lambda: st.segmented_control(
-                    "max_features",
-                    state.MAX_FEATURES,
-                    required=True,
-                    key="max_features",
-                    help="How many features each split may choose from, drawn at random per "
-                    "split: √d, log₂ d, or all d. Fewer makes the trees more different from "
-                    "one another.",
-                ),
-            )
-        )
-
-    def toggle(self, key: str, label: str, help: str) -> bool:
-        """An on/off setting (``bootstrap``, ``test_on_tree``...)."""
-        return bool(self._control(key, lambda: st.toggle(label, key=key, help=help)))
 
     def step(self, n_steps: int) -> int | None:
         """How many of a tree's ``n_steps`` splits to show; None is the whole tree.
@@ -441,7 +309,7 @@ class Controls(Binding[S]):
         )
 
 
-def start(page: Page) -> Controls[Any]:
+def start(page: Page) -> Controls:
     """Open ``page``: its browser tab, the sidebar's page list, and its settings from the URL.
 
     Call first in every page script; the page's controls follow.
@@ -455,21 +323,45 @@ def start(page: Page) -> Controls[Any]:
     return Controls(page, page.settings, arrive(page, page.settings), notice)
 
 
-def tree_controls(controls: Controls[Any], header: str) -> DatasetShape:
+def tree_controls(controls: Controls, header: str) -> DatasetShape:
     """The sidebar of a one-tree page: dataset, criterion, stopping rules, pair, seed, split."""
     st.header(header)
     shape = controls.dataset()
     if shape.task == "classification":
-        controls.criterion()
-    controls.max_depth()
-    controls.min_samples_leaf()
-    controls.min_samples_split()
-    controls.min_impurity_decrease(shape.task)
-    controls.ccp_alpha(shape.task)
+        controls.show("criterion")
+    for name in (
+        "max_depth",
+        "min_samples_leaf",
+        "min_samples_split",
+        "min_impurity_decrease",
+        "ccp_alpha",
+    ):
+        controls.show(name, shape.task)
     if shape.task == "classification":
         controls.pair()
-        controls.fit()
+        controls.show("fit")
         controls.tree_max_features(state.n_tree_columns(controls.settings, shape))
-    controls.seed()
-    controls.test_size()
+    controls.show("seed")
+    controls.show("test_size")
     return shape
+
+
+def _float_steps(entry: state.Setting, top: float, label: str, help: str) -> Any:
+    """A select slider over ``entry.steps`` steps up to ``top``, plus the value held off them.
+
+    A plain slider would snap a value set elsewhere (an exact effective alpha from the
+    pruning walk, a link's test size of 0.33) to its step.
+    """
+    low = entry.low if entry.low else 0.0
+    steps = [round(low + (top - low) * i / entry.steps, 6) for i in range(entry.steps + 1)]
+    held = st.session_state.get(entry.name)
+    extra = [held] if isinstance(held, float) and held not in steps and held <= entry.high else []
+    spec = entry.format or (".3f" if top < 1 else ".1f")
+    odd = ".1%" if spec.endswith("%") else ".6g"
+    return st.select_slider(
+        label,
+        sorted([*steps, *extra]),
+        format_func=lambda v: format(v, spec if v in steps else odd),
+        key=entry.name,
+        help=help,
+    )

@@ -10,8 +10,6 @@ showing the dataset it showed.
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from core.app import settings as state
@@ -46,7 +44,7 @@ def _on_dataset_change() -> None:
         move_to(name)  # an unknown name: the dataset control keeps the last one
 
 
-def _on_kind_change(settings_type: type[state.Settings]) -> None:
+def _on_kind_change(settings_type: state.Form) -> None:
     kind = st.session_state.get(KIND_KEY)
     if kind == "drawn":
         start_drawing()  # the first time, a puzzle's points to start from
@@ -58,7 +56,7 @@ def _on_kind_change(settings_type: type[state.Settings]) -> None:
     move_to(remembered if remembered in names else names[-1 if newest else 0])
 
 
-def _kind(controls: Binding[Any]) -> DataKind:
+def _kind(controls: Binding) -> DataKind:
     """Draw the kind control, in step with the dataset shown; return the kind chosen."""
     session = st.session_state
     held_name = session.get("dataset")
@@ -84,7 +82,7 @@ def _kind(controls: Binding[Any]) -> DataKind:
     return chosen if chosen in _KINDS else shown
 
 
-def pick_dataset(controls: Binding[Any]) -> DataKind:
+def pick_dataset(controls: Binding) -> DataKind:
     """The kind, the dataset and a generated set's controls; returns the kind chosen.
 
     The kind's own panel (the uploader, the drawing) is the caller's to draw.
@@ -120,45 +118,33 @@ def pick_dataset(controls: Binding[Any]) -> DataKind:
     return kind
 
 
-def generated_controls(controls: Binding[Any], shape: DatasetShape) -> None:
+def generated_controls(controls: Binding, shape: DatasetShape) -> None:
     """A generated set's number of points, noise and data seed, all in the URL."""
-    low, high = state.N_SAMPLES_RANGE
+    entries = controls.settings_type.entries
+    points, noise, seed = entries["n_samples"], entries["noise"], entries["data_seed"]
     controls._control(
         "n_samples",
         lambda: st.slider(
-            "Number of points",
-            low,
-            high,
-            key="n_samples",
-            help="How many points the rule makes, before the test set is held out.",
+            points.label, int(points.low), int(points.high), key="n_samples", help=points.help
         ),
     )
-    noise_max = shape.noise_max or state.NOISE_LIMIT
-    steps = [round(noise_max * i / 20, 6) for i in range(21)]
+    noise_max = shape.noise_max or noise.high
+    steps = [round(noise_max * i / noise.steps, 6) for i in range(noise.steps + 1)]
     held = st.session_state.get("noise")
     extra = [held] if isinstance(held, float) and held not in steps and held <= noise_max else []
     controls._control(
         "noise",
         lambda: st.select_slider(
-            "Noise",
+            noise.label,
             sorted([*steps, *extra]),
-            format_func=lambda v: f"{v:g}",
+            format_func=lambda v: format(v, noise.format),
             key="noise",
-            help="How far the points scatter from the rule's shape (a standard deviation, "
-            "in the features' units; for the sine, in y's). 0 is the bare shape.",
+            help=noise.help,
         ),
     )
     controls._control(
         "data_seed",
         lambda: st.number_input(
-            "Data seed",
-            min_value=0,
-            max_value=state.SEED_LIMIT,
-            step=1,
-            key="data_seed",
-            help="Draws the points. The Seed further down only picks the train/test split "
-            "and the model's random choices, so changing it grows new trees on the very "
-            "same points; change this one for a fresh draw of the same puzzle. Both are in "
-            "the link.",
+            seed.label, int(seed.low), int(seed.high), step=1, key="data_seed", help=seed.help
         ),
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 import streamlit as st
 
 from core.app import settings as state
@@ -15,7 +13,7 @@ KIND_KEY = "data_kind"  # the kind control's key (not a setting: the dataset say
 LAST_OF_KIND = "_arboretum_last_of_kind"  # the dataset last shown of each kind
 
 
-def names_of(kind: DataKind, settings_type: type[state.Settings]) -> list[str]:
+def names_of(kind: DataKind, settings_type: state.Form) -> list[str]:
     """The datasets of ``kind`` a page of ``settings_type`` can show, in catalogue order."""
     return [
         name
@@ -35,7 +33,7 @@ def move_to(name: str) -> None:
     if shape is None:
         return
     moved = state.with_dataset(session[_LAST], name, catalogue())
-    for f in fields(moved):
-        session[f.name] = _to_widget(f.name, getattr(moved, f.name))
+    for key, value in moved.items:
+        session[key] = _to_widget(key, value)
     session.setdefault(LAST_OF_KIND, {})[shape.kind] = name
     session[KIND_KEY] = shape.kind

@@ -9,8 +9,6 @@ what is missing instead of showing a tree.
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
 from core.app import settings as state
@@ -98,7 +96,7 @@ def problem() -> str | None:
     return held if isinstance(held, str) else None
 
 
-def draw_panel(controls: Binding[Any]) -> None:
+def draw_panel(controls: Binding) -> None:
     """The drawing area and its controls, while the page shows the drawn points."""
     start_drawing()
     if st.session_state.get(_CLASS) not in range(len(CLASS_NAMES)):

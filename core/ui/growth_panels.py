@@ -70,7 +70,7 @@ def _move_step(move: str, n_steps: int) -> None:
     st.session_state["step"] = _to_widget("step", None if target == n_steps else target)
 
 
-def step_bar(controls: Controls[Any], n_steps: int) -> int:
+def step_bar(controls: Controls, n_steps: int) -> int:
     """First, back, next and grow-to-the-end buttons over the step slider; returns the step.
 
     The step (0 to ``n_steps``) is a setting, so it lives in the URL: a link opens at it.

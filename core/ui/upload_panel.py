@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -74,7 +73,7 @@ def _prepare(frame: pd.DataFrame, target: str, task: Task, filename: str) -> Pre
     return prepared
 
 
-def _show(table: UploadedTable, settings_type: type[state.Settings]) -> None:
+def _show(table: UploadedTable, settings_type: state.Form) -> None:
     """Keep ``table`` in the session and move the page to it, if this page can show it."""
     keep(table.name, "upload", table.prepared.dataset, table.filename)
     tables = _tables()
@@ -87,7 +86,7 @@ def _show(table: UploadedTable, settings_type: type[state.Settings]) -> None:
         move_to(table.name)
 
 
-def _on_upload(settings_type: type[state.Settings]) -> None:
+def _on_upload(settings_type: state.Form) -> None:
     """A file was chosen: read it and make it ready, or say plainly why not."""
     file = st.session_state.get(_FILE)
     if file is None:
@@ -115,7 +114,7 @@ def _on_upload(settings_type: type[state.Settings]) -> None:
     _show(table, settings_type)
 
 
-def _on_retarget(name: str, settings_type: type[state.Settings], field: str) -> None:
+def _on_retarget(name: str, settings_type: state.Form, field: str) -> None:
     """Another target column (its task inferred again) or another task, for upload ``name``."""
     table = _tables().get(name)
     if table is None:
@@ -140,7 +139,7 @@ def _on_retarget(name: str, settings_type: type[state.Settings], field: str) -> 
     session[_TARGET], session[_TASK] = table.target, table.task  # back to what is shown
 
 
-def upload_panel(controls: Binding[Any]) -> None:
+def upload_panel(controls: Binding) -> None:
     """The uploader, and for the table shown: its target, its task, what became of its columns."""
     settings_type = controls.settings_type
     file = st.file_uploader(

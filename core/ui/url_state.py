@@ -15,8 +15,7 @@ link reproduces the view.
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -27,8 +26,6 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from core.app import settings as state
 from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
-
-S = TypeVar("S", bound=state.Settings)
 
 # --- URL state -----------------------------------------------------------------------------
 
@@ -41,8 +38,8 @@ _RECONNECTED = "_arboretum_reconnected"  # keys a reconnecting browser's widgets
 
 
 # A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
-# so a setting that may be None shows it under a name.
-_NONE_SHOWN_AS = {"max_depth": "no limit", "step": "the whole tree"}
+# so a setting that may be None shows it under its label in the table ("no limit").
+_NONE_SHOWN_AS = {entry.name: entry.none for entry in state.TABLE if entry.none}
 
 
 def _to_widget(name: str, value: Any) -> Any:
@@ -53,9 +50,9 @@ def _from_widget(name: str, value: Any) -> Any:
     return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
 
 
-def _url_query(settings_type: type[state.Settings]) -> dict[str, str]:
+def _url_query(form: state.Form) -> dict[str, str]:
     """The URL's values for this page's settings; other names (``embed``...) are not ours."""
-    names = {f.name for f in fields(settings_type)}
+    names = form.entries
     return {name: st.query_params[name] for name in st.query_params if name in names}
 
 
@@ -149,7 +146,7 @@ def reconnected_keys() -> frozenset[str]:
     return keys
 
 
-def arrive(page: Page, settings_type: type[S]) -> S:
+def arrive(page: Page, form: state.Form) -> state.Settings:
     """Settings this run starts from; call before the page's controls.
 
     On arrival (or when the back or forward button took the browser to another URL of this
@@ -175,17 +172,17 @@ def arrive(page: Page, settings_type: type[S]) -> S:
     in the page list opens a page without them.
     """
     session = st.session_state
-    query = _url_query(settings_type)
-    names = {f.name for f in fields(settings_type)}
+    query = _url_query(form)
+    names = set(form.entries)
     fresh = session.get(_PAGE) is None
     held = frozenset(_unread_browser_states()) & names if fresh and query else frozenset()
-    arrived = session.get(_PAGE) != page.path or not isinstance(session.get(_LAST), settings_type)
+    arrived = session.get(_PAGE) != page.path or getattr(session.get(_LAST), "form", None) != form
     navigated = _history_navigation() and session.get(_WRITTEN) != query
     if navigated:
         held = frozenset()
     if arrived or navigated:
         source = query if query else session.get(_SHARED, {})
-        settings, notices = state.parse(settings_type, source, catalogue())
+        settings, notices = state.parse(form, source, catalogue())
         moved_to = _dataset_titled(_sent_label("dataset")) if "dataset" in held else None
         if moved_to is not None and moved_to != settings.dataset:
             # The move was to another dataset, whose callback (data_moves.move_to) cannot run
@@ -193,26 +190,26 @@ def arrive(page: Page, settings_type: type[S]) -> S:
             # browser sent belongs to the old dataset.
             settings = state.with_dataset(settings, moved_to, catalogue())
             held = frozenset()
-        for f in fields(settings_type):
-            if f.name not in held:
-                session[f.name] = _to_widget(f.name, getattr(settings, f.name))
+        for name, value in settings.items:
+            if name not in held:
+                session[name] = _to_widget(name, value)
         session[_NOTICES] = (settings, notices)
         session[_LAST] = settings
     session[_RECONNECTED] = held
     session[_PAGE] = page.path
-    last: S = session[_LAST]
+    last: state.Settings = session[_LAST]
     return last
 
 
 def finish(settings: state.Settings) -> None:
     """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
     session = st.session_state
-    query = state.to_query(settings)
-    if session.get(_WRITTEN) != query or _url_query(type(settings)) != query:
+    query = state.to_query(settings, catalogue())
+    if session.get(_WRITTEN) != query or _url_query(settings.form) != query:
         # from_dict keeps Streamlit's own embed options in the URL.
         st.query_params.from_dict(query)
     session[_WRITTEN] = query
-    session[_SHARED] = {**session.get(_SHARED, {}), **query}
+    session[_SHARED] = {**session.get(_SHARED, {}), **state.to_query(settings, full=True)}
     session[_LAST] = settings
 
 
@@ -229,7 +226,7 @@ def show_notices(settings: state.Settings) -> None:
 def share_link(settings: state.Settings) -> str:
     """The URL of this exact view."""
     base = st.context.url or ""
-    return f"{base}?{urlencode(state.to_query(settings))}"
+    return f"{base}?{urlencode(state.to_query(settings, catalogue()))}"
 
 
 def share_box(settings: state.Settings) -> None:

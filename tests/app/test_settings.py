@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from core.app.lessons import classroom_links
@@ -85,15 +83,30 @@ def test_every_field_is_read():
         n_samples=300,
         data_seed=7,
     )
-    assert to_query(settings) == query
+    assert to_query(settings, full=True) == query
 
 
-def test_to_query_writes_every_field_as_text():
-    query = to_query(RandomForestSettings(n_estimators=250, bootstrap=False, max_depth=None))
-    assert query["n_estimators"] == "250"
-    assert query["bootstrap"] == "false"
+def test_a_link_holds_the_dataset_and_what_differs_from_the_defaults():
+    shown, _ = parse(RandomForestSettings, {}, CATALOGUE)
+    settings = shown.replace(n_estimators=250, bootstrap=False, max_depth=3)
+    query = to_query(settings, CATALOGUE)
+    assert query == {
+        "dataset": "iris",
+        "n_estimators": "250",
+        "bootstrap": "false",
+        "max_depth": "3",
+    }
+    assert parse(RandomForestSettings, query, CATALOGUE) == (settings, [])
+    assert to_query(shown, CATALOGUE) == {"dataset": "iris"}, "a link is never empty"
+    no_limit = parse(SingleTreeSettings, {"max_depth": "none"}, CATALOGUE)[0]
+    assert to_query(no_limit, CATALOGUE)["max_depth"] == "none"
+
+
+def test_full_query_writes_every_setting_as_text():
+    query = to_query(RandomForestSettings(max_depth=None), full=True)
     assert query["max_depth"] == "none"
-    assert set(query) == {f.name for f in dataclasses.fields(RandomForestSettings)}
+    assert query["bootstrap"] == "true"
+    assert set(query) == set(RandomForestSettings.entries)
 
 
 def test_repeated_names_use_the_last_value_like_st_query_params():
@@ -132,7 +145,7 @@ def test_a_missing_pair_uses_the_datasets_suggested_pair():
 )
 def test_a_bad_value_falls_back_to_its_default_with_a_notice(name, raw, fallback):
     settings, notices = parse(SingleTreeSettings, {"dataset": "iris", name: raw}, CATALOGUE)
-    assert to_query(settings)[name] == fallback
+    assert to_query(settings, full=True)[name] == fallback
     assert len(notices) == 1
     assert notices[0].startswith(f"{name}:")
     assert notices[0].endswith(f"using {fallback}.")
@@ -271,7 +284,7 @@ def test_the_real_catalogue_suggests_the_intended_features():
 
 @pytest.mark.parametrize("link", classroom_links(default_catalogue()), ids=lambda link: link.title)
 def test_every_classroom_link_opens_exactly_its_settings(link):
-    settings_type = type(link.settings)
+    settings_type = link.settings.form
     query = to_query(link.settings)
     assert parse(settings_type, query, default_catalogue()) == (link.settings, [])
     assert query != to_query(settings_type()), "a classroom link should show something special"
@@ -293,7 +306,7 @@ def test_merge_falls_back_field_by_field():
     last = RandomForestSettings(dataset="iris", x=2, y=3, n_estimators=100)
     values = {"max_features": None, "n_estimators": 120, "sample": "#1 (row 4, setosa)"}
     merged, rejected = merge(RandomForestSettings, last, values, CATALOGUE)
-    assert merged == dataclasses.replace(last, n_estimators=120)
+    assert merged == last.replace(n_estimators=120)
     assert sorted(rejected) == ["max_features", "sample"]
 
 
@@ -304,9 +317,7 @@ def test_merge_refuses_a_dataset_the_page_cannot_show():
 
 
 def test_every_page_with_settings_is_in_the_registry_once():
-    assert sorted(p.settings.__name__ for p in PAGES if p.settings) == sorted(
-        s.__name__ for s in SETTINGS
-    )
+    assert sorted(p.settings.key for p in PAGES if p.settings) == sorted(s.key for s in SETTINGS)
     assert [p.url_path for p in PAGES] == [
         "",
         "Single_tree",
@@ -329,9 +340,9 @@ def test_test_size_and_noise_keep_what_a_link_asks_and_survive_a_dataset_change(
     assert (settings.test_size, settings.noise) == (0.35, 7.5)
     moved = with_dataset(settings, "iris", CATALOGUE)
     assert (moved.test_size, moved.noise) == (0.35, 7.5)
-    assert to_query(moved)["test_size"] == "0.35"
+    assert to_query(moved, full=True)["test_size"] == "0.35"
 
 
 def test_slider_float_test_size_is_rounded_away():
     assert SingleTreeSettings(test_size=0.1 + 0.05).test_size == 0.15
-    assert to_query(SingleTreeSettings(test_size=0.1 + 0.05))["test_size"] == "0.15"
+    assert to_query(SingleTreeSettings(test_size=0.1 + 0.05), full=True)["test_size"] == "0.15"

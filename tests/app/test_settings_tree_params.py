@@ -81,7 +81,7 @@ def test_regression_takes_its_own_scale_of_gain_and_pruning():
 )
 def test_a_bad_value_gives_a_notice_and_the_default(name, raw, fallback, words):
     settings, notices = parse(SingleTreeSettings, {"dataset": "iris", name: raw}, CATALOGUE)
-    assert to_query(settings)[name] == fallback
+    assert to_query(settings, full=True)[name] == fallback
     assert len(notices) == 1
     assert notices[0].startswith(f"{name}:")
     assert words in notices[0]
@@ -158,7 +158,7 @@ def test_an_effective_alpha_as_a_link_holds_it_prunes_the_same_tree(name, model)
         assert held >= alpha
         # It is what a link writes and reads back, unchanged.
         settings = SingleTreeSettings(dataset=name, ccp_alpha=held)
-        assert float(to_query(settings)["ccp_alpha"]) == settings.ccp_alpha == held
+        assert float(to_query(settings, full=True)["ccp_alpha"]) == settings.ccp_alpha == held
         following = alphas[k + 1] if k + 1 < len(alphas) else np.inf
         if held < following:  # the kept tree is the one this cut leaves
             assert prune(tree, held).n_leaves == prune(tree, float(alpha)).n_leaves

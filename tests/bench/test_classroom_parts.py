@@ -84,7 +84,7 @@ def test_random_links_are_valid_settings_that_parse_without_a_notice(path):
     rng = random.Random(3)
     for _ in range(20):
         settings = random_settings(page, rng, CATALOGUE)
-        again, notices = app_settings.parse(type(settings), app_settings.to_query(settings))
+        again, notices = app_settings.parse(settings.form, app_settings.to_query(settings))
         assert (again, notices) == (settings, [])
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from core.app import pages
+from core.app.settings import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / pages.HOME.path
@@ -69,6 +70,30 @@ def assert_healthy(app: AppTest) -> None:
     assert not [w for w in warnings(app) if "could not show" in w], warnings(app)
 
 
-def query_of(app: AppTest) -> dict[str, str]:
+def raw_query_of(app: AppTest) -> dict[str, str]:
     """The URL a finished run left in the address bar, as ``str`` values."""
     return {k: v if isinstance(v, str) else v[-1] for k, v in app.query_params.items()}
+
+
+def query_of(app: AppTest) -> dict[str, str]:
+    """What the URL a finished run left means: every setting of its page, as text.
+
+    A link leaves out what equals its default (the dataset's own pair, noise and number of
+    points included); this writes those values back in, from the table's defaults, never
+    from what the session holds.
+    """
+    raw = raw_query_of(app)
+    shown = app.session_state["_arboretum_page"]  # the page the run drew (after a switch)
+    form = next(page.settings for page in pages.PAGES if page.path == shown and page.settings)
+    own = (
+        app.session_state.get("_arboretum_own_data", None)
+    )
+    catalogue = {**default_catalogue(), **(own.catalogue() if own is not None else {})}
+    shape = catalogue.get(raw.get("dataset", form.entries["dataset"].defaults[form.key]))
+    defaults = {name: entry.defaults[form.key] for name, entry in form.entries.items()}
+    if shape is not None:
+        defaults.update(x=shape.pair[0], y=shape.pair[1])
+        if shape.generated:
+            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+    full = {name: form.entries[name].write(value) for name, value in defaults.items()}
+    return {**full, **raw}

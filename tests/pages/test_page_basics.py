@@ -19,7 +19,7 @@ from page_helpers import (
     block,
     chart_spec,
     open_page,
-    query_of,
+    raw_query_of,
     svg,
     values,
 )
@@ -77,7 +77,7 @@ def test_page_runs_with_every_dataset(page, dataset):
         assert "predict" in drawing, "a tree diagram names what its leaves predict"
     # The URL now spells out every setting, so a copied link reproduces this view.
     expected, _ = parse(page.settings, {"dataset": dataset}, default_catalogue())
-    assert query_of(app) == to_query(expected)
+    assert raw_query_of(app) == to_query(expected)
 
 
 @pytest.mark.parametrize("dataset", ["iris", "sine"])
@@ -124,7 +124,7 @@ def test_random_forest_draws_the_opened_tree_over_the_data_beside_its_diagram():
 def test_share_box_shows_the_link_of_this_exact_view():
     app = open_page(SINGLE_TREE, dataset="wine", max_depth="5")
     code = block(app, "share-link").code[0].value
-    assert code.endswith("?" + urlencode(query_of(app)))
+    assert code.endswith("?" + urlencode(raw_query_of(app)))
     assert "max_depth=5" in code and "dataset=wine" in code
 
 
@@ -177,8 +177,20 @@ def test_a_classroom_link_opens_its_page_in_exactly_its_state(link):
     app = open_page(PAGE_FILES[link.page.url_path], **to_query(link.settings))
     assert_healthy(app)
     assert not app.warning
-    assert query_of(app) == to_query(link.settings)
+    assert raw_query_of(app) == to_query(link.settings)
     assert app.selectbox(key="dataset").value == link.settings.dataset
+
+
+@pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
+def test_a_link_in_the_old_long_form_opens_the_same_view_and_shortens(link):
+    """Links made before short links wrote every setting, defaults included: they still work."""
+    long = to_query(link.settings, full=True)
+    assert len(long) > len(to_query(link.settings))
+    app = open_page(PAGE_FILES[link.page.url_path], **long)
+    assert_healthy(app)
+    assert not app.warning
+    assert app.session_state["_arboretum_last"] == link.settings
+    assert raw_query_of(app) == to_query(link.settings), "the address bar shows the short form"
 
 
 def test_gini_page_only_offers_classification_datasets():
