@@ -70,6 +70,12 @@ class TreeSpec:
     n_samples: int | None = None
     data_seed: int | None = None
 
+    def arguments(self) -> dict[str, Any]:
+        """The estimator's keyword arguments (``random_state`` is the seed)."""
+        rows = {"dataset", "columns", "seed", "test_size", "noise", "n_samples", "data_seed"}
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in rows}
+        return {**values, "random_state": self.seed}
+
     @property
     def data(self) -> DataSpec:
         """The rows this tree is grown on and scored with."""

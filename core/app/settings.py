@@ -744,6 +744,27 @@ def to_query(
     }
 
 
+def link_meaning(form: Form, query: Query, catalogue: Catalogue | None = None) -> dict[str, str]:
+    """What a short link says about each setting: its own text, else the default's.
+
+    The defaults of the pair, the noise and the number of points are the dataset's own, when
+    ``catalogue`` (by default :func:`default_catalogue`) has the dataset. Nothing is checked:
+    this is the inverse of :func:`to_query`'s shortening, not :func:`parse`.
+    """
+    catalogue = default_catalogue() if catalogue is None else catalogue
+    raw = {name: _last(value) or "" for name, value in query.items()}
+    defaults = {name: entry.defaults[form.key] for name, entry in form.entries.items()}
+    shape = catalogue.get(raw.get("dataset", defaults["dataset"]))
+    if shape is not None:
+        defaults.update(x=shape.pair[0], y=shape.pair[1])
+        if shape.generated and shape.noise is not None:
+            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+    return {
+        **{name: form.entries[name].write(value) for name, value in defaults.items()},
+        **raw,
+    }
+
+
 def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Settings:
     """``settings`` moved to another dataset: its suggested pair, and the first test sample.
 

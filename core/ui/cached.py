@@ -130,17 +130,7 @@ def fit_tree(spec: TreeSpec) -> Any:
     rows = _view(spec.data, spec.columns)
     data = rows.data
     model_type = DecisionTreeClassifier if data.task == "classification" else DecisionTreeRegressor
-    model = model_type(
-        criterion=spec.criterion,
-        max_depth=spec.max_depth,
-        min_samples_leaf=spec.min_samples_leaf,
-        min_samples_split=spec.min_samples_split,
-        min_impurity_decrease=spec.min_impurity_decrease,
-        max_features=spec.max_features,
-        ccp_alpha=spec.ccp_alpha,
-        random_state=spec.seed,
-    )
-    return model.fit(rows.X_train, rows.y_train)
+    return model_type(**spec.arguments()).fit(rows.X_train, rows.y_train)
 
 
 # The curve's forest is the one on screen, or CURVE_FLOOR trees when fewer are asked for: the

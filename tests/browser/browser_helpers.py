@@ -13,10 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from bench.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
+from core.app import pages as app_pages
+from core.app.settings import link_meaning
 from deploy.process import LiveServer
 
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
@@ -342,3 +345,16 @@ def tab(
         logged = log.read().decode(errors="replace")
     if forbidden in logged:
         pytest.fail(f"the app raised on the server:\n{logged[-4000:]}", pytrace=False)
+
+
+def url_query(app: AppPage) -> dict[str, str]:
+    """What the link in the address bar means: every setting of its page, as text.
+
+    A link leaves out what equals its default; this writes the defaults back in
+    (``link_meaning``), so a test can read any setting from it.
+    """
+    parts = urlsplit(app.page.url)
+    raw = {name: values[-1] for name, values in parse_qs(parts.query).items()}
+    path = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    form = next((p.settings for p in app_pages.PAGES if p.settings and p.url_path == path), None)
+    return raw if form is None else link_meaning(form, raw)

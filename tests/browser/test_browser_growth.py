@@ -8,11 +8,10 @@ import contextlib
 import re
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
-from browser_helpers import GROW_STEP_BY_STEP, SINGLE_TREE, AppPage
+from browser_helpers import GROW_STEP_BY_STEP, SINGLE_TREE, AppPage, url_query
 
 from core import DecisionTreeClassifier
 from core.app.settings import TEST_SIZE
@@ -21,10 +20,6 @@ from core.data.datasets import train_test_split
 from core.engine.structure import TREE_LEAF
 
 pytestmark = pytest.mark.browser
-
-
-def url_query(app: AppPage) -> dict[str, str]:
-    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
 
 
 def save(app: AppPage, dirs: list[Path], name: str) -> None:
@@ -72,7 +67,7 @@ def test_a_burst_of_clicks_stays_in_range(app: AppPage) -> None:
         with contextlib.suppress(PlaywrightTimeout):  # disabled at the last step, rightly
             app.page.locator(".st-key-step-next button").click(timeout=2_000)
     app.settle(GROW_STEP_BY_STEP.ready)
-    app.page.wait_for_function("() => new URL(location.href).searchParams.get('step') === 'none'")
+    app.page.wait_for_function("() => new URL(location.href).searchParams.get('step') === null")
     assert app.metric("Splits made") == "10 of 10"
     assert app.svg_nodes("tree-diagram") == 21
     app.assert_healthy()

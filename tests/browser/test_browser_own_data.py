@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_helpers import (
@@ -19,6 +18,7 @@ from browser_helpers import (
     SINGLE_TREE,
     AppPage,
     PageCase,
+    url_query,
 )
 
 from bench.live_app import VIEWPORT
@@ -58,10 +58,6 @@ BAD_FILES = {
 }
 UPLOADER = '.st-key-upload_file input[type="file"]'
 AREA = ".arb-draw .arb-area"
-
-
-def url_query(app: AppPage) -> dict[str, str]:
-    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
 
 
 def choose_kind(app: AppPage, label: str) -> None:

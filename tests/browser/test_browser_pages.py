@@ -8,7 +8,7 @@ actually drawn and redrawn, and hostile links that must not reach the DOM.
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 from browser_helpers import (
@@ -19,6 +19,7 @@ from browser_helpers import (
     SINGLE_TREE,
     AppPage,
     PageCase,
+    url_query,
 )
 
 from core.app.lessons import LESSONS
@@ -27,10 +28,6 @@ from core.data.catalogue import list_datasets
 pytestmark = pytest.mark.browser
 
 TITLES = {info.name: info.title for info in list_datasets()}
-
-
-def url_query(app: AppPage) -> dict[str, str]:
-    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
 
 
 # --- each page, opened directly ------------------------------------------------------------

@@ -3,20 +3,14 @@ forest of 1000 trees on a log axis."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
-
 import pytest
-from browser_helpers import RANDOM_FOREST, SINGLE_TREE, AppPage
+from browser_helpers import RANDOM_FOREST, SINGLE_TREE, AppPage, url_query
 
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
 from core.engine.tree import DecisionTreeClassifier
 
 pytestmark = pytest.mark.browser
-
-
-def url_query(app: AppPage) -> dict[str, str]:
-    return {name: values[-1] for name, values in parse_qs(urlsplit(app.page.url).query).items()}
 
 
 def leaves_of(min_impurity_decrease: float) -> int:

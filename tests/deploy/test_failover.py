@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from launched import (
@@ -39,7 +38,7 @@ from launched import (
 from deploy.haproxy import COOKIE
 from deploy.process import LiveServer
 from deploy.replicas import port_is_free
-from tests.browser.browser_helpers import SINGLE_TREE, VIEWPORT, AppPage
+from tests.browser.browser_helpers import SINGLE_TREE, VIEWPORT, AppPage, url_query
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +85,7 @@ class View:
 
     @classmethod
     def of(cls, app: AppPage) -> View:
-        query = {k: v[-1] for k, v in parse_qs(urlsplit(app.page.url).query).items()}
+        query = url_query(app)
         metrics = tuple(
             app.metric(label) for label in ("Train accuracy", "Test accuracy", "Depth", "Leaves")
         )

@@ -12,7 +12,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from core.app import pages
-from core.app.settings import default_catalogue
+from core.app.settings import default_catalogue, link_meaning
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / pages.HOME.path
@@ -85,15 +85,6 @@ def query_of(app: AppTest) -> dict[str, str]:
     raw = raw_query_of(app)
     shown = app.session_state["_arboretum_page"]  # the page the run drew (after a switch)
     form = next(page.settings for page in pages.PAGES if page.path == shown and page.settings)
-    own = (
-        app.session_state.get("_arboretum_own_data", None)
-    )
+    own = app.session_state.get("_arboretum_own_data", None)
     catalogue = {**default_catalogue(), **(own.catalogue() if own is not None else {})}
-    shape = catalogue.get(raw.get("dataset", form.entries["dataset"].defaults[form.key]))
-    defaults = {name: entry.defaults[form.key] for name, entry in form.entries.items()}
-    if shape is not None:
-        defaults.update(x=shape.pair[0], y=shape.pair[1])
-        if shape.generated:
-            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
-    full = {name: form.entries[name].write(value) for name, value in defaults.items()}
-    return {**full, **raw}
+    return link_meaning(form, raw, catalogue)
