@@ -40,7 +40,7 @@ from core.app.shelf import Shelf
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
-from core.engine.growth import GrowthSteps, growth_steps
+from core.engine.replay import GrowthSteps, growth_steps
 from core.figures import (
     DepthCurve,
     ForestCurve,
