@@ -322,44 +322,46 @@ def growth(spec: TreeSpec) -> GrowthSteps:
     return growth_steps(fit_tree(spec).tree_)
 
 
-# --- what is drawn from a model ------------------------------------------------------------
+# --- figures built once per model -----------------------------------------------------------
 
 T = TypeVar("T")
 
-#: How many drawings one model keeps (a few samples, pairs, nodes clicked in turn).
-DRAWINGS_PER_MODEL = 8
+#: How many built values one model keeps (a few samples, pairs, nodes clicked in turn).
+BUILT_PER_MODEL = 8
 
-_DRAWINGS: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
-_DRAWINGS_LOCK = threading.Lock()
+_BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
+_BUILT_LOCK = threading.Lock()
 
 
-def drawn(models: Sequence[Any], key: Hashable, draw: Callable[[], T]) -> T:
-    """What ``draw()`` makes from ``models`` (a figure, its data), made once per ``key``.
+def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> T:
+    """What ``build()`` makes from ``models`` (a figure, its data), built once per ``key``.
 
-    Most reruns leave the models as they were: a click on a test sample redraws the vote but
+    A memo kept beside the fitted models: the first call with these models and ``key`` runs
+    ``build`` and keeps its value; later calls return that same value without building.
+    Most reruns leave the models as they were: a click on a test sample rebuilds the vote but
     not the boundary of a model next to it, a new tree index leaves every chart. Building a
-    figure costs milliseconds of CPU each time; this remembers it beside the models.
+    figure costs milliseconds of CPU each time.
 
-    The first model holds the drawings weakly, so they go when it leaves the model caches
+    The first model holds the values weakly, so they go when it leaves the model caches
     (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
     recycled ``id``, and the other models count by weak reference (a dead one never matches a
-    new one). At most :data:`DRAWINGS_PER_MODEL` per model, the oldest dropped first.
+    new one). At most :data:`BUILT_PER_MODEL` per model, the oldest dropped first.
 
-    What is returned is shared by every visitor who draws the same: show it, never change
+    What is returned is shared by every visitor who builds the same: show it, never change
     it (``st.plotly_chart`` copies a figure before sending it). It must not hold the models
-    themselves: a value that did would keep its model alive, and the model's drawings with it.
+    themselves: a value that did would keep its model alive, and the model's values with it.
     """
     first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
     full_key = (others, key)
-    with _DRAWINGS_LOCK:
-        kept = _DRAWINGS.get(first)
+    with _BUILT_LOCK:
+        kept = _BUILT.get(first)
         if kept is not None and full_key in kept:
             found: T = kept[full_key]
             return found
-    made = draw()  # outside the lock: two visitors may both draw it once, never wait
-    with _DRAWINGS_LOCK:
-        kept = _DRAWINGS.setdefault(first, {})
+    made = build()  # outside the lock: two visitors may both build it once, never wait
+    with _BUILT_LOCK:
+        kept = _BUILT.setdefault(first, {})
         kept[full_key] = made
-        while len(kept) > DRAWINGS_PER_MODEL:
+        while len(kept) > BUILT_PER_MODEL:
             del kept[next(iter(kept))]  # dicts keep insertion order: the oldest first
     return made

@@ -38,7 +38,7 @@ from core.figures.growth import (
 )
 from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
-from core.ui.cached import drawn
+from core.ui.cached import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart
 from core.ui.url_state import _from_widget, _to_widget
@@ -239,7 +239,7 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
         scan = compute_split_scan(model, X, y, node, feature_names=view.names)
         return candidates, split_scan_figure(scan, title="")
 
-    candidates, shown = drawn([model], ("why-this-split", node), draw)
+    candidates, shown = built_once([model], ("why-this-split", node), draw)
     if leaf:
         with st.container(key="leaf-reason"):
             st.info(md(shown), icon=":material/eco:")
