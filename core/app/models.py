@@ -8,7 +8,7 @@ of in every page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -186,6 +186,10 @@ def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, Fores
 class ModelView:
     """What a page's models are grown on and scored with, sliced to the chosen columns once.
 
+    The slices are made when the view is made (``ui.view`` caches views, so once per dataset,
+    split and columns), not on every read: a page reads ``X_test`` several times a run. They
+    are read-only, like the split they come from, because every visitor shares them.
+
     Attributes
     ----------
     data : Dataset
@@ -196,30 +200,34 @@ class ModelView:
         The columns the models see; ``X_train`` and ``X_test`` hold only these.
     names : tuple of str
         Their feature names.
+    categories : tuple of (tuple of str, str) or None
+        Per model column, ``(text column, level)`` for a one-hot column, else None.
+    X_train : ndarray of shape (n_train, len(columns))
+        The training rows, these columns only; read-only.
+    X_test : ndarray of shape (n_test, len(columns))
+        The test rows, these columns only; read-only.
     """
 
     data: Dataset
     rows: Split
     columns: tuple[int, ...]
+    names: tuple[str, ...] = field(init=False)
+    categories: tuple[tuple[str, str] | None, ...] = field(init=False, repr=False)
+    X_train: np.ndarray = field(init=False, repr=False)
+    X_test: np.ndarray = field(init=False, repr=False)
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(self.data.feature_names[c] for c in self.columns)
-
-    @property
-    def categories(self) -> tuple[tuple[str, str] | None, ...]:
-        """Per model column, ``(text column, level)`` for a one-hot column, else None."""
-        if not self.data.categories:
-            return (None,) * len(self.columns)
-        return tuple(self.data.categories[c] for c in self.columns)
-
-    @property
-    def X_train(self) -> np.ndarray:
-        return self.rows.X_train[:, list(self.columns)]
-
-    @property
-    def X_test(self) -> np.ndarray:
-        return self.rows.X_test[:, list(self.columns)]
+    def __post_init__(self) -> None:
+        # The class is frozen, so the slices are set here, once, with object.__setattr__.
+        chosen = list(self.columns)
+        X_train = self.rows.X_train[:, chosen]  # a list of columns picks a copy, ours alone
+        X_test = self.rows.X_test[:, chosen]
+        X_train.setflags(write=False)
+        X_test.setflags(write=False)
+        categories = self.data.categories or (None,) * self.data.n_features
+        object.__setattr__(self, "names", tuple(self.data.feature_names[c] for c in chosen))
+        object.__setattr__(self, "categories", tuple(categories[c] for c in chosen))
+        object.__setattr__(self, "X_train", X_train)
+        object.__setattr__(self, "X_test", X_test)
 
     @property
     def y_train(self) -> np.ndarray:

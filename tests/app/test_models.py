@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from core.app.models import columns, criterion_for, data_spec, forest_spec, tree_spec
+import numpy as np
+import pytest
+
+from core.app.models import ModelView, columns, criterion_for, data_spec, forest_spec, tree_spec
 from core.app.settings import (
     DatasetShape,
     GiniEntropySettings,
     RandomForestSettings,
     SingleTreeSettings,
 )
+from core.data.datasets import Dataset, train_test_split
 
 # --- what a model is grown on --------------------------------------------------------------
 
@@ -60,3 +64,52 @@ def test_a_tables_rows_do_not_depend_on_a_noise_left_over_from_the_sine():
     noisy = SingleTreeSettings(noise=9.0)
     assert data_spec(noisy, IRIS).noise is None
     assert tree_spec(noisy, IRIS) == tree_spec(SingleTreeSettings(), IRIS)
+
+
+# --- the rows a page's models see ----------------------------------------------------------
+
+
+def colours() -> Dataset:
+    """Eight rows: a number ``a``, then a text column ``colour`` one-hot as two features."""
+    a = np.arange(8.0)
+    red = np.array([1.0, 0.0] * 4)
+    return Dataset(
+        name="colours",
+        title="Colours",
+        task="classification",
+        X=np.column_stack([a, red, 1.0 - red]),
+        y=np.array([0, 1] * 4),
+        feature_names=("a", "colour=red", "colour=blue"),
+        target_name="class",
+        class_names=("no", "yes"),
+        description="",
+        provenance="",
+        categories=(None, ("colour", "red"), ("colour", "blue")),
+    )
+
+
+def test_a_view_holds_its_columns_in_its_order():
+    data = colours()
+    rows = train_test_split(data, test_size=0.25, random_state=1)
+    view = ModelView(data, rows, (2, 0))
+    assert view.names == ("colour=blue", "a")
+    assert view.categories == (("colour", "blue"), None)
+    # Column 0 of the view is blue (1 - red); column 1 is a, the row's own number.
+    assert view.X_train.shape == (6, 2) and view.X_test.shape == (2, 2)
+    np.testing.assert_array_equal(view.X_train[:, 1], rows.train_index)
+    np.testing.assert_array_equal(view.X_test[:, 1], rows.test_index)
+    np.testing.assert_array_equal(view.X_test[:, 0], rows.test_index % 2)
+    assert ModelView(data, rows, (0,)).categories == (None,)
+
+
+def test_a_view_is_sliced_once_and_every_read_is_that_slice():
+    data = colours()
+    view = ModelView(data, train_test_split(data), (0, 1))
+    # The same arrays on every read: a page reading X_test five times slices nothing.
+    assert view.X_train is view.X_train and view.X_test is view.X_test
+    assert view.names is view.names
+    # Shared by every visitor, so no one may write into them.
+    for array in (view.X_train, view.X_test):
+        assert not array.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            array[0, 0] = -1.0
