@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 import pytest
 
+from core import DecisionTreeClassifier
 from core.app.cost import (
     CACHE_ROWS,
     CEILING_SECONDS,
@@ -14,19 +16,34 @@ from core.app.cost import (
     SECONDS_PER_TREE,
     Gate,
     expected_levels,
-    features_per_split,
     forest_cost,
     forest_seconds,
     n_train_rows,
 )
 
 
-def test_features_per_split_follows_the_engines_rules():
-    assert features_per_split("sqrt", 30) == 5
-    assert features_per_split("log2", 30) == 4
-    assert features_per_split(None, 30) == 30
-    assert features_per_split("sqrt", 2) == 1
-    assert features_per_split(7, 4) == 4
+@pytest.mark.parametrize("n_features", [1, 2, 5, 30])
+@pytest.mark.parametrize("max_features", ["sqrt", "log2", None, 1, 0.5])
+def test_the_estimate_counts_the_features_a_fitted_tree_draws(max_features, n_features):
+    # The features per split are what the engine resolves when it fits, so the estimate
+    # with max_features equals the one with the count the fitted tree reports.
+    X = np.random.default_rng(0).uniform(size=(40, n_features))
+    tree = DecisionTreeClassifier(max_features=max_features).fit(X, X[:, 0] > 0.5)
+    per_split = tree.max_features_
+    assert forest_seconds(10, 100, n_features, max_features, 4) == forest_seconds(
+        10, 100, n_features, per_split, 4
+    )
+    # And by hand, for 30 features: floor(sqrt 30) = 5, floor(log2 30) = 4, half = 15.
+    if n_features == 30:
+        expected = {"sqrt": 5, "log2": 4, None: 30, 1: 1, 0.5: 15}[max_features]
+        assert per_split == expected
+
+
+def test_the_estimate_refuses_what_the_engine_refuses():
+    with pytest.raises(ValueError, match="max_features must be"):
+        forest_seconds(10, 100, 4, 7, None)
+    with pytest.raises(ValueError, match="max_features must be"):
+        forest_seconds(10, 100, 4, "all", None)
 
 
 def test_levels_are_a_balanced_trees_capped_by_max_depth():
