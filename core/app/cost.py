@@ -101,6 +101,11 @@ class ForestCost:
     def too_big(self) -> bool:
         return self.grown < self.asked
 
+    @property
+    def grown_seconds(self) -> float:
+        """Estimated seconds of one core for the ``grown`` trees (what the fit will take)."""
+        return self.seconds * self.grown / self.asked
+
     def notice(self) -> str | None:
         """What the page says when the forest asked for is not grown; None when it is."""
         if not self.too_big:
@@ -130,15 +135,12 @@ def forest_cost(
     """
     ceiling = CEILING_SECONDS if ceiling is None else ceiling
     heavy = HEAVY_SECONDS if heavy is None else heavy
-    seconds = forest_seconds(n_estimators, n_train, n_features, max_features, max_depth)
-    per_tree = seconds / n_estimators
+    # Every tree costs the same, so the cost of the first k trees is k * per_tree, and the
+    # cost of ``grown`` trees gives ``grown`` again: a forest cut to its ceiling stays whole.
+    per_tree = forest_seconds(1, n_train, n_features, max_features, max_depth)
+    seconds = n_estimators * per_tree
     grown = n_estimators if seconds <= ceiling else max(1, int(ceiling / per_tree))
     return ForestCost(n_estimators, grown, seconds, grown * per_tree > heavy)
-
-
-def n_train_rows(n_samples: int, test_size: float) -> int:
-    """Training rows of a split holding out ``test_size`` (the test set is rounded up)."""
-    return n_samples - math.ceil(test_size * n_samples)
 
 
 class Gate:
@@ -183,5 +185,4 @@ __all__ = [
     "expected_levels",
     "forest_cost",
     "forest_seconds",
-    "n_train_rows",
 ]

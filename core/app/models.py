@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from core.app.cost import ForestCost, forest_cost, n_train_rows
+from core.app.cost import ForestCost, forest_cost
 from core.app.settings import TEST_SIZE, DatasetShape, Settings, SingleTreeSettings
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
@@ -165,17 +165,28 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
     return ForestSpec(**{**values, **changes})
 
 
-def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, ForestCost]:
+def affordable(spec: ForestSpec, view: ModelView) -> tuple[ForestSpec, ForestCost]:
     """``spec`` with no more trees than a shared server grows (``core.app.cost``), and its cost.
 
-    The forest asked for is kept when its estimate is under the ceiling; otherwise the first
-    ``cost.grown`` trees of it (the same trees: a seeded forest's prefix).
+    This is the one estimate of a forest's cost: from the rows it is grown on, ``view``'s
+    training rows (``ui.view`` of the same settings), on its columns. The forest asked for is
+    kept when its estimate is under the ceiling; otherwise the first ``cost.grown`` trees of
+    it (the same trees: a seeded forest's prefix). ``ui.fit_forest`` and ``ui.forest_curve``
+    take the pair as it is returned, and estimate nothing again.
+
+    Raises
+    ------
+    ValueError
+        If ``view`` does not show ``spec``'s columns.
     """
-    n_samples = shape.n_samples if spec.n_samples is None else spec.n_samples
+    if view.columns != spec.columns:
+        raise ValueError(
+            f"view must show the forest's columns {spec.columns}; got columns {view.columns}"
+        )
     cost = forest_cost(
         spec.n_estimators,
-        n_train_rows(n_samples, spec.test_size),
-        len(spec.columns),
+        len(view.y_train),
+        len(view.columns),
         None if spec.max_features == "all" else spec.max_features,
         spec.max_depth,
     )

@@ -18,7 +18,6 @@ from core.app.cost import (
     expected_levels,
     forest_cost,
     forest_seconds,
-    n_train_rows,
 )
 
 
@@ -87,18 +86,18 @@ def test_the_estimate_grows_with_trees_rows_features_and_depth():
 
 def test_a_big_uploads_forest_is_too_big_and_the_everyday_ones_are_not():
     # 1000 trees on the largest upload (20,000 rows, 20 features): minutes of a core.
-    big = forest_cost(1000, n_train_rows(20_000, 0.25), 20, "sqrt", None)
+    big = forest_cost(1000, 15_000, 20, "sqrt", None)
     assert big.too_big and big.seconds > CEILING_SECONDS
     assert 1 <= big.grown < 1000
     assert forest_cost(big.grown, 15_000, 20, "sqrt", None).seconds <= CEILING_SECONDS
     assert forest_cost(big.grown + 1, 15_000, 20, "sqrt", None).seconds > CEILING_SECONDS
     assert "1000 trees" in big.notice() and f"{big.grown} trees" in big.notice()
-    iris = forest_cost(1000, n_train_rows(150, 0.25), 2, "sqrt", None)
+    iris = forest_cost(1000, 112, 2, "sqrt", None)
     assert not iris.too_big and not iris.heavy and iris.notice() is None
     assert iris.grown == 1000
     # Issue 12's 500 trees of all 30 breast cancer features took 40 s of a busy core then;
     # the engine is faster now, and 1000 of them fit under the ceiling.
-    assert not forest_cost(1000, n_train_rows(569, 0.25), 30, None, None).too_big
+    assert not forest_cost(1000, 426, 30, None, None).too_big
 
 
 def test_a_forest_whose_first_tree_is_over_the_ceiling_still_grows_one():
@@ -112,9 +111,22 @@ def test_heavy_is_judged_on_the_trees_actually_grown():
     assert not forest_cost(1000, 426, 30, None, None, ceiling=2.0, heavy=2.5).heavy
 
 
-def test_training_rows_leave_the_rounded_up_test_set_out():
-    assert n_train_rows(150, 0.25) == 112
-    assert n_train_rows(150, 0.1) == 135
+def test_a_forest_cut_to_its_ceiling_is_not_cut_again():
+    # The page's forest is estimated once; its cut spec, estimated again for the curve or by
+    # a second caller, must keep every tree, or the curve would lose the page's forest.
+    for n_train, n_features in [(15_000, 20), (426, 30), (3750, 7), (112, 4)]:
+        for ceiling in (1e-3, 0.05, 0.7, 3.0):
+            cut = forest_cost(1000, n_train, n_features, "sqrt", None, ceiling=ceiling)
+            again = forest_cost(cut.grown, n_train, n_features, "sqrt", None, ceiling=ceiling)
+            assert again.grown == cut.grown and not again.too_big
+            assert again.seconds == pytest.approx(cut.grown_seconds)
+            assert again.heavy == cut.heavy
+
+
+def test_the_grown_trees_cost_their_share_of_the_estimate():
+    cost = forest_cost(1000, 426, 30, None, None, ceiling=2.0)
+    assert cost.grown_seconds == pytest.approx(cost.seconds * cost.grown / 1000)
+    assert cost.grown_seconds <= 2.0 < cost.seconds
 
 
 def test_the_gate_lets_one_fit_through_at_a_time():

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from core.app.models import ModelView, columns, criterion_for, data_spec, forest_spec, tree_spec
+from core.app import cost as app_cost
+from core.app.cost import forest_seconds
+from core.app.models import (
+    ForestSpec,
+    ModelView,
+    affordable,
+    columns,
+    criterion_for,
+    data_spec,
+    forest_spec,
+    tree_spec,
+)
 from core.app.settings import (
     DatasetShape,
     GiniEntropySettings,
@@ -113,3 +125,43 @@ def test_a_view_is_sliced_once_and_every_read_is_that_slice():
         assert not array.flags.writeable
         with pytest.raises(ValueError, match="read-only"):
             array[0, 0] = -1.0
+
+
+# --- what a forest costs -------------------------------------------------------------------
+
+COLOURS_FOREST = ForestSpec(
+    dataset="colours",
+    columns=(0, 1),
+    criterion="gini",
+    max_depth=None,
+    n_estimators=1000,
+    max_features="all",
+    bootstrap=True,
+    seed=0,
+)
+
+
+def test_a_forest_is_estimated_on_its_views_training_rows_and_columns(monkeypatch):
+    data = colours()
+    # Half of the 8 rows held out: 4 training rows (a spec's own test_size is not read).
+    view = ModelView(data, train_test_split(data, test_size=0.5), (0, 1))
+    per_tree = forest_seconds(1, 4, 2, None, None)  # "all" features: None to the engine
+    grown, cost = affordable(COLOURS_FOREST, view)
+    assert cost.seconds == pytest.approx(1000 * per_tree)
+    assert grown == COLOURS_FOREST and not cost.too_big
+    # Under a ceiling of 300.5 trees' worth, the first 300 trees are grown.
+    monkeypatch.setattr(app_cost, "CEILING_SECONDS", 300.5 * per_tree)
+    grown, cost = affordable(COLOURS_FOREST, view)
+    assert cost.too_big and cost.grown == grown.n_estimators == 300
+    assert grown == replace(COLOURS_FOREST, n_estimators=300)
+    # The cut forest, estimated again, keeps its 300 trees.
+    again, its_cost = affordable(grown, view)
+    assert again == grown and (its_cost.asked, its_cost.grown) == (300, 300)
+    assert its_cost.seconds == pytest.approx(cost.grown_seconds)
+
+
+def test_a_forest_is_not_estimated_on_another_views_columns():
+    data = colours()
+    view = ModelView(data, train_test_split(data), (0, 2))
+    with pytest.raises(ValueError, match=r"view must show the forest's columns \(0, 1\)"):
+        affordable(COLOURS_FOREST, view)
