@@ -25,7 +25,7 @@ with st.sidebar:
     controls.show("test_size")
 view = ui.view(controls.settings)
 # A forest too big for a shared server grows only its first trees (cost.notice() says so).
-spec, cost = affordable(forest_spec(controls.settings, shape), shape)
+spec, cost = affordable(forest_spec(controls.settings, shape), view)
 n_trees = spec.n_estimators
 
 st.title("Random forest")
@@ -67,7 +67,7 @@ with top:
         "out-of-bag curve follows the test curve without ever looking at the test set."
     )
     with ui.guard("the forest") as growing:
-        forest = ui.fit_forest(spec)  # a long fit shows its own progress bar
+        forest = ui.fit_forest(spec, cost)  # a long fit shows its own progress bar
         lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
         lone_score = score(lone, view.X_test, view.y_test)
@@ -87,7 +87,7 @@ if growing.failed:
 with curve_column, ui.guard("the curve"):
     n_curve = ui.curve_trees(n_trees)
     with st.spinner(f"Scoring forests of 1 to {n_curve} trees…", show_time=True):
-        curve = ui.forest_curve(spec)
+        curve = ui.forest_curve(spec, cost)
     figure = forest_curve_figure(curve, current=n_trees, title="", height=400, log_x=log_trees)
     ui.chart(figure, key="forest-curve")
     if not settings.bootstrap:

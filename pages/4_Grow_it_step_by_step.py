@@ -7,8 +7,8 @@ from core.app.models import plotted_pair, tree_spec
 from core.app.pages import GROW_STEP_BY_STEP
 from core.app.words import why_leaf_sentence
 from core.engine.grow import grow_tree
-from core.engine.growth import estimator_after, growth_steps, prefix_after
 from core.engine.node_splits import split_candidates, why_leaf
+from core.engine.replay import estimator_after, growth_steps, prefix_after
 
 controls = ui.start(GROW_STEP_BY_STEP)
 with st.sidebar:

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from core.engine.params import resolve_max_features
+
 # Seconds of one idle core, fitted to forests of 20-100 trees measured on 25 November 2026
 # (CPU time per tree, out-of-bag score included): iris 0.10 ms; breast cancer, 426 rows,
 # √30 = 5 features a split: 0.55 ms; all 30 features: 2.3 ms; make_classification 3750 x 20,
@@ -37,17 +39,6 @@ HEAVY_SECONDS = 0.5
 CEILING_SECONDS = 3.0
 
 
-def features_per_split(max_features: str | int | None, n_features: int) -> int:
-    """How many features a split looks at: ``"sqrt"``/``"log2"`` of them (floored), or all."""
-    if max_features == "sqrt":
-        return max(1, int(math.sqrt(n_features)))
-    if max_features == "log2":
-        return max(1, int(math.log2(n_features)))
-    if isinstance(max_features, int):
-        return min(max_features, n_features)
-    return n_features
-
-
 def expected_levels(n_train: int, max_depth: int | None) -> int:
     """Levels a tree grows to: ``ceil(log2(n_train))`` for a balanced tree, at most ``max_depth``.
 
@@ -63,7 +54,7 @@ def forest_seconds(
     n_estimators: int,
     n_train: int,
     n_features: int,
-    max_features: str | int | None,
+    max_features: str | int | float | None,
     max_depth: int | None,
 ) -> float:
     """Estimated seconds of one core to grow a forest.
@@ -73,11 +64,13 @@ def forest_seconds(
 
         seconds = n_estimators * (SECONDS_PER_TREE + SECONDS_PER_SCAN * c * n_train * k * L)
 
-    with ``k`` the features per split (:func:`features_per_split`), ``L`` the levels
-    (:func:`expected_levels`) and ``c = 1 + n_train / CACHE_ROWS`` the cost of a scan
-    growing with the rows (see the constants for the forests they were fitted to).
+    with ``k`` the features per split as the trees will draw them (the engine's own
+    :func:`~core.engine.params.resolve_max_features`: ``"sqrt"``, ``"log2"``, a count, a
+    fraction or None for all), ``L`` the levels (:func:`expected_levels`) and
+    ``c = 1 + n_train / CACHE_ROWS`` the cost of a scan growing with the rows (see the
+    constants for the forests they were fitted to).
     """
-    k = features_per_split(max_features, n_features)
+    k = resolve_max_features(max_features, n_features)
     scans = n_train * k * expected_levels(n_train, max_depth)
     per_tree = SECONDS_PER_TREE + SECONDS_PER_SCAN * (1 + n_train / CACHE_ROWS) * scans
     return n_estimators * per_tree
@@ -108,6 +101,11 @@ class ForestCost:
     def too_big(self) -> bool:
         return self.grown < self.asked
 
+    @property
+    def grown_seconds(self) -> float:
+        """Estimated seconds of one core for the ``grown`` trees (what the fit will take)."""
+        return self.seconds * self.grown / self.asked
+
     def notice(self) -> str | None:
         """What the page says when the forest asked for is not grown; None when it is."""
         if not self.too_big:
@@ -124,7 +122,7 @@ def forest_cost(
     n_estimators: int,
     n_train: int,
     n_features: int,
-    max_features: str | int | None,
+    max_features: str | int | float | None,
     max_depth: int | None,
     *,
     ceiling: float | None = None,
@@ -137,15 +135,12 @@ def forest_cost(
     """
     ceiling = CEILING_SECONDS if ceiling is None else ceiling
     heavy = HEAVY_SECONDS if heavy is None else heavy
-    seconds = forest_seconds(n_estimators, n_train, n_features, max_features, max_depth)
-    per_tree = seconds / n_estimators
+    # Every tree costs the same, so the cost of the first k trees is k * per_tree, and the
+    # cost of ``grown`` trees gives ``grown`` again: a forest cut to its ceiling stays whole.
+    per_tree = forest_seconds(1, n_train, n_features, max_features, max_depth)
+    seconds = n_estimators * per_tree
     grown = n_estimators if seconds <= ceiling else max(1, int(ceiling / per_tree))
     return ForestCost(n_estimators, grown, seconds, grown * per_tree > heavy)
-
-
-def n_train_rows(n_samples: int, test_size: float) -> int:
-    """Training rows of a split holding out ``test_size`` (the test set is rounded up)."""
-    return n_samples - math.ceil(test_size * n_samples)
 
 
 class Gate:
@@ -188,8 +183,6 @@ __all__ = [
     "ForestCost",
     "Gate",
     "expected_levels",
-    "features_per_split",
     "forest_cost",
     "forest_seconds",
-    "n_train_rows",
 ]

@@ -7,13 +7,14 @@ of in every page.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 
-from core.app.cost import ForestCost, forest_cost, n_train_rows
+from core.app.cost import ForestCost, forest_cost
 from core.app.settings import TEST_SIZE, DatasetShape, Settings, estimator_arguments
 from core.data.datasets import Dataset, Split
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
@@ -158,17 +159,36 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
     return ForestSpec(**{**_spec_values(settings, shape, ForestSpec), **changes})
 
 
-def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, ForestCost]:
+def affordable(spec: ForestSpec, view: ModelView | DatasetShape) -> tuple[ForestSpec, ForestCost]:
     """``spec`` with no more trees than a shared server grows (``core.app.cost``), and its cost.
 
-    The forest asked for is kept when its estimate is under the ceiling; otherwise the first
-    ``cost.grown`` trees of it (the same trees: a seeded forest's prefix).
+    This is the one estimate of a forest's cost: from the rows it is grown on, ``view``'s
+    training rows (``ui.view`` of the same settings), on its columns. The forest asked for is
+    kept when its estimate is under the ceiling; otherwise the first ``cost.grown`` trees of
+    it (the same trees: a seeded forest's prefix). ``ui.fit_forest`` and ``ui.forest_curve``
+    take the pair as it is returned, and estimate nothing again.
+
+    Raises
+    ------
+    ValueError
+        If ``view`` does not show ``spec``'s columns.
     """
-    n_samples = shape.n_samples if spec.n_samples is None else spec.n_samples
+    if isinstance(view, DatasetShape):
+        # Transitional, until pages/2_Random_forest.py passes its view: the old estimate
+        # from the catalogue's row count. Revert this commit then.
+        n = view.n_samples if spec.n_samples is None else spec.n_samples
+        n_train = n - math.ceil(spec.test_size * n)
+        features = None if spec.max_features == "all" else spec.max_features
+        cost = forest_cost(spec.n_estimators, n_train, len(spec.columns), features, spec.max_depth)
+        return replace(spec, n_estimators=cost.grown), cost
+    if view.columns != spec.columns:
+        raise ValueError(
+            f"view must show the forest's columns {spec.columns}; got columns {view.columns}"
+        )
     cost = forest_cost(
         spec.n_estimators,
-        n_train_rows(n_samples, spec.test_size),
-        len(spec.columns),
+        len(view.y_train),
+        len(view.columns),
         None if spec.max_features == "all" else spec.max_features,
         spec.max_depth,
     )
@@ -178,6 +198,10 @@ def affordable(spec: ForestSpec, shape: DatasetShape) -> tuple[ForestSpec, Fores
 @dataclass(frozen=True, eq=False)
 class ModelView:
     """What a page's models are grown on and scored with, sliced to the chosen columns once.
+
+    The slices are made when the view is made (``ui.view`` caches views, so once per dataset,
+    split and columns), not on every read: a page reads ``X_test`` several times a run. They
+    are read-only, like the split they come from, because every visitor shares them.
 
     Attributes
     ----------
@@ -189,30 +213,34 @@ class ModelView:
         The columns the models see; ``X_train`` and ``X_test`` hold only these.
     names : tuple of str
         Their feature names.
+    categories : tuple of (tuple of str, str) or None
+        Per model column, ``(text column, level)`` for a one-hot column, else None.
+    X_train : ndarray of shape (n_train, len(columns))
+        The training rows, these columns only; read-only.
+    X_test : ndarray of shape (n_test, len(columns))
+        The test rows, these columns only; read-only.
     """
 
     data: Dataset
     rows: Split
     columns: tuple[int, ...]
+    names: tuple[str, ...] = field(init=False)
+    categories: tuple[tuple[str, str] | None, ...] = field(init=False, repr=False)
+    X_train: np.ndarray = field(init=False, repr=False)
+    X_test: np.ndarray = field(init=False, repr=False)
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(self.data.feature_names[c] for c in self.columns)
-
-    @property
-    def categories(self) -> tuple[tuple[str, str] | None, ...]:
-        """Per model column, ``(text column, level)`` for a one-hot column, else None."""
-        if not self.data.categories:
-            return (None,) * len(self.columns)
-        return tuple(self.data.categories[c] for c in self.columns)
-
-    @property
-    def X_train(self) -> np.ndarray:
-        return self.rows.X_train[:, list(self.columns)]
-
-    @property
-    def X_test(self) -> np.ndarray:
-        return self.rows.X_test[:, list(self.columns)]
+    def __post_init__(self) -> None:
+        # The class is frozen, so the slices are set here, once, with object.__setattr__.
+        chosen = list(self.columns)
+        X_train = self.rows.X_train[:, chosen]  # a list of columns picks a copy, ours alone
+        X_test = self.rows.X_test[:, chosen]
+        X_train.setflags(write=False)
+        X_test.setflags(write=False)
+        categories = self.data.categories or (None,) * self.data.n_features
+        object.__setattr__(self, "names", tuple(self.data.feature_names[c] for c in chosen))
+        object.__setattr__(self, "categories", tuple(categories[c] for c in chosen))
+        object.__setattr__(self, "X_train", X_train)
+        object.__setattr__(self, "X_test", X_test)
 
     @property
     def y_train(self) -> np.ndarray:

@@ -14,8 +14,6 @@ something about axis-parallel splits; the catalogue's descriptions say what to n
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from types import MappingProxyType
 
 import numpy as np
 
@@ -23,13 +21,15 @@ from core.data.datasets import Dataset, _check_int, _check_number
 
 __all__ = [
     "MAX_BLOB_CLASSES",
-    "NOISE_RANGES",
+    "NOISE_LIMIT",
+    "PUZZLE_NOISE_FLOOR",
     "blob_centers",
     "make_blobs",
     "make_circles",
     "make_moons",
     "make_spirals",
     "make_xor",
+    "noise_scale",
 ]
 
 MAX_BLOB_CLASSES = 5  # the palette shows five classes apart on a projector
@@ -38,18 +38,38 @@ SPIRAL_RADIUS = 2.5  # the radius at the outer end of each arm
 SPIRAL_END = 3.5 * math.pi  # the angle at the outer end
 BLOB_RADIUS = 3.0  # the blobs' centres sit on this circle
 
-#: A sensible noise slider range (low, high) for each generated set, by catalogue name. The
-#: noise is a standard deviation in the units of x1 and x2 (of y for the sine).
-NOISE_RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
-    {
-        "sine": (0.0, 10.0),
-        "moons": (0.0, 0.5),
-        "circles": (0.0, 0.3),
-        "xor": (0.0, 0.5),
-        "spirals": (0.0, 0.5),
-        "blobs": (0.0, 2.5),
-    }
-)
+#: The most noise any generated set may have, the sine's scale: its noise is a standard
+#: deviation in y's units, and its y swings over about 20.
+NOISE_LIMIT = 10.0
+#: The least noise scale of a 2-D puzzle: its points lie within a unit or two of the origin,
+#: and a slider to 0.5 lets a student blur any of them.
+PUZZLE_NOISE_FLOOR = 0.5
+
+
+def noise_scale(name: str, default_noise: float) -> float:
+    """How much noise the generated set ``name`` may be given: the top of its noise slider.
+
+    The noise is a standard deviation, in y's units for the sine (:data:`NOISE_LIMIT`), in
+    those of x1 and x2 for a puzzle, whose scale is twice its default noise, so the default
+    sits well inside the slider, kept between :data:`PUZZLE_NOISE_FLOOR` and the limit::
+
+        min(NOISE_LIMIT, max(PUZZLE_NOISE_FLOOR, 2 * default_noise))
+
+    Parameters
+    ----------
+    name : str
+        The catalogue's name: ``"sine"``, ``"moons"``, ``"circles"``, ``"xor"``, ``"spirals"``
+        or ``"blobs"``.
+    default_noise : float
+        The set's default noise (the manifest's ``parameters.noise``).
+
+    Returns
+    -------
+    float
+    """
+    if name == "sine":
+        return NOISE_LIMIT
+    return min(NOISE_LIMIT, max(PUZZLE_NOISE_FLOOR, 2 * default_noise))
 
 
 def _check(n_samples: int, noise: float, random_state: int, minimum: int) -> float:

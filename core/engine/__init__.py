@@ -12,7 +12,9 @@ Read in this order:
    (:mod:`core.engine.walk`).
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks a forest's trees; :mod:`core.engine.pruning`
-   is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters.
+   is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters;
+   :mod:`core.engine.replay` replays a fitted tree's splits best first, and
+   :mod:`core.engine.node_splits` says why a node split as it did or stopped.
 5. :mod:`core.engine.compat`: the only module that imports scikit-learn (the estimator
    contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.compiled`: numba's
    cache of machine code, kept in step with these files.

@@ -7,7 +7,7 @@
   line on a decision-boundary figure;
 - :func:`split_comparison_figure`: a student's split against the tree's best, as two bars.
 
-Everything is computed from the tree's arrays (:mod:`core.engine.growth`), then drawn.
+Everything is computed from the tree's arrays (:mod:`core.engine.replay`), then drawn.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 
-from core.engine.growth import GrowthSteps
 from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
+from core.engine.replay import GrowthSteps
 from core.engine.structure import TREE_LEAF, Tree
 from core.figures import rules
 from core.figures._layout import build_figure, styled_layout

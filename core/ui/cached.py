@@ -30,9 +30,9 @@ from core import (
     RandomForestRegressor,
 )
 from core.app import settings as app_settings
-from core.app.cost import Gate, forest_cost
+from core.app.cost import ForestCost, Gate
 from core.app.lessons import ClassroomLink, classroom_links
-from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, data_spec
+from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, affordable, data_spec
 from core.app.models import columns as model_columns
 from core.app.own_data import is_private_key
 from core.app.settings import DatasetShape, Settings
@@ -40,7 +40,7 @@ from core.app.shelf import Shelf
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
-from core.engine.growth import GrowthSteps, growth_steps
+from core.engine.replay import GrowthSteps, growth_steps
 from core.figures import (
     DepthCurve,
     ForestCurve,
@@ -133,15 +133,20 @@ def fit_tree(spec: TreeSpec) -> Any:
     return model_type(**spec.arguments()).fit(rows.X_train, rows.y_train)
 
 
-# The curve's forest is the one on screen, or CURVE_FLOOR trees when fewer are asked for: the
-# first k trees of a seeded forest are exactly the forest of k trees, so one fit draws the
-# whole curve, and from CURVE_FLOOR trees up it is the very fit the page shows (one cache
-# entry, not a second, bigger forest grown only for the curve).
+# The curve's forest is the one on screen, or CURVE_FLOOR trees when fewer are asked for (as
+# many as the server's ceiling allows): the first k trees of a seeded forest are exactly the
+# forest of k trees, so one fit draws the whole curve, and from CURVE_FLOOR trees up it is the
+# very fit the page shows (one cache entry, not a second, bigger forest grown only for the
+# curve).
 CURVE_FLOOR = 100
 
 
 def curve_trees(n_estimators: int) -> int:
-    """How many trees the curve of a forest of ``n_estimators`` trees shows."""
+    """How many trees the curve of a forest of ``n_estimators`` trees asks for.
+
+    :func:`forest_curve` grows fewer when that many would pass the server's ceiling, never
+    fewer than ``n_estimators`` of a forest that passed it.
+    """
     return max(n_estimators, CURVE_FLOOR)
 
 
@@ -185,21 +190,34 @@ def clear_caches() -> None:
     FORESTS.clear()
 
 
-def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
+def fit_forest(
+    spec: ForestSpec, cost: ForestCost | None = None, *, show_progress: bool = True
+) -> Any:
     """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed.
 
-    A forest already fitted is returned at once. Otherwise a long fit (estimated above
-    :data:`PROGRESS_SECONDS`) shows a progress bar where it is called, unless
-    ``show_progress`` is false, and a shorter one a spinner. A heavy fit
+    ``spec`` and ``cost`` are the pair :func:`core.app.models.affordable` returned: the cost
+    is estimated there, once, and read here. A forest already fitted is returned at once.
+    Otherwise a long fit (estimated above :data:`PROGRESS_SECONDS`) shows a progress bar where
+    it is called, unless ``show_progress`` is false, and a shorter one a spinner. A heavy fit
     (``ForestCost.heavy``) waits for any other heavy fit to finish, and says so while it
     waits. Visitors asking for the same forest at once share one fit; those who wait for it
     see a spinner.
+
+    Raises
+    ------
+    ValueError
+        If ``cost`` is not that of ``spec`` (its trees to grow differ).
     """
+    if cost is None:  # transitional, until pages/2 passes its cost: revert this commit then
+        cost = affordable(spec, _view(spec.data, spec.columns))[1]
+    if cost.grown != spec.n_estimators:
+        raise ValueError(
+            f"cost must be the cost affordable() returned with spec: it grows {cost.grown} "
+            f"trees; got a spec of {spec.n_estimators}"
+        )
     rows = _view(spec.data, spec.columns)
     features = None if spec.max_features == "all" else spec.max_features
-    cost = forest_cost(
-        spec.n_estimators, len(rows.y_train), len(spec.columns), features, spec.max_depth
-    )
+    long_fit = show_progress and cost.grown_seconds > PROGRESS_SECONDS
 
     def grow() -> Any:
         model_type = RandomForestClassifier if rows.classify else RandomForestRegressor
@@ -216,7 +234,7 @@ def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
             if cost.heavy:
                 stack.enter_context(HEAVY_FITS.turn())
             bar = None
-            if show_progress and cost.seconds > PROGRESS_SECONDS:
+            if long_fit:
                 bar = GrowthBar(f"Growing {spec.n_estimators} trees…")
                 stack.callback(bar.close)
             return model.fit(rows.X_train, rows.y_train, progress=bar)
@@ -225,7 +243,7 @@ def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
         return FORESTS.get_or_make(spec, grow)
     if cost.heavy and HEAVY_FITS.busy:
         waiting = "Another big forest is growing; yours is next…"
-    elif show_progress and cost.seconds > PROGRESS_SECONDS and not FORESTS.making(spec):
+    elif long_fit and not FORESTS.making(spec):
         return FORESTS.get_or_make(spec, grow)  # this call grows it, under its progress bar
     else:  # a quick fit, or the same forest already growing for another visitor
         waiting = f"Growing {spec.n_estimators} trees…"
@@ -233,16 +251,26 @@ def fit_forest(spec: ForestSpec, *, show_progress: bool = True) -> Any:
         return FORESTS.get_or_make(spec, grow)
 
 
-def forest_curve(spec: ForestSpec) -> ForestCurve:
-    """Train, test and out-of-bag score after each of the first ``curve_trees`` trees."""
-    return _forest_curve(replace(spec, n_estimators=curve_trees(spec.n_estimators)))
+def forest_curve(spec: ForestSpec, cost: ForestCost | None = None) -> ForestCurve:
+    """Train, test and out-of-bag score after each of the first ``curve_trees`` trees.
+
+    ``spec`` and ``cost`` as :func:`core.app.models.affordable` returned them. A curve of more
+    trees than ``spec`` is another forest, estimated (and cut to the ceiling) on its own.
+    """
+    if cost is None:  # transitional, until pages/2 passes its cost: revert this commit then
+        cost = affordable(spec, _view(spec.data, spec.columns))[1]
+    if curve_trees(spec.n_estimators) > spec.n_estimators:
+        longer = replace(spec, n_estimators=curve_trees(spec.n_estimators))
+        spec, cost = affordable(longer, _view(spec.data, spec.columns))
+    return _forest_curve(spec, cost)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _forest_curve(spec: ForestSpec) -> ForestCurve:
+def _forest_curve(spec: ForestSpec, _cost: ForestCost) -> ForestCurve:
+    # The leading underscore keeps the cost out of the cache key: spec decides it.
     rows = _view(spec.data, spec.columns)
     return compute_forest_curve(
-        fit_forest(spec, show_progress=False),  # inside a cached function: draws nothing
+        fit_forest(spec, _cost, show_progress=False),  # inside a cached function: draws nothing
         rows.X_train,
         rows.y_train,
         X_test=rows.X_test,
@@ -312,44 +340,46 @@ def growth(spec: TreeSpec) -> GrowthSteps:
     return growth_steps(fit_tree(spec).tree_)
 
 
-# --- what is drawn from a model ------------------------------------------------------------
+# --- figures built once per model -----------------------------------------------------------
 
 T = TypeVar("T")
 
-#: How many drawings one model keeps (a few samples, pairs, nodes clicked in turn).
-DRAWINGS_PER_MODEL = 8
+#: How many built values one model keeps (a few samples, pairs, nodes clicked in turn).
+BUILT_PER_MODEL = 8
 
-_DRAWINGS: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
-_DRAWINGS_LOCK = threading.Lock()
+_BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
+_BUILT_LOCK = threading.Lock()
 
 
-def drawn(models: Sequence[Any], key: Hashable, draw: Callable[[], T]) -> T:
-    """What ``draw()`` makes from ``models`` (a figure, its data), made once per ``key``.
+def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> T:
+    """What ``build()`` makes from ``models`` (a figure, its data), built once per ``key``.
 
-    Most reruns leave the models as they were: a click on a test sample redraws the vote but
+    A memo kept beside the fitted models: the first call with these models and ``key`` runs
+    ``build`` and keeps its value; later calls return that same value without building.
+    Most reruns leave the models as they were: a click on a test sample rebuilds the vote but
     not the boundary of a model next to it, a new tree index leaves every chart. Building a
-    figure costs milliseconds of CPU each time; this remembers it beside the models.
+    figure costs milliseconds of CPU each time.
 
-    The first model holds the drawings weakly, so they go when it leaves the model caches
+    The first model holds the values weakly, so they go when it leaves the model caches
     (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
     recycled ``id``, and the other models count by weak reference (a dead one never matches a
-    new one). At most :data:`DRAWINGS_PER_MODEL` per model, the oldest dropped first.
+    new one). At most :data:`BUILT_PER_MODEL` per model, the oldest dropped first.
 
-    What is returned is shared by every visitor who draws the same: show it, never change
+    What is returned is shared by every visitor who builds the same: show it, never change
     it (``st.plotly_chart`` copies a figure before sending it). It must not hold the models
-    themselves: a value that did would keep its model alive, and the model's drawings with it.
+    themselves: a value that did would keep its model alive, and the model's values with it.
     """
     first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
     full_key = (others, key)
-    with _DRAWINGS_LOCK:
-        kept = _DRAWINGS.get(first)
+    with _BUILT_LOCK:
+        kept = _BUILT.get(first)
         if kept is not None and full_key in kept:
             found: T = kept[full_key]
             return found
-    made = draw()  # outside the lock: two visitors may both draw it once, never wait
-    with _DRAWINGS_LOCK:
-        kept = _DRAWINGS.setdefault(first, {})
+    made = build()  # outside the lock: two visitors may both build it once, never wait
+    with _BUILT_LOCK:
+        kept = _BUILT.setdefault(first, {})
         kept[full_key] = made
-        while len(kept) > DRAWINGS_PER_MODEL:
+        while len(kept) > BUILT_PER_MODEL:
             del kept[next(iter(kept))]  # dicts keep insertion order: the oldest first
     return made

@@ -1,8 +1,8 @@
 """Panels for watching a tree grow and asking it why: the step buttons, the tree after k
 splits over the data, the split history, "why this split?" at any node, and "your split".
 
-Everything is read from ONE fitted tree: the steps are :func:`core.engine.growth.growth_steps`
-of it (cached by ``ui.growth``), a step's tree is :func:`~core.engine.growth.estimator_after`,
+Everything is read from ONE fitted tree: the steps are :func:`core.engine.replay.growth_steps`
+of it (cached by ``ui.growth``), a step's tree is :func:`~core.engine.replay.estimator_after`,
 and a node's candidates come from :mod:`core.engine.node_splits`. Nothing is refitted.
 """
 
@@ -17,7 +17,6 @@ import streamlit as st
 
 from core.app.models import ModelView
 from core.app.words import comparison_sentence, md, why_leaf_sentence
-from core.engine.growth import GrowthPrefix, GrowthSteps
 from core.engine.node_splits import (
     SplitEvaluation,
     compare_with_best,
@@ -25,6 +24,7 @@ from core.engine.node_splits import (
     split_candidates,
     why_leaf,
 )
+from core.engine.replay import GrowthPrefix, GrowthSteps
 from core.engine.structure import TREE_LEAF
 from core.figures import boundary_figure, compute_split_scan, regression_figure, split_scan_figure
 from core.figures.growth import (
@@ -38,7 +38,7 @@ from core.figures.growth import (
 )
 from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
-from core.ui.cached import drawn
+from core.ui.cached import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart
 from core.ui.url_state import _from_widget, _to_widget
@@ -239,7 +239,7 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
         scan = compute_split_scan(model, X, y, node, feature_names=view.names)
         return candidates, split_scan_figure(scan, title="")
 
-    candidates, shown = drawn([model], ("why-this-split", node), draw)
+    candidates, shown = built_once([model], ("why-this-split", node), draw)
     if leaf:
         with st.container(key="leaf-reason"):
             st.info(md(shown), icon=":material/eco:")

@@ -32,7 +32,7 @@ from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
 from core.figures.votes import Votes, compute_votes, vote_figure
-from core.ui.cached import drawn
+from core.ui.cached import built_once
 from core.ui.cached import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart, tree_diagram
 
@@ -49,7 +49,7 @@ def scores(model: Any, view: ModelView, prefix: str = "") -> list[tuple[str, flo
     name = score_name(view.data.task)
     # A model is scored on the rows it was grown from, so the pair is remembered beside it
     # (the sizes only guard that): a forest's two scores walk every tree, every rerun.
-    train, test = drawn(
+    train, test = built_once(
         [model],
         ("scores", len(view.y_train), len(view.y_test)),
         lambda: (score(model, view.X_train, view.y_train), score(model, view.X_test, view.y_test)),
@@ -59,7 +59,7 @@ def scores(model: Any, view: ModelView, prefix: str = "") -> list[tuple[str, flo
 
 def importances(forest: Any, view: ModelView, *, key: str, top: int = 10) -> None:
     """The ``top`` feature importances of a fitted forest (or tree), largest first."""
-    figure = drawn(
+    figure = built_once(
         [forest],
         ("importances", view.names, top),
         lambda: importance_figure(
@@ -135,12 +135,12 @@ def model_fit(
     ``"lone-" + key`` for a first of two). Regression: the models' curves on one chart.
     With ``sample=None`` the chart is a plain one: no star, and clicks do nothing.
 
-    The figures are remembered beside the models (:func:`~core.ui.cached.drawn`): a rerun
+    The figures are remembered beside the models (:func:`~core.ui.cached.built_once`): a rerun
     that changed neither the models nor what is drawn of them builds nothing.
     """
     if not view.classify:
         names = tuple(models)
-        figure = drawn(
+        figure = built_once(
             list(models.values()),
             ("regression", names, pair, sample, height),
             lambda: _regression_figure(view, models, pair, sample, height),
@@ -164,7 +164,7 @@ def model_fit(
             return data, _boundary_figure(data, view, sample, title, height)
 
         with column:
-            data, figure = drawn([model], ("boundary", pair, sample, title, height), draw)
+            data, figure = built_once([model], ("boundary", pair, sample, title, height), draw)
             _show_boundary(figure, data, view, chart_key, sample)
 
 
@@ -247,7 +247,7 @@ def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> s
         counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
         return counted, vote_figure(counted)
 
-    counted, figure = drawn([forest], ("votes", sample), draw)
+    counted, figure = built_once([forest], ("votes", sample), draw)
     chart(figure, key=key)
     if view.classify:
         names, n_trees = view.class_names, len(counted.per_tree)

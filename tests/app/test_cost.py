@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 import pytest
 
+from core import DecisionTreeClassifier
 from core.app.cost import (
     CACHE_ROWS,
     CEILING_SECONDS,
@@ -14,19 +16,33 @@ from core.app.cost import (
     SECONDS_PER_TREE,
     Gate,
     expected_levels,
-    features_per_split,
     forest_cost,
     forest_seconds,
-    n_train_rows,
 )
 
 
-def test_features_per_split_follows_the_engines_rules():
-    assert features_per_split("sqrt", 30) == 5
-    assert features_per_split("log2", 30) == 4
-    assert features_per_split(None, 30) == 30
-    assert features_per_split("sqrt", 2) == 1
-    assert features_per_split(7, 4) == 4
+@pytest.mark.parametrize("n_features", [1, 2, 5, 30])
+@pytest.mark.parametrize("max_features", ["sqrt", "log2", None, 1, 0.5])
+def test_the_estimate_counts_the_features_a_fitted_tree_draws(max_features, n_features):
+    # The features per split are what the engine resolves when it fits, so the estimate
+    # with max_features equals the one with the count the fitted tree reports.
+    X = np.random.default_rng(0).uniform(size=(40, n_features))
+    tree = DecisionTreeClassifier(max_features=max_features).fit(X, X[:, 0] > 0.5)
+    per_split = tree.max_features_
+    assert forest_seconds(10, 100, n_features, max_features, 4) == forest_seconds(
+        10, 100, n_features, per_split, 4
+    )
+    # And by hand, for 30 features: floor(sqrt 30) = 5, floor(log2 30) = 4, half = 15.
+    if n_features == 30:
+        expected = {"sqrt": 5, "log2": 4, None: 30, 1: 1, 0.5: 15}[max_features]
+        assert per_split == expected
+
+
+def test_the_estimate_refuses_what_the_engine_refuses():
+    with pytest.raises(ValueError, match="max_features must be"):
+        forest_seconds(10, 100, 4, 7, None)
+    with pytest.raises(ValueError, match="max_features must be"):
+        forest_seconds(10, 100, 4, "all", None)
 
 
 def test_levels_are_a_balanced_trees_capped_by_max_depth():
@@ -70,18 +86,18 @@ def test_the_estimate_grows_with_trees_rows_features_and_depth():
 
 def test_a_big_uploads_forest_is_too_big_and_the_everyday_ones_are_not():
     # 1000 trees on the largest upload (20,000 rows, 20 features): minutes of a core.
-    big = forest_cost(1000, n_train_rows(20_000, 0.25), 20, "sqrt", None)
+    big = forest_cost(1000, 15_000, 20, "sqrt", None)
     assert big.too_big and big.seconds > CEILING_SECONDS
     assert 1 <= big.grown < 1000
     assert forest_cost(big.grown, 15_000, 20, "sqrt", None).seconds <= CEILING_SECONDS
     assert forest_cost(big.grown + 1, 15_000, 20, "sqrt", None).seconds > CEILING_SECONDS
     assert "1000 trees" in big.notice() and f"{big.grown} trees" in big.notice()
-    iris = forest_cost(1000, n_train_rows(150, 0.25), 2, "sqrt", None)
+    iris = forest_cost(1000, 112, 2, "sqrt", None)
     assert not iris.too_big and not iris.heavy and iris.notice() is None
     assert iris.grown == 1000
     # Issue 12's 500 trees of all 30 breast cancer features took 40 s of a busy core then;
     # the engine is faster now, and 1000 of them fit under the ceiling.
-    assert not forest_cost(1000, n_train_rows(569, 0.25), 30, None, None).too_big
+    assert not forest_cost(1000, 426, 30, None, None).too_big
 
 
 def test_a_forest_whose_first_tree_is_over_the_ceiling_still_grows_one():
@@ -95,9 +111,22 @@ def test_heavy_is_judged_on_the_trees_actually_grown():
     assert not forest_cost(1000, 426, 30, None, None, ceiling=2.0, heavy=2.5).heavy
 
 
-def test_training_rows_leave_the_rounded_up_test_set_out():
-    assert n_train_rows(150, 0.25) == 112
-    assert n_train_rows(150, 0.1) == 135
+def test_a_forest_cut_to_its_ceiling_is_not_cut_again():
+    # The page's forest is estimated once; its cut spec, estimated again for the curve or by
+    # a second caller, must keep every tree, or the curve would lose the page's forest.
+    for n_train, n_features in [(15_000, 20), (426, 30), (3750, 7), (112, 4)]:
+        for ceiling in (1e-3, 0.05, 0.7, 3.0):
+            cut = forest_cost(1000, n_train, n_features, "sqrt", None, ceiling=ceiling)
+            again = forest_cost(cut.grown, n_train, n_features, "sqrt", None, ceiling=ceiling)
+            assert again.grown == cut.grown and not again.too_big
+            assert again.seconds == pytest.approx(cut.grown_seconds)
+            assert again.heavy == cut.heavy
+
+
+def test_the_grown_trees_cost_their_share_of_the_estimate():
+    cost = forest_cost(1000, 426, 30, None, None, ceiling=2.0)
+    assert cost.grown_seconds == pytest.approx(cost.seconds * cost.grown / 1000)
+    assert cost.grown_seconds <= 2.0 < cost.seconds
 
 
 def test_the_gate_lets_one_fit_through_at_a_time():

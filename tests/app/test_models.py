@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
-from core.app.models import columns, criterion_for, data_spec, forest_spec, tree_spec
+import numpy as np
+import pytest
+
+from core.app import cost as app_cost
+from core.app.cost import forest_seconds
+from core.app.models import (
+    ForestSpec,
+    ModelView,
+    affordable,
+    columns,
+    criterion_for,
+    data_spec,
+    forest_spec,
+    tree_spec,
+)
 from core.app.settings import (
     DatasetShape,
     GiniEntropySettings,
     RandomForestSettings,
     SingleTreeSettings,
 )
+from core.data.datasets import Dataset, train_test_split
 
 # --- what a model is grown on --------------------------------------------------------------
 
@@ -60,3 +76,92 @@ def test_a_tables_rows_do_not_depend_on_a_noise_left_over_from_the_sine():
     noisy = SingleTreeSettings(noise=9.0)
     assert data_spec(noisy, IRIS).noise is None
     assert tree_spec(noisy, IRIS) == tree_spec(SingleTreeSettings(), IRIS)
+
+
+# --- the rows a page's models see ----------------------------------------------------------
+
+
+def colours() -> Dataset:
+    """Eight rows: a number ``a``, then a text column ``colour`` one-hot as two features."""
+    a = np.arange(8.0)
+    red = np.array([1.0, 0.0] * 4)
+    return Dataset(
+        name="colours",
+        title="Colours",
+        task="classification",
+        X=np.column_stack([a, red, 1.0 - red]),
+        y=np.array([0, 1] * 4),
+        feature_names=("a", "colour=red", "colour=blue"),
+        target_name="class",
+        class_names=("no", "yes"),
+        description="",
+        provenance="",
+        categories=(None, ("colour", "red"), ("colour", "blue")),
+    )
+
+
+def test_a_view_holds_its_columns_in_its_order():
+    data = colours()
+    rows = train_test_split(data, test_size=0.25, random_state=1)
+    view = ModelView(data, rows, (2, 0))
+    assert view.names == ("colour=blue", "a")
+    assert view.categories == (("colour", "blue"), None)
+    # Column 0 of the view is blue (1 - red); column 1 is a, the row's own number.
+    assert view.X_train.shape == (6, 2) and view.X_test.shape == (2, 2)
+    np.testing.assert_array_equal(view.X_train[:, 1], rows.train_index)
+    np.testing.assert_array_equal(view.X_test[:, 1], rows.test_index)
+    np.testing.assert_array_equal(view.X_test[:, 0], rows.test_index % 2)
+    assert ModelView(data, rows, (0,)).categories == (None,)
+
+
+def test_a_view_is_sliced_once_and_every_read_is_that_slice():
+    data = colours()
+    view = ModelView(data, train_test_split(data), (0, 1))
+    # The same arrays on every read: a page reading X_test five times slices nothing.
+    assert view.X_train is view.X_train and view.X_test is view.X_test
+    assert view.names is view.names
+    # Shared by every visitor, so no one may write into them.
+    for array in (view.X_train, view.X_test):
+        assert not array.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            array[0, 0] = -1.0
+
+
+# --- what a forest costs -------------------------------------------------------------------
+
+COLOURS_FOREST = ForestSpec(
+    dataset="colours",
+    columns=(0, 1),
+    criterion="gini",
+    max_depth=None,
+    n_estimators=1000,
+    max_features="all",
+    bootstrap=True,
+    seed=0,
+)
+
+
+def test_a_forest_is_estimated_on_its_views_training_rows_and_columns(monkeypatch):
+    data = colours()
+    # Half of the 8 rows held out: 4 training rows (a spec's own test_size is not read).
+    view = ModelView(data, train_test_split(data, test_size=0.5), (0, 1))
+    per_tree = forest_seconds(1, 4, 2, None, None)  # "all" features: None to the engine
+    grown, cost = affordable(COLOURS_FOREST, view)
+    assert cost.seconds == pytest.approx(1000 * per_tree)
+    assert grown == COLOURS_FOREST and not cost.too_big
+    # Under a ceiling of 300.5 trees' worth, the first 300 trees are grown.
+    monkeypatch.setattr(app_cost, "CEILING_SECONDS", 300.5 * per_tree)
+    grown, cost = affordable(COLOURS_FOREST, view)
+    assert cost.too_big and cost.grown == grown.n_estimators == 300
+    assert grown == replace(COLOURS_FOREST, n_estimators=300)
+    # The cut forest, estimated again, keeps its 300 trees.
+    again, its_cost = affordable(grown, view)
+    assert again == grown and (its_cost.asked, its_cost.grown) == (300, 300)
+    assert its_cost.seconds == pytest.approx(cost.grown_seconds)
+
+
+def test_a_forest_is_not_estimated_on_another_views_columns():
+    data = colours()
+    view = ModelView(data, train_test_split(data), (0, 2))
+    with pytest.raises(ValueError, match=r"view must show the forest's columns \(0, 1\)"):
+        affordable(COLOURS_FOREST, view)

@@ -97,7 +97,7 @@ def test_summary_is_the_first_two_sentences():
 
 # --- a node in words -----------------------------------------------------------------------
 
-# The five-sample toy of tests/engine/test_growth.py, where its numbers are worked by hand.
+# The five-sample toy of tests/engine/test_replay.py, where its numbers are worked by hand.
 NODE_X = np.array([[1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 0.0], [5.0, 1.0]])
 NODE_Y = np.array([0, 0, 1, 1, 0])
 
@@ -134,7 +134,7 @@ def test_a_pure_regression_leaf_has_one_target_value():
     )
 
 
-# The numbers of tests/engine/test_growth.py's leaves, one per rule after "pure".
+# The numbers of tests/engine/test_replay.py's leaves, one per rule after "pure".
 @pytest.mark.parametrize(
     ("reason", "sentence"),
     [

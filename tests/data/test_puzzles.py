@@ -11,6 +11,7 @@ import pytest
 from sklearn import datasets as sk_datasets
 
 from core import DecisionTreeClassifier, RandomForestClassifier
+from core.app.settings import default_catalogue
 from core.data import puzzles
 from core.data.catalogue import list_datasets, load_dataset
 from core.data.datasets import Dataset, train_test_split
@@ -200,9 +201,8 @@ def test_puzzles_are_generated_sets_in_the_catalogue() -> None:
     infos = {info.name: info for info in list_datasets()}
     for name in NAMES:
         info = infos[name]
-        low, high = puzzles.NOISE_RANGES[name]
         assert info.task == "classification" and info.n_features == 2
-        assert info.noise is not None and low <= info.noise <= high
+        assert info.noise is not None and 0 < info.noise < puzzles.noise_scale(name, info.noise)
         assert "What to notice" in info.description
         data = load_dataset(name)
         assert data.n_samples == info.n_samples and data.n_classes == info.n_classes
@@ -221,10 +221,29 @@ def test_load_dataset_takes_the_number_of_points_noise_and_seed() -> None:
         load_dataset("moons", n_samples=2)
 
 
-def test_every_noise_range_is_sensible() -> None:
-    assert set(puzzles.NOISE_RANGES) == {*NAMES, "sine"}
-    for low, high in puzzles.NOISE_RANGES.values():
-        assert 0.0 == low < high
+def test_each_noise_slider_goes_up_to_its_sets_noise_scale() -> None:
+    defaults = {info.name: info.noise for info in list_datasets() if info.noise is not None}
+    scales = {name: puzzles.noise_scale(name, noise) for name, noise in defaults.items()}
+    # By hand, from the manifest's defaults: the sine 10; a puzzle twice its default, at least
+    # 0.5: moons 2 * 0.2 -> 0.5, circles, xor and spirals 2 * 0.1 -> 0.5, blobs 2 * 1.0.
+    assert scales == {
+        "sine": 10.0,
+        "moons": 0.5,
+        "circles": 0.5,
+        "xor": 0.5,
+        "spirals": 0.5,
+        "blobs": 2.0,
+    }
+    # The sliders' own range (data_controls reads DatasetShape.noise_max): the same.
+    shapes = default_catalogue()
+    assert {name: shapes[name].noise_max for name in scales} == scales
+
+
+def test_a_puzzles_noise_scale_is_twice_its_default_between_the_floor_and_the_limit() -> None:
+    assert puzzles.noise_scale("moons", 0.4) == 0.8
+    assert puzzles.noise_scale("moons", 0.1) == puzzles.PUZZLE_NOISE_FLOOR == 0.5
+    assert puzzles.noise_scale("blobs", 7.0) == puzzles.NOISE_LIMIT == 10.0
+    assert puzzles.noise_scale("sine", 0.5) == 10.0
 
 
 # ---------------------------------------------------------------- what each puzzle teaches

@@ -271,7 +271,7 @@ def test_why_this_split_sees_the_missing_direction() -> None:
 
 @needs_core
 def test_best_first_replay_keeps_missing_directions() -> None:
-    from core.engine.growth import growth_steps, tree_after
+    from core.engine.replay import growth_steps, tree_after
 
     X, y = make_data(1, 0.2)
     model = DecisionTreeClassifier(max_depth=4, min_samples_leaf=20).fit(X, y)

@@ -10,8 +10,8 @@ from numpy.testing import assert_allclose
 from sklearn.datasets import load_iris
 
 from core.app.words import comparison_sentence
-from core.engine.growth import estimator_after, growth_steps, prefix_after
 from core.engine.node_splits import compare_with_best, split_candidates
+from core.engine.replay import estimator_after, growth_steps, prefix_after
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from core.figures.boundary import boundary_figure, compute_boundary
 from core.figures.growth import (

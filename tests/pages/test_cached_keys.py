@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.app.models import TreeSpec
+from core.app import cost as app_cost
+from core.app.cost import forest_seconds
+from core.app.models import ForestSpec, TreeSpec, affordable
 from core.ui import cached
 
 WINE = TreeSpec(dataset="wine", columns=(0, 12), criterion="gini", max_depth=4)
@@ -56,3 +58,37 @@ def test_what_the_depth_curve_reads_still_makes_a_new_curve(curve_fits, changed)
     cached.depth_curve(WINE)
     cached.depth_curve(changed)
     assert len(curve_fits) == 2
+
+
+# --- a forest's cost, estimated once ---------------------------------------------------------
+
+IRIS_FOREST = ForestSpec(
+    dataset="iris",
+    columns=(2, 3),
+    criterion="gini",
+    max_depth=3,
+    n_estimators=10,
+    max_features="sqrt",
+    bootstrap=True,
+    seed=0,
+)
+
+
+def test_a_forest_is_grown_only_with_the_cost_estimated_for_it():
+    spec, cost = affordable(IRIS_FOREST, cached._view(IRIS_FOREST.data, IRIS_FOREST.columns))
+    rule = r"cost must be the cost affordable\(\) returned with spec: it grows 10 trees"
+    with pytest.raises(ValueError, match=rule + "; got a spec of 11"):
+        cached.fit_forest(replace(spec, n_estimators=11), cost)
+
+
+def test_the_curves_longer_forest_stays_under_the_ceiling(monkeypatch):
+    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
+    per_tree = forest_seconds(1, len(view.y_train), 2, "sqrt", 3)
+    # 10 trees fit under the ceiling; the curve's CURVE_FLOOR (100) do not, 40 do.
+    monkeypatch.setattr(app_cost, "CEILING_SECONDS", 40.5 * per_tree)
+    cached.clear_caches()
+    spec, cost = affordable(IRIS_FOREST, view)
+    assert spec.n_estimators == 10 and not cost.too_big
+    curve = cached.forest_curve(spec, cost)
+    np.testing.assert_array_equal(curve.n_trees, np.arange(1, 41))
+    cached.clear_caches()

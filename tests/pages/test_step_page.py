@@ -27,8 +27,8 @@ from core.app.settings import TEST_SIZE
 from core.app.words import why_leaf_sentence
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
-from core.engine.growth import growth_steps
 from core.engine.node_splits import why_leaf
+from core.engine.replay import growth_steps
 from core.engine.structure import TREE_LEAF
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path

@@ -1,4 +1,4 @@
-"""Figures remembered beside their models (core.ui.cached.drawn), and pages that reuse them."""
+"""Figures built once beside their models (core.ui.cached.built_once), and pages reusing them."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import panels
-from core.ui.cached import DRAWINGS_PER_MODEL, clear_caches, drawn
+from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
 from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page
 
 
 class Model:
-    """A stand-in for a fitted model: drawn() needs only identity and weak references."""
+    """A stand-in for a fitted model: built_once() needs only identity and weak references."""
 
 
 def counting(calls: list[str], name: str, value: Any = None) -> Any:
@@ -33,12 +33,12 @@ def counting(calls: list[str], name: str, value: Any = None) -> Any:
     return draw
 
 
-def test_a_drawing_is_made_once_per_model_and_key() -> None:
+def test_a_value_is_built_once_per_model_and_key() -> None:
     model, calls = Model(), []
-    first = drawn([model], ("boundary", 0), counting(calls, "a"))
-    again = drawn([model], ("boundary", 0), counting(calls, "b"))
-    other_key = drawn([model], ("boundary", 1), counting(calls, "c"))
-    other_model = drawn([Model()], ("boundary", 0), counting(calls, "d"))
+    first = built_once([model], ("boundary", 0), counting(calls, "a"))
+    again = built_once([model], ("boundary", 0), counting(calls, "b"))
+    other_key = built_once([model], ("boundary", 1), counting(calls, "c"))
+    other_model = built_once([Model()], ("boundary", 0), counting(calls, "d"))
     assert again is first
     assert other_key is not first and other_model is not first
     assert calls == ["a", "c", "d"]
@@ -46,17 +46,17 @@ def test_a_drawing_is_made_once_per_model_and_key() -> None:
 
 def test_the_other_models_count_too() -> None:
     tree, forest, calls = Model(), Model(), []
-    pair = drawn([tree, forest], "fit", counting(calls, "pair"))
-    assert drawn([tree, forest], "fit", counting(calls, "again")) is pair
-    drawn([tree, Model()], "fit", counting(calls, "new forest"))
-    drawn([tree], "fit", counting(calls, "tree alone"))
+    pair = built_once([tree, forest], "fit", counting(calls, "pair"))
+    assert built_once([tree, forest], "fit", counting(calls, "again")) is pair
+    built_once([tree, Model()], "fit", counting(calls, "new forest"))
+    built_once([tree], "fit", counting(calls, "tree alone"))
     assert calls == ["pair", "new forest", "tree alone"]
 
 
-def test_drawings_go_with_their_model() -> None:
+def test_built_values_go_with_their_model() -> None:
     model, drawing = Model(), Model()
     kept = weakref.ref(drawing)
-    assert drawn([model], "k", counting([], "k", drawing)) is drawing
+    assert built_once([model], "k", counting([], "k", drawing)) is drawing
     del drawing
     gc.collect()
     assert kept() is not None  # the cache holds it while the model lives
@@ -88,15 +88,15 @@ def test_no_real_drawing_holds_its_model() -> None:
     assert len(drawings) == 4  # still alive here
 
 
-def test_a_model_keeps_its_latest_drawings_only() -> None:
+def test_a_model_keeps_its_latest_built_values_only() -> None:
     model, calls = Model(), []
-    for k in range(DRAWINGS_PER_MODEL + 1):
-        drawn([model], k, counting(calls, f"first {k}"))
+    for k in range(BUILT_PER_MODEL + 1):
+        built_once([model], k, counting(calls, f"first {k}"))
     # Key 0 was the oldest: dropped. Key 1 (and the newest) are still there.
-    drawn([model], 1, counting(calls, "again 1"))
-    drawn([model], DRAWINGS_PER_MODEL, counting(calls, "again last"))
-    drawn([model], 0, counting(calls, "again 0"))
-    assert calls == [f"first {k}" for k in range(DRAWINGS_PER_MODEL + 1)] + ["again 0"]
+    built_once([model], 1, counting(calls, "again 1"))
+    built_once([model], BUILT_PER_MODEL, counting(calls, "again last"))
+    built_once([model], 0, counting(calls, "again 0"))
+    assert calls == [f"first {k}" for k in range(BUILT_PER_MODEL + 1)] + ["again 0"]
 
 
 def _counting_boundaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -1,4 +1,4 @@
-"""Growing a fitted tree one split at a time, and explaining its nodes (core.engine.growth).
+"""Replaying a fitted tree one split at a time, and explaining its nodes (core.engine.replay).
 
 These are Arboretum extras: they run on our estimators whatever ARBORETUM_IMPL says, and check
 themselves against plain walks, hand-computed numbers and scikit-learn stumps.
@@ -15,7 +15,6 @@ from conftest import TREE_ARRAYS, make_sine, train_test
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 
-from core.engine.growth import estimator_after, growth_steps, prefix_after, tree_after
 from core.engine.node_splits import (
     StopReason,
     best_split,
@@ -25,6 +24,7 @@ from core.engine.node_splits import (
     split_candidates,
     why_leaf,
 )
+from core.engine.replay import estimator_after, growth_steps, prefix_after, tree_after
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 

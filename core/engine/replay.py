@@ -1,8 +1,9 @@
-"""How a fitted tree grew: its splits one at a time, best first.
+"""A fitted tree replayed split by split, best first; nothing is grown here.
 
-A tree is grown here as a *sequence of splits*, best first: start from the root as a single
-leaf; at every step split the leaf whose split lowers the tree's impurity the most, measured
-by scikit-learn's *weighted impurity decrease*
+:mod:`core.engine.grow` grows a tree depth by depth; this module takes the finished tree and
+replays its splits as a *sequence*, best first: start from the root as a single leaf; at every
+step split the leaf whose split lowers the tree's impurity the most, measured by
+scikit-learn's *weighted impurity decrease*
 
 .. math::
 
