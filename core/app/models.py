@@ -7,7 +7,6 @@ of in every page.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -159,7 +158,7 @@ def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> Fore
     return ForestSpec(**{**_spec_values(settings, shape, ForestSpec), **changes})
 
 
-def affordable(spec: ForestSpec, view: ModelView | DatasetShape) -> tuple[ForestSpec, ForestCost]:
+def affordable(spec: ForestSpec, view: ModelView) -> tuple[ForestSpec, ForestCost]:
     """``spec`` with no more trees than a shared server grows (``core.app.cost``), and its cost.
 
     This is the one estimate of a forest's cost: from the rows it is grown on, ``view``'s
@@ -173,14 +172,6 @@ def affordable(spec: ForestSpec, view: ModelView | DatasetShape) -> tuple[Forest
     ValueError
         If ``view`` does not show ``spec``'s columns.
     """
-    if isinstance(view, DatasetShape):
-        # Transitional, until pages/2_Random_forest.py passes its view: the old estimate
-        # from the catalogue's row count. Revert this commit then.
-        n = view.n_samples if spec.n_samples is None else spec.n_samples
-        n_train = n - math.ceil(spec.test_size * n)
-        features = None if spec.max_features == "all" else spec.max_features
-        cost = forest_cost(spec.n_estimators, n_train, len(spec.columns), features, spec.max_depth)
-        return replace(spec, n_estimators=cost.grown), cost
     if view.columns != spec.columns:
         raise ValueError(
             f"view must show the forest's columns {spec.columns}; got columns {view.columns}"

@@ -190,9 +190,7 @@ def clear_caches() -> None:
     FORESTS.clear()
 
 
-def fit_forest(
-    spec: ForestSpec, cost: ForestCost | None = None, *, show_progress: bool = True
-) -> Any:
+def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True) -> Any:
     """A fitted forest with out-of-bag scores when bootstrapping; shared, never changed.
 
     ``spec`` and ``cost`` are the pair :func:`core.app.models.affordable` returned: the cost
@@ -208,8 +206,6 @@ def fit_forest(
     ValueError
         If ``cost`` is not that of ``spec`` (its trees to grow differ).
     """
-    if cost is None:  # transitional, until pages/2 passes its cost: revert this commit then
-        cost = affordable(spec, _view(spec.data, spec.columns))[1]
     if cost.grown != spec.n_estimators:
         raise ValueError(
             f"cost must be the cost affordable() returned with spec: it grows {cost.grown} "
@@ -251,14 +247,12 @@ def fit_forest(
         return FORESTS.get_or_make(spec, grow)
 
 
-def forest_curve(spec: ForestSpec, cost: ForestCost | None = None) -> ForestCurve:
+def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
     """Train, test and out-of-bag score after each of the first ``curve_trees`` trees.
 
     ``spec`` and ``cost`` as :func:`core.app.models.affordable` returned them. A curve of more
     trees than ``spec`` is another forest, estimated (and cut to the ceiling) on its own.
     """
-    if cost is None:  # transitional, until pages/2 passes its cost: revert this commit then
-        cost = affordable(spec, _view(spec.data, spec.columns))[1]
     if curve_trees(spec.n_estimators) > spec.n_estimators:
         longer = replace(spec, n_estimators=curve_trees(spec.n_estimators))
         spec, cost = affordable(longer, _view(spec.data, spec.columns))
