@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from core.data.datasets import SINE_NOISE, Task
+from core.data.puzzles import NOISE_LIMIT, noise_scale
 
 Query: TypeAlias = Mapping[str, str | list[str]]
 Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features"]
@@ -185,9 +186,6 @@ STEP_LIMIT = 10_000
 #: More nodes than any tree of these datasets has (a tree of n samples has fewer than 2n).
 NODE_LIMIT = 2 * SAMPLE_LIMIT
 N_ESTIMATORS_LIMIT = 1000
-#: The most noise a link may ask of any generated dataset (each set's own, smaller scale is
-#: ``DatasetShape.noise_max``).
-NOISE_LIMIT = 10.0
 # Pruning strength and minimum gain are in units of impurity: below 1 (Gini) or 2 (entropy,
 # four classes) for classes, but a squared error in y's units for regression (the sine's
 # spread is about 15, its variance about 250; its first splits gain 177, 39, 7.6, then
@@ -524,21 +522,6 @@ SETTINGS: tuple[Form, ...] = (
 )
 
 
-#: The noise scale of a generated set whose manifest gives none: a puzzle's points lie within
-#: a unit or two of the origin, so more than this hides its shape entirely.
-PUZZLE_NOISE_MAX = 0.5
-
-
-def noise_max(name: str, noise: float) -> float:
-    """The noise scale of a generated set: the sine's is :data:`NOISE_LIMIT`, a puzzle's smaller.
-
-    At least twice its default noise, so the default sits well inside the slider.
-    """
-    if name == "sine":
-        return NOISE_LIMIT
-    return min(NOISE_LIMIT, max(PUZZLE_NOISE_MAX, 2 * noise))
-
-
 def default_catalogue() -> dict[str, DatasetShape]:
     """The built-in datasets, as ``core.data.catalogue`` lists them."""
     from core.data.catalogue import list_datasets
@@ -552,7 +535,7 @@ def default_catalogue() -> dict[str, DatasetShape]:
             info.n_features,
             info.pair,
             info.noise,
-            noise_max(info.name, info.noise) if info.noise is not None else None,
+            noise_scale(info.name, info.noise) if info.noise is not None else None,
             "generated" if generated else "table",
             info.title,
         )

@@ -9,11 +9,11 @@ from core.app.settings import (
     DatasetShape,
     GiniEntropySettings,
     SingleTreeSettings,
-    noise_max,
     parse,
     to_query,
     with_dataset,
 )
+from core.data.puzzles import noise_scale
 
 CATALOGUE = {
     "iris": DatasetShape("classification", 150, 4, (2, 3), title="Iris flowers"),
@@ -97,6 +97,6 @@ def test_a_link_to_own_data_is_followed_in_the_session_that_has_it():
 
 
 def test_noise_scales():
-    assert noise_max("sine", 2.5) == 10.0
-    assert noise_max("moons", 0.1) == 0.5
-    assert noise_max("blobs", 1.0) == 2.0
+    assert noise_scale("sine", 2.5) == 10.0
+    assert noise_scale("moons", 0.1) == 0.5
+    assert noise_scale("blobs", 1.0) == 2.0
