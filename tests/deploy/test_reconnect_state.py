@@ -13,7 +13,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.page_helpers import SINGLE_TREE, open_page
+from tests.pages.page_helpers import SINGLE_TREE, open_page, query_of
 
 LINK = {"dataset": "wine", "max_depth": "2", "criterion": "entropy", "x": "0", "y": "3"}
 
@@ -41,13 +41,13 @@ def test_the_students_move_survives_the_fresh_session() -> None:
     live = first_run_elsewhere(dead, LINK)
     assert not live.exception
     assert slider(live, "max_depth") == 3
-    assert live.query_params["max_depth"] == "3"
+    assert query_of(live)["max_depth"] == "3"
     # Every other setting is the view the student had, widget and URL alike.
     assert live.selectbox("dataset").value == "wine"
-    assert live.query_params["dataset"] == "wine"
-    assert live.query_params["criterion"] == "entropy"
+    assert query_of(live)["dataset"] == "wine"
+    assert query_of(live)["criterion"] == "entropy"
     assert (live.selectbox("x").value, live.selectbox("y").value) == (0, 3)
-    assert live.query_params["y"] == "3"
+    assert query_of(live)["y"] == "3"
 
 
 def test_a_moved_selectbox_survives_too() -> None:
@@ -55,7 +55,7 @@ def test_a_moved_selectbox_survives_too() -> None:
     dead.selectbox("y").set_value(5)
     live = first_run_elsewhere(dead, LINK)
     assert (live.selectbox("x").value, live.selectbox("y").value) == (0, 5)
-    assert live.query_params["y"] == "5"
+    assert query_of(live)["y"] == "5"
     assert slider(live, "max_depth") == 2
 
 
@@ -73,7 +73,7 @@ def test_a_fresh_session_without_the_pages_settings_in_the_url_is_an_arrival() -
     dead.select_slider("max_depth").set_value(5)
     live = first_run_elsewhere(dead, {})
     assert slider(live, "max_depth") == 3  # the page's default
-    assert live.query_params["max_depth"] == "3"
+    assert query_of(live)["max_depth"] == "3"
     assert live.selectbox("dataset").value == "iris"
 
 
@@ -89,15 +89,15 @@ def test_a_label_the_move_made_stale_gives_way_to_the_url() -> None:
     # (Sample 2's label differs between the two seeds: "#2 (row 8, ...)", "#2 (row 10, ...)".)
     dead = open_page(SINGLE_TREE, **LINK)
     dead.selectbox("sample").set_value(2).run()
-    assert dead.query_params["sample"] == "2"
+    assert query_of(dead)["sample"] == "2"
     url = url_of(dead)
     dead.number_input("seed").set_value(7)  # the move the dead replica never ran
     live = first_run_elsewhere(dead, url)
     assert not live.exception
     assert live.number_input("seed").value == 7
-    assert live.query_params["seed"] == "7"
+    assert query_of(live)["seed"] == "7"
     assert live.selectbox("sample").value == 2
-    assert live.query_params["sample"] == "2"
+    assert query_of(live)["sample"] == "2"
 
 
 def test_a_move_to_another_dataset_moves_every_setting_with_it() -> None:
@@ -111,9 +111,9 @@ def test_a_move_to_another_dataset_moves_every_setting_with_it() -> None:
     live = first_run_elsewhere(dead, url)
     same_server = open_page(SINGLE_TREE, **url)
     same_server.selectbox("dataset").set_value("breast_cancer").run()
-    assert same_server.query_params["sample"] == "0"  # the new dataset's first sample
+    assert query_of(same_server)["sample"] == "0"  # the new dataset's first sample
     assert not live.exception
-    assert live.query_params["dataset"] == "breast_cancer"
+    assert query_of(live)["dataset"] == "breast_cancer"
     assert url_of(live) == url_of(same_server)
     assert (live.selectbox("x").value, live.selectbox("y").value) == (
         same_server.selectbox("x").value,
