@@ -1,7 +1,7 @@
 """A visitor's own datasets (uploaded tables, drawn points) and the private keys that cache them.
 
 Own data belongs to the browser session that made it: it lives in that session's
-:class:`OwnData` registry (in ``st.session_state``, see ``core.ui.own_data``), never on disk,
+:class:`OwnData` registry (in the session's state, see ``core.ui.visit``), never on disk,
 never in a list another visitor can read. The pages' caches are shared by every visitor and
 keyed by the specs of :mod:`core.app.models`, so own rows are cached under a private key,
 never under their public name:
@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from core.app.settings import DatasetShape
 from core.data.datasets import Dataset
@@ -106,6 +106,9 @@ class OwnDataset:
         Private cache key, ``own-<session token>-<content digest>``.
     title : str
         What the picker shows (the file's name for an upload).
+    source : Any
+        What the rows were made from, when the page still needs it (an upload's table as
+        read, to choose another target column); None for drawn points.
     """
 
     name: str
@@ -113,6 +116,7 @@ class OwnDataset:
     data: Dataset
     key: str
     title: str
+    source: Any = None
 
     @property
     def shape(self) -> DatasetShape:
@@ -136,13 +140,15 @@ class OwnData:
     token: str = field(default_factory=new_token)
     datasets: tuple[OwnDataset, ...] = ()
 
-    def add(self, name: str, kind: OwnKind, data: Dataset, title: str) -> OwnData:
+    def add(
+        self, name: str, kind: OwnKind, data: Dataset, title: str, source: Any = None
+    ) -> OwnData:
         """The registry with ``data`` under ``name`` (replacing one of that name), newest last.
 
         Beyond :data:`MAX_UPLOADS` uploads the oldest is dropped.
         """
         key = f"{_KEY_PREFIX}{self.token}-{content_digest(data)}"
-        own = OwnDataset(name, kind, data, key, title)
+        own = OwnDataset(name, kind, data, key, title, source)
         kept = [d for d in self.datasets if d.name != name]
         uploads = [d for d in kept if d.kind == "upload"]
         if kind == "upload" and len(uploads) >= MAX_UPLOADS:

@@ -6,7 +6,7 @@ by the frozen specs of :mod:`core.app.models`. Cached models are shared by every
 read them, never change them.
 
 A session's own data (uploads, drawn points) is never loaded by a cached function from a
-name: its rows come from the session's registry (:func:`core.ui.own_data.own_rows`), and
+name: its rows come from the session's registry (:func:`core.ui.visit.own_rows`), and
 everything cached from them is keyed by a private key only that session holds (see
 :mod:`core.app.own_data`).
 """
@@ -49,7 +49,7 @@ from core.figures import (
     render_svg,
 )
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
-from core.ui.own_data import own_catalogue, own_rows
+from core.ui.visit import own_catalogue, own_rows
 
 # --- data ----------------------------------------------------------------------------------
 

@@ -39,7 +39,6 @@ from core.ui.home import open_page
 from core.ui.upload_panel import upload_panel
 from core.ui.url_state import (
     _NONE_SHOWN_AS,
-    _NOTICES,
     _from_widget,
     _to_widget,
     arrive,
@@ -48,9 +47,7 @@ from core.ui.url_state import (
     reconnected_label,
     share_box,
 )
-
-# The (dataset, seed) whose test samples the sample picker last labelled.
-_SAMPLE_LABELS = "_arboretum_sample_labels"
+from core.ui.visit import change, keep, visit
 
 
 def _task(task: str) -> Task:
@@ -247,10 +244,9 @@ class Controls(Binding):
 
     def _fit_link(self, *, n_steps: int = STEP_LIMIT, n_nodes: int = NODE_LIMIT + 1) -> None:
         """Add the link's notices about a step or node beyond this tree (``fit_growth``)."""
-        adopted, notices = st.session_state.get(_NOTICES, (None, []))
+        adopted = visit().adopted
         if adopted is not None:
-            fitted, more = state.fit_growth(adopted, n_steps, n_nodes)
-            st.session_state[_NOTICES] = (fitted, notices + more)
+            keep(visit().noted(*state.fit_growth(adopted, n_steps, n_nodes)))
 
     def tree(self, n_trees: int) -> int:
         """Which tree of the forest to open."""
@@ -287,19 +283,16 @@ class Controls(Binding):
         held = session.get("sample")
         labels = (view.data.name, view.rows.test_index.tobytes())
         if held is None and "sample" in reconnected_keys():
-            session[_SAMPLE_LABELS] = labels  # the browser's widget holds the sample
-        elif session.get(_SAMPLE_LABELS) != labels or not (
-            isinstance(held, int) and 0 <= held < n_test
-        ):
+            change(sample_labels=labels)  # the browser's widget holds the sample
+        elif visit().sample_labels != labels or not (isinstance(held, int) and 0 <= held < n_test):
             in_range = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_test
             session["sample"] = held if in_range else 0
-            session[_SAMPLE_LABELS] = labels
+            change(sample_labels=labels)
             if isinstance(held, int) and held >= n_test:
-                adopted, notices = session.get(_NOTICES, (None, []))
+                adopted = visit().adopted
                 if adopted is not None and getattr(adopted, "sample", None) is not None:
                     # The link asked for a sample this test set does not have: say so.
-                    fitted, more = state.fit_sample(adopted, n_test)
-                    session[_NOTICES] = (fitted, notices + more)
+                    keep(visit().noted(*state.fit_sample(adopted, n_test)))
 
         return int(
             self._control(

@@ -18,9 +18,10 @@ from core.app.settings import DataKind, DatasetShape
 from core.app.words import md
 from core.ui.binding import Binding
 from core.ui.cached import catalogue
-from core.ui.data_moves import KIND_KEY, LAST_OF_KIND, move_to, names_of
+from core.ui.data_moves import KIND_KEY, move_to, names_of
 from core.ui.draw_panel import start_drawing
 from core.ui.url_state import reconnected_keys
+from core.ui.visit import keep, visit
 
 KIND_LABELS: dict[DataKind, str] = {
     "table": ":material/table: Tables",
@@ -51,7 +52,7 @@ def _on_kind_change(settings_type: state.Form) -> None:
     names = names_of(kind, settings_type) if kind in _KINDS else []
     if not names:
         return  # nothing of that kind yet (no upload): keep showing the dataset shown
-    remembered = st.session_state.get(LAST_OF_KIND, {}).get(kind)
+    remembered = visit().last_of_kind.get(str(kind))
     newest = kind in ("upload", "drawn")
     move_to(remembered if remembered in names else names[-1 if newest else 0])
 
@@ -108,7 +109,7 @@ def pick_dataset(controls: Binding) -> DataKind:
                 on_change=_on_dataset_change,
             ),
         )
-        st.session_state.setdefault(LAST_OF_KIND, {})[shapes[name].kind] = name
+        keep(visit().shown(shapes[name].kind, name))
     elif kind == "upload":
         title = shapes[controls.settings.dataset].title or controls.settings.dataset
         st.caption(f"Showing {md(title)} until your table is read.")

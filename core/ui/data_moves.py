@@ -7,10 +7,10 @@ import streamlit as st
 from core.app import settings as state
 from core.app.settings import DataKind
 from core.ui.cached import catalogue
-from core.ui.url_state import _LAST, _to_widget
+from core.ui.url_state import _to_widget
+from core.ui.visit import keep, visit
 
 KIND_KEY = "data_kind"  # the kind control's key (not a setting: the dataset says it)
-LAST_OF_KIND = "_arboretum_last_of_kind"  # the dataset last shown of each kind
 
 
 def names_of(kind: DataKind, settings_type: state.Form) -> list[str]:
@@ -32,8 +32,10 @@ def move_to(name: str) -> None:
     shape = catalogue().get(name)
     if shape is None:
         return
-    moved = state.with_dataset(session[_LAST], name, catalogue())
+    now = visit()
+    assert now.last is not None  # a callback runs after a first run
+    moved = state.with_dataset(now.last, name, catalogue())
     for key, value in moved.items:
         session[key] = _to_widget(key, value)
-    session.setdefault(LAST_OF_KIND, {})[shape.kind] = name
+    keep(now.shown(shape.kind, name))
     session[KIND_KEY] = shape.kind

@@ -1,8 +1,8 @@
 """Drawing your own points: the drawing area, a class to add, clear, start from a puzzle, CSV.
 
-The points live in the session (``st.session_state``), and, whenever they can make a tree
+The points live in the session's state (:mod:`core.ui.visit`), and, whenever they can make a tree
 (at least ``MIN_POINTS`` of two classes), as the session's own dataset ``drawn``
-(:mod:`core.ui.own_data`): every click gives new rows, so a new private cache key, and the
+every click gives new rows, so a new private cache key, and the
 page's tree, boundary and diagram are grown again on them. When they cannot, the page says
 what is missing instead of showing a tree.
 """
@@ -21,7 +21,7 @@ from core.ui.binding import Binding
 from core.ui.cached import builtin_catalogue
 from core.ui.data_moves import move_to
 from core.ui.draw import draw_points
-from core.ui.own_data import keep
+from core.ui.visit import change, keep_own, visit
 
 #: The classes a drawing offers, coloured as the figures colour class codes 0, 1, 2.
 CLASS_NAMES = ("class A", "class B", "class C")
@@ -34,27 +34,24 @@ PUZZLE_POINTS = 60
 #: aside); a point beyond it widens the area.
 AREA = (-2.0, 2.0)
 
-_POINTS = "_arboretum_drawn_points"  # the points, whether or not they make a tree
-_PROBLEM = "_arboretum_drawn_problem"  # why they cannot make a tree, or None
 _CLASS = "drawn_class"
 _PUZZLE = "drawn_puzzle"
 
 
 def _points() -> DrawnPoints:
-    held = st.session_state.get(_POINTS)
+    held = visit().points
     return held if isinstance(held, DrawnPoints) else DrawnPoints()
 
 
 def _store(points: DrawnPoints) -> None:
     """Keep ``points``; as the dataset ``drawn`` when they can make a tree."""
-    st.session_state[_POINTS] = points
     try:
         data = dataset_from_points(points, CLASS_NAMES)
     except ValueError as error:
-        st.session_state[_PROBLEM] = str(error)
+        change(points=points, drawing_problem=str(error))
         return
-    st.session_state[_PROBLEM] = None
-    keep(DRAWN, "drawn", data, "Your points")
+    change(points=points, drawing_problem=None)
+    keep_own(DRAWN, "drawn", data, "Your points")
 
 
 def puzzles() -> list[str]:
@@ -75,7 +72,7 @@ def _puzzle_points(name: str) -> DrawnPoints:
 
 def start_drawing() -> None:
     """Make sure the session has points to draw on: a puzzle's, the first time."""
-    if _POINTS not in st.session_state:
+    if visit().points is None:
         _store(_puzzle_points(FIRST_PUZZLE))
 
 
@@ -92,8 +89,7 @@ def _on_puzzle() -> None:
 
 def problem() -> str | None:
     """Why the drawn points cannot make a tree yet, or None."""
-    held = st.session_state.get(_PROBLEM)
-    return held if isinstance(held, str) else None
+    return visit().drawing_problem
 
 
 def draw_panel(controls: Binding) -> None:

@@ -2,7 +2,7 @@
 
 The file is read (``core.data.tables.read_table``) and made ready
 (``core.data.prepare.prepare_table``) in the uploader's callback, before the page runs. A
-table that works joins the session's own datasets (:mod:`core.ui.own_data`) and the page
+table that works joins the session's own datasets (:mod:`core.ui.visit`) and the page
 moves to it; one that fails leaves a friendly message and the page shows what it showed.
 Nothing is written to disk: Streamlit keeps an upload in memory, and so does the session.
 
@@ -27,15 +27,13 @@ from core.data.tables import MAX_UPLOAD_MB, TableError, read_table
 from core.ui.binding import Binding
 from core.ui.cached import catalogue
 from core.ui.data_moves import move_to, names_of
-from core.ui.own_data import keep, own_catalogue
+from core.ui.visit import change, keep_own, own_data, visit
 
 _LOG = logging.getLogger(__name__)
 
 _FILE = "upload_file"  # the uploader's key
 _TARGET = "upload_target"
 _TASK = "upload_task"
-_TABLES = "_arboretum_upload_tables"  # public name -> UploadedTable, this session's only
-_PROBLEM = "_arboretum_upload_problem"  # the last upload's friendly failure, or None
 _TASKS: tuple[Task, ...] = ("classification", "regression")
 _UNEXPECTED = (
     "This file could not be read as a table. Save it as a CSV file (comma, semicolon or tab "
@@ -56,11 +54,8 @@ class UploadedTable:
 
 
 def _tables() -> dict[str, UploadedTable]:
-    tables = st.session_state.get(_TABLES)
-    if not isinstance(tables, dict):
-        tables = {}
-        st.session_state[_TABLES] = tables
-    return tables
+    """This session's uploads that worked, by public name (kept with their rows)."""
+    return {d.name: d.source for d in own_data().datasets if isinstance(d.source, UploadedTable)}
 
 
 def _prepare(frame: pd.DataFrame, target: str, task: Task, filename: str) -> Prepared:
@@ -75,11 +70,7 @@ def _prepare(frame: pd.DataFrame, target: str, task: Task, filename: str) -> Pre
 
 def _show(table: UploadedTable, settings_type: state.Form) -> None:
     """Keep ``table`` in the session and move the page to it, if this page can show it."""
-    keep(table.name, "upload", table.prepared.dataset, table.filename)
-    tables = _tables()
-    tables[table.name] = table
-    for gone in [name for name in tables if name not in own_catalogue()]:
-        del tables[gone]  # the registry dropped it (MAX_UPLOADS): so does this
+    keep_own(table.name, "upload", table.prepared.dataset, table.filename, table)
     st.session_state[_TARGET] = table.target
     st.session_state[_TASK] = table.task
     if table.name in names_of("upload", settings_type):
@@ -91,7 +82,7 @@ def _on_upload(settings_type: state.Form) -> None:
     file = st.session_state.get(_FILE)
     if file is None:
         return  # the file was taken off the uploader: its table stays in the picker
-    st.session_state[_PROBLEM] = None
+    change(upload_problem=None)
     try:
         frame = read_table(file.getvalue(), file.name)
         target = suggest_target(frame)
@@ -105,11 +96,11 @@ def _on_upload(settings_type: state.Form) -> None:
             _prepare(frame, target, task, file.name),
         )
     except TableError as error:
-        st.session_state[_PROBLEM] = str(error)
+        change(upload_problem=str(error))
         return
     except Exception:  # a reader's bug must not cost the visitor the page
         _LOG.exception("upload %r could not be read", getattr(file, "name", "?"))
-        st.session_state[_PROBLEM] = _UNEXPECTED
+        change(upload_problem=_UNEXPECTED)
         return
     _show(table, settings_type)
 
@@ -125,14 +116,14 @@ def _on_retarget(name: str, settings_type: state.Form, field: str) -> None:
         task = infer_task(table.frame, target) if target in table.frame.columns else table.task
     else:
         task = session.get(_TASK, table.task)
-    session[_PROBLEM] = None
+    change(upload_problem=None)
     try:
         prepared = _prepare(table.frame, target, task, table.filename)
     except TableError as error:
-        session[_PROBLEM] = str(error)
+        change(upload_problem=str(error))
     except Exception:
         _LOG.exception("upload %r could not be prepared", table.filename)
-        session[_PROBLEM] = _UNEXPECTED
+        change(upload_problem=_UNEXPECTED)
     else:
         _show(replace(table, target=target, task=task, prepared=prepared), settings_type)
         return
@@ -152,8 +143,8 @@ def upload_panel(controls: Binding) -> None:
         "nobody else can see it.",
     )
     if file is None:  # the file that failed was taken off (or never there): nothing to say
-        st.session_state[_PROBLEM] = None
-    problem = st.session_state.get(_PROBLEM)
+        change(upload_problem=None)
+    problem = visit().upload_problem
     if isinstance(problem, str):
         with st.container(key="upload-problem"):
             st.error(md(problem), icon=":material/error:")

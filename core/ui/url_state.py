@@ -19,23 +19,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
-from streamlit.elements.lib.utils import GENERATED_ELEMENT_ID_PREFIX
 from streamlit.errors import StreamlitPageNotFoundError
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from core.app import settings as state
 from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
+from core.ui.internals import history_navigation, sent_label, unread_browser_states
+from core.ui.visit import keep, visit
 
 # --- URL state -----------------------------------------------------------------------------
-
-_PAGE = "_arboretum_page"  # the page the last run drew
-_WRITTEN = "_arboretum_written"  # the query we last put in the URL
-_SHARED = "_arboretum_shared"  # settings carried from page to page, as query text
-_LAST = "_arboretum_last"  # the settings of the last run on this page
-_NOTICES = "_arboretum_notices"  # (settings as adopted, notices) from the last URL read
-_RECONNECTED = "_arboretum_reconnected"  # keys a reconnecting browser's widgets hold this run
-
 
 # A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
 # so a setting that may be None shows it under its label in the table ("no limit").
@@ -73,37 +65,6 @@ def navigation() -> None:
             return
 
 
-def _history_navigation() -> bool:
-    """Whether this run was asked for by the browser's back or forward button."""
-    context = get_script_run_ctx()
-    return bool(getattr(context, "is_history_navigation", False))
-
-
-def _unread_browser_states() -> dict[str, Any]:
-    """The values the browser sent with this run for widgets no run of this session has drawn,
-    by key, as Streamlit's ``WidgetState`` protobufs.
-
-    A session that drew a widget knows how to read its value (Streamlit keeps the widget's
-    metadata); a value the session cannot read yet comes from a browser whose page another
-    server drew, and the browser reconnected here. Streamlit names a keyed widget
-    ``$$ID-<hash>-<key>``. This reads Streamlit's session state from the inside (1.67's
-    ``SessionState._new_widget_state``), because no public call tells a fresh session from a
-    reconnected one; ``tests/deploy/test_reconnect_state.py`` fails if that changes.
-    """
-    context = get_script_run_ctx()
-    if context is None:
-        return {}
-    widgets = context.session_state._state._new_widget_state
-    prefix = f"{GENERATED_ELEMENT_ID_PREFIX}-"
-    return {
-        widget_id.split("-", 2)[2]: getattr(held, "value", None)
-        for widget_id, held in widgets.states.items()
-        if widget_id.startswith(prefix)
-        and widget_id.count("-") >= 2
-        and widget_id not in widgets.widget_metadata
-    }
-
-
 def reconnected_label(key: str) -> str | None:
     """The option label a reconnecting browser's widget keyed ``key`` showed (a selectbox's, a
     select slider's), or None.
@@ -112,20 +73,7 @@ def reconnected_label(key: str) -> str | None:
     control whose labels depend on other settings (a tree's splits, a test set's samples)
     may have got a stale one, when the change just made moved those settings.
     """
-    return _sent_label(key) if key in reconnected_keys() else None
-
-
-def _sent_label(key: str) -> str | None:
-    """The option label the browser sent for the unread widget keyed ``key``, or None."""
-    sent = _unread_browser_states().get(key)
-    if sent is None:
-        return None
-    kind = sent.WhichOneof("value")
-    if kind == "string_value":
-        return str(sent.string_value)
-    if kind == "string_array_value" and len(sent.string_array_value.data) == 1:
-        return str(sent.string_array_value.data[0])
-    return None
+    return sent_label(key) if key in reconnected_keys() else None
 
 
 def _dataset_titled(label: str | None) -> str | None:
@@ -142,8 +90,7 @@ def reconnected_keys() -> frozenset[str]:
     A control whose key is here must not write its session state: that would overwrite the
     value the student has just chosen with the URL's older one.
     """
-    keys: frozenset[str] = st.session_state.get(_RECONNECTED, frozenset())
-    return keys
+    return visit().reconnected
 
 
 def arrive(page: Page, form: state.Form) -> state.Settings:
@@ -171,19 +118,14 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     another page by the URL: ``finish`` always leaves the page's settings there, while a link
     in the page list opens a page without them.
     """
-    session = st.session_state
     query = _url_query(form)
-    names = set(form.entries)
-    fresh = session.get(_PAGE) is None
-    held = frozenset(_unread_browser_states()) & names if fresh and query else frozenset()
-    arrived = session.get(_PAGE) != page.path or getattr(session.get(_LAST), "form", None) != form
-    navigated = _history_navigation() and session.get(_WRITTEN) != query
-    if navigated:
-        held = frozenset()
-    if arrived or navigated:
-        source = query if query else session.get(_SHARED, {})
+    now = visit()
+    unread = frozenset(unread_browser_states()) if now.page is None and query else frozenset()
+    arrived, held = now.arrival(page.path, form, query, history_navigation(), unread)
+    if arrived:
+        source = query if query else now.carried
         settings, notices = state.parse(form, source, catalogue())
-        moved_to = _dataset_titled(_sent_label("dataset")) if "dataset" in held else None
+        moved_to = _dataset_titled(sent_label("dataset")) if "dataset" in held else None
         if moved_to is not None and moved_to != settings.dataset:
             # The move was to another dataset, whose callback (data_moves.move_to) cannot run
             # in a session that never drew the picker: do what it does. Every other widget the
@@ -192,31 +134,28 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
             held = frozenset()
         for name, value in settings.items:
             if name not in held:
-                session[name] = _to_widget(name, value)
-        session[_NOTICES] = (settings, notices)
-        session[_LAST] = settings
-    session[_RECONNECTED] = held
-    session[_PAGE] = page.path
-    last: state.Settings = session[_LAST]
-    return last
+                st.session_state[name] = _to_widget(name, value)
+        now = now.adopt(settings, notices)
+    now = now.run(page.path, held)
+    keep(now)
+    assert now.last is not None  # adopted on the session's first run
+    return now.last
 
 
 def finish(settings: state.Settings) -> None:
     """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
-    session = st.session_state
     query = state.to_query(settings, catalogue())
-    if session.get(_WRITTEN) != query or _url_query(settings.form) != query:
+    if dict(visit().written) != query or _url_query(settings.form) != query:
         # from_dict keeps Streamlit's own embed options in the URL.
         st.query_params.from_dict(query)
-    session[_WRITTEN] = query
-    session[_SHARED] = {**session.get(_SHARED, {}), **state.to_query(settings, full=True)}
-    session[_LAST] = settings
+    keep(visit().finish(settings, query, state.to_query(settings, full=True)))
 
 
 def show_notices(settings: state.Settings) -> None:
     """What the URL asked for that could not be used, until the visitor changes something."""
-    adopted, notices = st.session_state.get(_NOTICES, (None, []))
-    if notices and adopted == settings:
+    now = visit()
+    notices = now.notices
+    if notices and now.adopted == settings:
         lines = "\n".join(f"- {notice}" for notice in notices)
         st.warning(
             f"Some settings in this link could not be used:\n{lines}", icon=":material/warning:"

@@ -83,8 +83,8 @@ def query_of(app: AppTest) -> dict[str, str]:
     from what the session holds.
     """
     raw = raw_query_of(app)
-    shown = app.session_state["_arboretum_page"]  # the page the run drew (after a switch)
+    shown = app.session_state["_arboretum"].page  # the page the run drew (after a switch)
     form = next(page.settings for page in pages.PAGES if page.path == shown and page.settings)
-    own = app.session_state.get("_arboretum_own_data", None)
+    own = app.session_state["_arboretum"].own
     catalogue = {**default_catalogue(), **(own.catalogue() if own is not None else {})}
     return link_meaning(form, raw, catalogue)

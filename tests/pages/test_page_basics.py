@@ -189,7 +189,7 @@ def test_a_link_in_the_old_long_form_opens_the_same_view_and_shortens(link):
     app = open_page(PAGE_FILES[link.page.url_path], **long)
     assert_healthy(app)
     assert not app.warning
-    assert app.session_state["_arboretum_last"] == link.settings
+    assert app.session_state["_arboretum"].last == link.settings
     assert raw_query_of(app) == to_query(link.settings), "the address bar shows the short form"
 
 

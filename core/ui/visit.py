@@ -1,0 +1,73 @@
+"""The session's own state (:class:`core.app.session.Visit`), under one key of ``st.session_state``.
+
+It lives exactly as long as the browser session (a reload starts a new, empty one) and no
+other session can read it. The caches reach a session's own rows (uploads, drawn points) only
+through :func:`own_rows`, which looks a private key up in the *calling* session's registry;
+see :mod:`core.app.own_data` for why those keys cannot serve one session's data to another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from core.app.own_data import OwnData, OwnKind
+from core.app.session import Visit
+from core.app.settings import DatasetShape
+from core.data.datasets import Dataset
+
+#: The one session-state key Arboretum keeps its own state under (widgets have their own).
+KEY = "_arboretum"
+
+
+class OwnDataGone(ValueError):
+    """The rows asked for are not (or no longer) in this session: a friendly message."""
+
+
+def visit() -> Visit:
+    """This session's state (a fresh one on its first run)."""
+    held = st.session_state.get(KEY)
+    if not isinstance(held, Visit):
+        held = Visit()
+        st.session_state[KEY] = held
+    return held
+
+
+def keep(changed: Visit) -> None:
+    """Make ``changed`` this session's state."""
+    st.session_state[KEY] = changed
+
+
+def change(**changes: Any) -> Visit:
+    """This session's state with ``changes`` (fields of :class:`Visit`), kept; returned."""
+    changed = replace(visit(), **changes)
+    keep(changed)
+    return changed
+
+
+def own_data() -> OwnData:
+    """This session's own datasets (none until the visitor uploads or draws)."""
+    return visit().own
+
+
+def keep_own(name: str, kind: OwnKind, data: Dataset, title: str, source: Any = None) -> None:
+    """Put ``data`` (made from ``source``, an upload's table) among the session's own datasets."""
+    change(own=own_data().add(name, kind, data, title, source))
+
+
+def own_catalogue() -> dict[str, DatasetShape]:
+    """The session's own datasets, by public name."""
+    return own_data().catalogue()
+
+
+def own_rows(key: str) -> Dataset:
+    """The rows under the private ``key``, from this session's registry only."""
+    data = own_data().rows(key)
+    if data is None:
+        raise OwnDataGone(
+            "This table or these points are no longer in this browser session; choose "
+            "another dataset."
+        )
+    return data
