@@ -34,6 +34,7 @@ class Binding:
         self.settings_type = form
         self.last = last
         self.values: dict[str, Any] = {}
+        self._merged: tuple[tuple[tuple[str, Any], ...], state.Settings] | None = None
         self.notice = notice  # a placeholder atop the page, for what stops it early
 
     # -- the binding every control goes through ---------------------------------------------
@@ -65,6 +66,13 @@ class Binding:
 
     @property
     def settings(self) -> state.Settings:
-        """The settings the controls drawn so far show; the others keep the last run's."""
-        settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
-        return settings
+        """The settings the controls drawn so far show; the others keep the last run's.
+
+        Merged again only when a control has been drawn since the last call: a page asks for
+        them several times a run.
+        """
+        drawn = tuple(self.values.items())
+        if self._merged is None or self._merged[0] != drawn:
+            settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
+            self._merged = (drawn, settings)
+        return self._merged[1]

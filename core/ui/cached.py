@@ -60,9 +60,13 @@ def dataset_infos() -> tuple[DatasetInfo, ...]:
     return list_datasets()
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def builtin_catalogue() -> dict[str, DatasetShape]:
-    """The built-in datasets, the same for every visitor."""
+    """The built-in datasets, the same for every visitor: read it, never change it.
+
+    A resource, not data: a page asks for the catalogue a score of times a run, and
+    ``st.cache_data`` would unpickle a fresh copy each time.
+    """
     return app_settings.default_catalogue()
 
 
