@@ -1,10 +1,11 @@
 # Arboretum: every target sets up what it needs first, and skips what is already there.
 #   make run    - install everything, then start the app on http://localhost:8501
+#   make dev    - the same, and a saved file reruns the page (the file watcher on)
 #   make test   - install everything (Graphviz and Chromium too), then lint, type-check, run all tests
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
 #   make bench-classroom - simulated students against the real server: latency, CPU, memory
-#   make replicas - REPLICAS=2 copies of the app behind HAProxy on http://localhost:LB_PORT=8640
+#   make replicas - REPLICAS copies of the app (one per core) behind HAProxy on http://localhost:LB_PORT=8640
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
+.PHONY: run dev test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
 	system-browser setup replicas system-haproxy
 
 # Two malloc arenas: every session's script thread would get its own otherwise, each keeping
@@ -20,6 +21,12 @@ PORT ?= 8501
 run: export MALLOC_ARENA_MAX ?= 2
 run: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
+
+# For development: Streamlit watches the files and a save reruns the page. The watcher is off
+# everywhere else (.streamlit/config.toml): it costs a class a fifth of the server's CPU.
+dev: export MALLOC_ARENA_MAX ?= 2
+dev: setup system-graphviz
+	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
 test: setup system-graphviz system-browser system-haproxy lint typecheck pytest floors
 
@@ -48,7 +55,8 @@ system-haproxy:
 	@bash .ci/system-deps.sh haproxy
 
 # Several replicas of the app on one machine, behind HAProxy with sticky sessions (deploy/).
-REPLICAS ?= 2
+# One replica per core unless REPLICAS says otherwise: a replica's Python runs on one core.
+REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 LB_PORT ?= 8640
 replicas: setup system-graphviz system-haproxy
 	$(BIN)/python -m deploy.replicas --replicas $(REPLICAS) --port $(LB_PORT)

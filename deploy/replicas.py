@@ -25,6 +25,7 @@ uses (``deploy/compose/haproxy.cfg``): the same template, with replicas found by
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import socket
 import sys
@@ -46,7 +47,8 @@ from deploy.haproxy import (
 from deploy.process import LiveServer
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_REPLICAS = 2
+#: One replica per core: a replica's Python code runs on one core at a time.
+DEFAULT_REPLICAS = os.cpu_count() or 2
 HEALTH = "/_stcore/health"
 
 

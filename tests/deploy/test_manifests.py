@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 import shlex
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from deploy.haproxy import CONTAINER_PORT, compose_config
+from deploy.replicas import DEFAULT_REPLICAS, replica_command
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTH = "/_stcore/health"
@@ -268,3 +271,48 @@ def test_ingress_keeps_a_browser_on_its_pod_and_its_websocket_open() -> None:
     assert notes[prefix + "session-cookie-change-on-failure"] == "true"
     for timeout in ("proxy-read-timeout", "proxy-send-timeout"):
         assert int(notes[prefix + timeout]) >= 3600, timeout
+
+
+# --- serving defaults ------------------------------------------------------------------------
+
+
+def recipe(target: str) -> list[str]:
+    """The words of a Makefile target's command (its first recipe line)."""
+    makefile = (ROOT / "Makefile").read_text()
+    found = re.search(rf"^{target}:(?! export).*\n\t(.+)$", makefile, flags=re.MULTILINE)
+    assert found is not None, f"the Makefile has no {target} target"
+    return shlex.split(found.group(1))
+
+
+def served_setting(command: list[str], name: str) -> str | None:
+    """The value ``command`` gives Streamlit's ``--server.<name>``, if it gives one."""
+    flag = f"--server.{name}"
+    for i, word in enumerate(command):
+        if word == flag:
+            return command[i + 1]
+        if word.startswith(f"{flag}="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def test_the_file_watcher_is_off_wherever_students_are_served() -> None:
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["server"]["fileWatcherType"] == "none"
+    # Every serving path reads that file and none turns the watcher back on.
+    (cmd,) = arguments("CMD")
+    for command in (recipe("run"), exec_form(cmd), replica_command(8641)):
+        assert served_setting(command, "fileWatcherType") in (None, "none"), command
+    assert ".streamlit/config.toml" in build_context()  # the image (Compose, k8s) has it
+
+
+def test_make_dev_is_make_run_with_the_watcher_on() -> None:
+    dev, run = recipe("dev"), recipe("run")
+    assert served_setting(dev, "fileWatcherType") == "auto"
+    assert served_setting(dev, "runOnSave") == "true"
+    assert dev == [*run, "--server.fileWatcherType", "auto", "--server.runOnSave", "true"]
+
+
+def test_make_replicas_starts_one_replica_per_core_by_default() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^REPLICAS \?= \$\(shell nproc", makefile, flags=re.MULTILINE)
+    assert (os.cpu_count() or 2) == DEFAULT_REPLICAS
