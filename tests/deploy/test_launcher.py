@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import re
 import signal
 import subprocess
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -165,3 +169,31 @@ def test_ctrl_c_stops_haproxy_and_every_replica(
     for port in (launched.port, *(port for port, _ in launched.replicas.values())):
         assert port_is_free(port), f"port {port} is still taken"
     assert "Stopped: HAProxy and every replica have exited." in launched.printed()
+
+
+def test_a_static_file_comes_from_haproxy_once_a_replica_has_sent_it(
+    launcher: Callable[[int], Launched],
+) -> None:
+    launched = launcher(1)
+    with urllib.request.urlopen(launched.url + "/", timeout=30) as answer:
+        page = answer.read().decode()
+    scripts = re.findall(r"\./(static/js/[\w.-]+\.js)", page)
+    styles = re.findall(r"\./(static/css/[\w.-]+\.css)", page)
+    assert scripts and styles, "the page names its static bundle"
+    fetched, untouched = scripts[0], styles[0]
+    with urllib.request.urlopen(f"{launched.url}/{fetched}", timeout=30) as answer:
+        first = answer.read()
+        assert "immutable" in answer.headers["Cache-Control"]
+
+    (port, pid) = launched.replicas["r1"]
+    os.kill(pid, signal.SIGKILL)  # no replica left to answer
+    deadline = time.monotonic() + 20
+    while not port_is_free(port) and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+    with urllib.request.urlopen(f"{launched.url}/{fetched}", timeout=30) as answer:
+        assert answer.read() == first, "the cached copy is the file the replica sent"
+        assert "immutable" in answer.headers["Cache-Control"]
+    # A file no replica sent yet cannot come from the cache: with no replica, HAProxy fails it.
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        urllib.request.urlopen(f"{launched.url}/{untouched}", timeout=30)
