@@ -287,7 +287,8 @@ TABLE: tuple[Setting, ...] = (
     ),
     Setting(  # a single tree's: a rule by name, or a number of features per split
         "max_features", _on("all", SINGLE, STEP), "features", 1, 9999,
-        options=("all", "sqrt", "log2"), labels={"sqrt": "√d", "log2": "log₂ d"},
+        options=("all", "sqrt", "log2"),
+        labels={"all": "all features", "sqrt": "√d", "log2": "log₂ d"},
         label="max_features", estimator="max_features",
         help="How many features each split may choose from, drawn at random at every split "
         "with the seed below: all of them, √d or log₂ d of the d features, or a number. Fewer "

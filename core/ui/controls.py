@@ -172,14 +172,15 @@ class Controls(Binding):
         held = st.session_state.get("max_features")
         if isinstance(held, int) and held > n_columns:
             st.session_state["max_features"] = "all"
+        # Option labels must not depend on n_columns: a browser that still shows "all 2" after
+        # the tree moved to all 13 features would send that stale label back (issue 24).
         options: list[Any] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
-        names = {"all": f"all {n_columns}"}
         return self._control(
             "max_features",
             lambda: st.selectbox(
                 entry.label,
                 options,
-                format_func=lambda v: names.get(v) or entry.show(v),
+                format_func=entry.show,
                 key="max_features",
                 help=entry.help,
             ),

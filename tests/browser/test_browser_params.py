@@ -69,3 +69,27 @@ def test_a_forest_of_1000_trees_on_a_log_axis(app: AppPage) -> None:
     )
     assert axis[0] == "log"
     assert 10 ** axis[1][1] >= 1000  # the axis reaches the 1000th tree
+
+
+def test_growing_on_all_features_shows_the_features_per_split_at_once(app: AppPage) -> None:
+    # Issue 24: after "Grow the model on -> all features" max_features still read "all 2" (the
+    # pair's count) until the next move, and that move sent the stale label back.
+    app.open(f"{SINGLE_TREE.path}?dataset=wine", SINGLE_TREE.ready)
+    shown = app.selectbox_value("max_features")
+    before = app.html(".st-key-tree-diagram")
+    app.page.locator(".st-key-fit").get_by_text("all features").click()
+    before = app.wait_for_new_content(".st-key-tree-diagram", before)
+    app.settle(SINGLE_TREE.ready)
+    assert app.selectbox_value("max_features") == shown, "the same choice, the same words"
+    assert url_query(app)["fit"] == "all"
+
+    app.page.locator(".st-key-seed button").last.click()  # the next move, anywhere
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    app.settle(SINGLE_TREE.ready)
+    app.assert_healthy()
+    assert app.selectbox_value("max_features") == shown
+    assert url_query(app)["max_features"] == "all"
+    assert url_query(app)["seed"] == "1"
+    app.page.locator(".st-key-max_features").click()
+    options = app.page.locator('[role="option"]').all_inner_texts()
+    assert options[-1] == "13", "every one of wine's 13 features can be the number per split"
