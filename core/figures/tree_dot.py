@@ -135,8 +135,8 @@ def _node_rows(
                 rows.append(f"class = {_prediction(diagram, node, precision)}")
         elif not node.is_leaf:
             rows.append(f"mean = {_prediction(diagram, node, precision)}")
-        if diagram.has_test:
-            rows.append(_test_line(diagram, node, precision))
+    if diagram.has_test:  # asked for by its own toggle: shown at every detail (issue 24)
+        rows.append(_test_line(diagram, node, precision))
     cells = [f"<TR><TD>{row}</TD></TR>" for row in rows]
     if diagram.task == "classification":
         cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
@@ -280,8 +280,8 @@ def to_dot(
         From :func:`~core.figures.tree_diagram.build_tree_diagram`.
     detail : {"detailed", "beginner"}, default "detailed"
         ``"beginner"``: the rule (or the prediction at a leaf) and the class bar.
-        ``"detailed"``: also impurity, samples, class counts, majority class or mean, and the
-        test figures when the diagram has them.
+        ``"detailed"``: also impurity, samples, class counts, majority class or mean. The
+        test figures are shown at both, when the diagram has them (``X_test``, ``y_test``).
     edge_labels : {"truefalse", "inequality"}, default "truefalse"
         ``True`` / ``False`` on each edge, or ``≤ t`` / ``> t``.
     precision : int, default 3

@@ -173,6 +173,25 @@ def test_test_figures_per_node(iris: Any) -> None:
     assert f"test: {len(X_test)} samples, accuracy" in to_dot(diagram)
 
 
+@pytest.mark.parametrize("regression", [False, True], ids=["classification", "regression"])
+def test_the_test_data_shows_on_a_big_tree_in_the_short_detail_too(regression: bool) -> None:
+    # Issue 24: "Show the test data on the tree" changed nothing on a tree of more than 16
+    # leaves, drawn with rules only ("beginner"): the test line was a detailed row.
+    rng = np.random.default_rng(1)
+    X = rng.uniform(0, 6, size=(300, 2))
+    noisy = X.sum(axis=1) + rng.normal(0, 1.0, 300)
+    y = np.sin(X[:, 0]) + rng.normal(0, 0.3, 300) if regression else (noisy > 6) * 1
+    model = (DecisionTreeRegressor if regression else DecisionTreeClassifier)(random_state=0)
+    model.fit(X[:200], y[:200])
+    assert model.get_n_leaves() > 16
+    diagram = build_tree_diagram(model, X_test=X[200:], y_test=y[200:])
+    short = to_dot(diagram, detail="beginner")
+    score = "MSE" if regression else "accuracy"
+    assert f"test: 100 samples, {score}" in short, "the root counts every test sample"
+    assert short.count("test: ") == len(diagram.nodes)
+    assert "test: " not in to_dot(build_tree_diagram(model), detail="beginner")
+
+
 def test_regression_tree() -> None:
     rng = np.random.default_rng(0)
     X = rng.uniform(0, 6, size=(80, 1))
