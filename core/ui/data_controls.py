@@ -72,6 +72,9 @@ def _kind(controls: Binding) -> DataKind:
         "Data",
         _KINDS,
         format_func=KIND_LABELS.__getitem__,
+        # The kind shown is also the default: a page opened from the page list mounts this
+        # control afresh, and without one the browser showed no choice (issue 24).
+        default=shown,
         required=True,
         key=KIND_KEY,
         on_change=_on_kind_change,

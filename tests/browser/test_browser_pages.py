@@ -308,3 +308,29 @@ def test_full_size_diagram_is_readable_and_opens_on_the_root(app: AppPage, case:
     assert full["rootInView"], "the full-size view must open with the root in sight"
     assert full["textHeight"] >= 9
     app.assert_healthy()
+
+
+def chosen_kinds(app: AppPage) -> list[str]:
+    """The Data control's choices shown as selected (one, always)."""
+    buttons = app.page.locator('.st-key-data_kind button[aria-checked="true"]')
+    return [text.split()[-1] for text in buttons.all_inner_texts()]
+
+
+def test_the_data_control_keeps_its_choice_after_a_sidebar_link(app: AppPage) -> None:
+    # Issue 24: after the page list's link from Single tree to Random forest, the Data control
+    # showed no choice selected, and the next run sent an empty data_kind.
+    app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
+    assert chosen_kinds(app) == ["Tables"]
+    app.page.locator(".st-key-app-navigation a", has_text="Random forest").first.click()
+    app.page.wait_for_url("**/Random_forest**")
+    app.settle(RANDOM_FOREST.ready)
+    assert app.heading() == "Random forest"
+    assert chosen_kinds(app) == ["Tables"]
+
+    before = app.html(".st-key-tree-diagram")
+    app.page.locator(".st-key-seed button").last.click()  # the next run
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    app.settle(RANDOM_FOREST.ready)
+    app.assert_healthy()
+    assert chosen_kinds(app) == ["Tables"]
+    assert (url_query(app)["dataset"], url_query(app)["seed"]) == ("iris", "1")
