@@ -4,7 +4,6 @@ import streamlit as st
 
 from core import ui
 from core.app.pages import PAGES, SINGLE_TREE
-from core.app.settings import to_query
 from core.app.words import md, summary
 
 ui.start_home()
@@ -28,19 +27,17 @@ with st.container(key="page-links", horizontal=True):
         if page.settings is not None:
             st.page_link(page.path, label=page.title, icon=page.icon)
 
+
 st.subheader("Ready-made classroom links")
 st.caption("Each link opens a page in an exact state. Put one on the projector, then ask why.")
-with st.container(key="classroom-links"):
-    links = ui.lessons()
-    for start in range(0, len(links), 3):
-        row = st.columns(3)
-        for column, link in zip(row, links[start : start + 3], strict=False):
-            with column, st.container(border=True, height="stretch"):  # equal heights
-                query = to_query(link.settings, ui.catalogue())
-                st.page_link(
-                    link.page.path, label=link.title, icon=link.page.icon, query_params=query
-                )
-                st.caption(link.lesson)
+ui.link_cards(ui.lessons(), "classroom-links")
+
+st.subheader("As in the articles")
+st.caption(
+    "The experiments of the articles Arboretum teaches from, with the numbers they report: "
+    "open one and compare."
+)
+ui.link_cards(ui.article_links(), "article-links")
 
 st.subheader("Datasets")
 st.caption(

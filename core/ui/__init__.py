@@ -22,6 +22,7 @@ not ``core.ui``.
 from __future__ import annotations
 
 from core.ui.cached import (
+    article_links,
     catalogue,
     clear_caches,
     curve_trees,
@@ -52,7 +53,7 @@ from core.ui.growth_panels import (
     why_this_split,
     your_split,
 )
-from core.ui.home import start_home
+from core.ui.home import link_cards, start_home
 from core.ui.panels import (
     boundary,
     diagram,
@@ -67,6 +68,7 @@ from core.ui.url_state import show_notices
 
 __all__ = [
     "Controls",
+    "article_links",
     "boundary",
     "catalogue",
     "chart",
@@ -84,6 +86,7 @@ __all__ = [
     "how_computed",
     "importances",
     "lessons",
+    "link_cards",
     "metrics",
     "model_fit",
     "newest_split",

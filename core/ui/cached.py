@@ -31,7 +31,7 @@ from core import (
 )
 from core.app import settings as app_settings
 from core.app.cost import ForestCost, Gate
-from core.app.lessons import ClassroomLink, classroom_links
+from core.app.lessons import ARTICLES, ClassroomLink, classroom_links
 from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, affordable, data_spec
 from core.app.models import columns as model_columns
 from core.app.own_data import is_private_key
@@ -83,6 +83,12 @@ def catalogue() -> dict[str, DatasetShape]:
 def lessons() -> tuple[ClassroomLink, ...]:
     """The ready-made classroom links, on the built-in datasets."""
     return classroom_links(builtin_catalogue())
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def article_links() -> tuple[ClassroomLink, ...]:
+    """The source articles' own experiments, as links that reproduce their numbers."""
+    return classroom_links(builtin_catalogue(), ARTICLES)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -1,10 +1,13 @@
-"""Opening a page: its browser tab and the sidebar's page list."""
+"""Opening a page (its browser tab and the sidebar's page list), and the home page's link cards."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from core.app.lessons import ClassroomLink
 from core.app.pages import HOME, Page
+from core.app.settings import to_query
+from core.ui.cached import catalogue
 from core.ui.url_state import navigation
 
 
@@ -17,3 +20,17 @@ def open_page(page: Page) -> None:
 def start_home() -> None:
     """Open the home page, which has no settings of its own."""
     open_page(HOME)
+
+
+def link_cards(links: tuple[ClassroomLink, ...], key: str) -> None:
+    """Links three to a row, each in a card of equal height under its lesson."""
+    with st.container(key=key):
+        for start in range(0, len(links), 3):
+            row = st.columns(3)
+            for column, link in zip(row, links[start : start + 3], strict=False):
+                with column, st.container(border=True, height="stretch"):  # equal heights
+                    query = to_query(link.settings, catalogue())
+                    st.page_link(
+                        link.page.path, label=link.title, icon=link.page.icon, query_params=query
+                    )
+                    st.caption(link.lesson)

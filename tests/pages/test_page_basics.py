@@ -24,7 +24,7 @@ from page_helpers import (
     values,
 )
 
-from core.app.lessons import classroom_links
+from core.app.lessons import ARTICLES, classroom_links
 from core.app.pages import PAGES
 from core.app.pages import SINGLE_TREE as SINGLE_TREE_PAGE
 from core.app.settings import default_catalogue, parse, to_query
@@ -32,6 +32,7 @@ from core.data.catalogue import list_datasets
 from core.ui.panels import FOLD_DEPTH
 
 CLASSROOM_LINKS = classroom_links(default_catalogue())
+ARTICLE_LINKS = classroom_links(default_catalogue(), ARTICLES)
 
 DATASETS = [info.name for info in list_datasets()]
 CLASSIFICATION = [info.name for info in list_datasets() if info.task == "classification"]
@@ -166,10 +167,22 @@ def test_home_page_shows_every_dataset_and_the_classroom_links():
         assert opens.proto.page == SINGLE_TREE_PAGE.url_path
         assert opens.proto.query_string == urlencode({"dataset": info.name})
     links = {link.proto.label: link.proto for link in app.get("page_link")}
-    for link in CLASSROOM_LINKS:
+    for link in (*CLASSROOM_LINKS, *ARTICLE_LINKS):
         shown = links[link.title]
         assert shown.page == link.page.url_path
         assert shown.query_string == urlencode(to_query(link.settings))
+
+
+@pytest.mark.parametrize("link", ARTICLE_LINKS, ids=lambda link: link.title)
+def test_an_article_link_shows_the_articles_number(link):
+    assert link.shows is not None, "an article's link names the number it reproduces"
+    app = open_page(PAGE_FILES[link.page.url_path], **to_query(link.settings))
+    assert_healthy(app)
+    assert not app.warning
+    label, value = link.shows
+    shown = {metric.label: metric.value for metric in app.metric}
+    assert shown[label] == value
+    assert value in link.lesson, "the card says the number the page shows"
 
 
 @pytest.mark.parametrize("link", CLASSROOM_LINKS, ids=lambda link: link.title)
