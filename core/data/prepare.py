@@ -46,7 +46,7 @@ __all__ = [
 MAX_ROWS = 20_000
 #: Most classes a classification target may have: the palette's distinct colours
 #: (``core.figures.palette.CLASS_COLORS``; a test checks that the two agree).
-MAX_CLASSES = 7
+MAX_CLASSES = 20
 #: An integer target with at most this many distinct values is read as classes.
 MAX_INFERRED_CLASSES = 10
 #: Column names that suggest the target, in this order of preference (case-insensitive).

@@ -1,7 +1,7 @@
 """One palette for every figure: class colours, purity blending, a sequential scale, theme colours.
 
 The categorical colours follow Okabe and Ito's colour-blind-safe set (black left out, because it
-is the text colour). Class ``i`` gets ``CLASS_COLORS[i % 7]`` in the tree diagram, the decision
+is the text colour). Class ``i`` gets ``CLASS_COLORS[i]`` in the tree diagram, the decision
 boundary and every chart, so a class keeps its colour from page to page.
 
 Graphviz ignores the app's light or dark theme, so diagrams and charts carry their own near-white
@@ -33,8 +33,12 @@ __all__ = [
     "sequential_color",
 ]
 
-#: Okabe-Ito order without black: orange, sky blue, bluish green, yellow, blue, vermillion,
-#: reddish purple. Classes beyond the seventh reuse the colours in the same order.
+#: Twenty class colours. The first seven are Okabe-Ito's, without black (orange, sky blue,
+#: bluish green, yellow, blue, vermillion, reddish purple), colour-blind safe; a table of more
+#: classes (an upload, up to :data:`core.data.prepare.MAX_CLASSES`) goes on with Paul Tol's
+#: muted scheme (wine, teal, indigo, olive, purple, green, rose, cyan, sand, brown) and three
+#: of ColorBrewer's (lavender, slate, rust), chosen to lie far from each other in RGB. Beyond
+#: seven, hue alone cannot be told apart by every eye: the legends name each class by colour.
 CLASS_COLORS: tuple[str, ...] = (
     "#E69F00",
     "#56B4E9",
@@ -43,6 +47,19 @@ CLASS_COLORS: tuple[str, ...] = (
     "#0072B2",
     "#D55E00",
     "#CC79A7",
+    "#882255",
+    "#44AA99",
+    "#332288",
+    "#999933",
+    "#AA4499",
+    "#117733",
+    "#CC6677",
+    "#88CCEE",
+    "#DDCC77",
+    "#661100",
+    "#CAB2D6",
+    "#7570B3",
+    "#B15928",
 )
 
 #: Text on diagrams and charts: near-black, readable on the background and on every fill.

@@ -126,14 +126,14 @@ def test_the_palette_and_the_class_limit_agree() -> None:
         (toy(), {"target": "label"}, r"^There is no column named 'label'; the columns are"),
         (toy(t=["x"] * 4), {"target": "t"}, r"'t' holds only one class \('x'\)"),
         (
-            pd.DataFrame({"f": np.arange(8.0), "t": list("abcdefgh")}),
+            pd.DataFrame({"f": np.arange(21.0), "t": list("abcdefghijklmnopqrstu")}),
             {"target": "t"},
-            rf"'t' has 8 different classes, .* at most {MAX_CLASSES} apart\. Pick a column",
+            rf"'t' has 21 different classes, .* at most {MAX_CLASSES} apart\. Pick a column",
         ),
         (
-            pd.DataFrame({"f": np.arange(16.0), "t": np.arange(16) % 8}),
+            pd.DataFrame({"f": np.arange(42.0), "t": np.arange(42) % 21}),
             {"target": "t", "task": "classification"},
-            r"has 8 different classes.*It holds numbers: predict it as a regression instead",
+            r"has 21 different classes.*It holds numbers: predict it as a regression instead",
         ),
         (
             toy(),

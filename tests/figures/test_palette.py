@@ -30,11 +30,14 @@ def _contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_class_colors_are_okabe_ito_and_wrap() -> None:
-    assert class_color(0) == "#E69F00"
-    assert class_color(1) == "#56B4E9"
+def test_class_colors_are_okabe_ito_first_then_twenty_apart_and_wrap() -> None:
+    okabe_ito = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
+    assert CLASS_COLORS[:7] == okabe_ito  # a table of up to 7 classes looks as it always did
     assert class_color(len(CLASS_COLORS)) == class_color(0)
-    assert len(set(CLASS_COLORS)) == len(CLASS_COLORS) == 7
+    assert len(set(CLASS_COLORS)) == len(CLASS_COLORS) == 20
+    rgb = [np.array([int(c[k : k + 2], 16) for k in (1, 3, 5)]) for c in CLASS_COLORS]
+    closest = min(np.linalg.norm(a - b) for i, a in enumerate(rgb) for b in rgb[i + 1 :])
+    assert closest > 50, "no two classes in nearly the same colour"
     with pytest.raises(ValueError, match="class index i must be >= 0"):
         class_color(-1)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from page_helpers import (
+    HOME,
     PAGE_FILES,
     SINGLE_TREE,
     assert_healthy,
@@ -220,3 +221,36 @@ def test_every_page_grows_on_drawn_points(page):
     assert_healthy(app)
     assert query_of(app)["dataset"] == "drawn"
     assert app.metric
+
+
+def fourteen_classes() -> bytes:
+    """A table of 14 classes (the forest article's accelerometer data has 14), 3 features."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    centres = rng.uniform(-10, 10, size=(14, 3))
+    rows = ["a,b,c,activity"]
+    for k, centre in enumerate(centres):
+        for point in centre + rng.normal(0, 1.5, size=(25, 3)):
+            rows.append(",".join(f"{v:.3f}" for v in point) + f",move_{k:02d}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_a_table_of_14_classes_works_on_every_page():
+    # Issue 24: an upload of more than 7 classes was refused; up to 20 now have a colour each.
+    app = open_page(HOME)
+    app.switch_page(PAGES[1].path).run()  # from the home page, as the app starts
+    app = _upload(_choose_upload(app), "moves.csv", fourteen_classes())
+    assert_healthy(app)
+    name = query_of(app)["dataset"]
+    assert name.startswith("upload-")
+    diagram = svg(app)
+    assert diagram.count("move_") >= 14, "the legend names every class"
+    for page in PAGES[2:]:  # Random forest, Gini vs entropy, Grow it step by step
+        app.switch_page(page.path)
+        app.query_params.clear()  # a page-list link: the settings, the upload too, carry over
+        app.run()
+        assert_healthy(app)
+        assert query_of(app)["dataset"] == name, page.title
+        shown = [w for w in warnings(app) if not w.startswith("A link cannot carry")]
+        assert not shown, page.title
