@@ -54,17 +54,26 @@ agree_test = np.mean(gini.predict(view.X_test) == entropy.predict(view.X_test))
 # Share of the plotted area where both trees predict the same class (cells differ in size).
 grids = boundaries["gini"].grid, boundaries["entropy"].grid
 agree_area = np.sum(grids[0].cell_areas() * (grids[0].predicted == grids[1].predicted))
+area = "this slice" if grids[0].is_slice else "the plot"
 with st.container(key="agreement"):
     ui.metrics(
         [
-            ("They agree on test samples", f"{agree_test:.1%}"),
-            ("They agree on the plotted area", f"{agree_area:.1%}"),
+            ("Agree on test samples", f"{agree_test:.1%}"),
+            (f"Agree on {area}", f"{agree_area:.1%}"),
             ("Nodes only the Gini tree has", len(only_gini)),
             ("Nodes only the entropy tree has", len(only_entropy)),
         ],
         help={
-            "They agree on the plotted area": "Share of the plotted area that both trees "
-            "put in the same class."
+            "Agree on test samples": "Share of the test samples both trees put in the same "
+            "class, each predicted from all its features.",
+            f"Agree on {area}": "Share of the plotted area that both trees put in the same "
+            "class"
+            + (
+                f", with the other features held at {grids[0].through}: a slice of the trees, "
+                "not what they do on real samples (that is the test samples' figure)."
+                if grids[0].is_slice
+                else "."
+            ),
         },
     )
 

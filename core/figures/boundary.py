@@ -445,8 +445,12 @@ def boundary_figure(
     ]
     for points in data.points:
         hollow = points.split == "test"
+        # On a slice a point's own row is not on the picture's plane: its region there need not
+        # be the class the model gives it. So it takes the colour of that class, and a cross
+        # still marks exactly the mistakes the scores count (issue 24).
+        shown_as = points.predicted if grid.is_slice else points.label
         for k in range(n_classes):
-            mask = points.label == k
+            mask = shown_as == k
             if not mask.any():
                 continue
             color = class_color(k)
@@ -466,7 +470,11 @@ def boundary_figure(
                     "legendgroup": grid.class_names[k],
                     "showlegend": not hollow,
                     "customdata": points.row_id[mask],
+                    "text": np.asarray(grid.class_names, dtype=object)[points.label[mask]],
                     "hovertemplate": f"row %{{customdata}} ({points.split})<br>"
+                    f"class: %{{text}}<br>predicted: {grid.class_names[k]}<extra></extra>"
+                    if grid.is_slice
+                    else f"row %{{customdata}} ({points.split})<br>"
                     f"class: {grid.class_names[k]}<extra></extra>",
                 }
             )
@@ -499,7 +507,7 @@ def boundary_figure(
         title = f"Decision regions: {x_name} vs {y_name}"
     if grid.is_slice:
         # Short lines: the title must fit a phone's width and a half-width column.
-        held = f"other features held at {grid.through}"
+        held = f"other features held at {grid.through}; dots coloured by prediction"
         title = f"{title}<br><sup>A slice: {held}</sup>" if title else f"A slice: {held}"
     layout = styled_layout(title=title, x_title=x_name, y_title=y_name, height=height)
     yes_no = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["no", "yes"]}

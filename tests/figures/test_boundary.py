@@ -68,7 +68,10 @@ def test_slice_of_full_model_holds_medians(iris_split: dict[str, Any]) -> None:
     np.testing.assert_array_equal(model.classes_[data.grid.predicted.ravel()], model.predict(rows))
     fig = boundary_figure(data)
     title = fig.layout.title.text.replace("<br>", " ")
-    assert "<sup>A slice: other features held at the medians</sup>" in title
+    assert (
+        "<sup>A slice: other features held at the medians; dots coloured by prediction</sup>"
+        in title
+    )
     assert fig.layout.xaxis.title.text == "x[2]"
 
 
@@ -92,9 +95,32 @@ def test_slice_through_a_sample_puts_it_in_its_own_region(breast_cancer: Any) ->
     i = int(np.searchsorted(grid.y_edges, row[1]) - 1)
     assert model.classes_[grid.predicted[i, j]] == model.predict(row[None, :])[0] == 0
     title = boundary_figure(data, title="One tree").layout.title.text
-    assert title == "One tree<br><sup>A slice: other features held at<br>test sample #7</sup>"
+    assert title == (
+        "One tree<br><sup>A slice: other features held at<br>test sample #7; dots coloured by"
+        "<br>prediction</sup>"
+    )
     with pytest.raises(ValueError, match="through must be one row of 30 values"):
         compute_boundary(model, X[:400], y[:400], through=row[:5])
+
+
+def test_on_a_slice_each_point_takes_the_colour_of_its_prediction(breast_cancer: Any) -> None:
+    # Issue 24: on all 30 features the medians' slice is benign everywhere, and malignant
+    # points coloured by their true class sat on it with almost no crosses: the picture
+    # contradicted the scores. Coloured by the model's prediction for their own row, a dot
+    # differs from its region only where the slice does, and the crosses are the mistakes.
+    X, y = breast_cancer.data, breast_cancer.target
+    model = DecisionTreeClassifier(random_state=0).fit(X[:400], y[:400])
+    data = compute_boundary(model, X[:400], y[:400], X_test=X[400:], y_test=y[400:])
+    fig = boundary_figure(data)
+    predicted = model.predict(X[400:])
+    for k, name in enumerate(data.grid.class_names):
+        (test,) = [t for t in fig.data if t.name == name and not t.showlegend]
+        assert test.marker.line.color == class_color(k)
+        assert len(test.x) == int(np.sum(predicted == model.classes_[k]))
+        wrong = sum(truth != name for truth in test.text)  # hover names the true class
+        assert wrong == int(np.sum((predicted == model.classes_[k]) & (y[400:] != k)))
+    (crosses,) = [t for t in fig.data if t.name == "misclassified"]
+    assert len(crosses.x) == int(np.sum(model.predict(X) != y)), "train and test mistakes"
 
 
 def test_points_carry_row_ids_and_misclassified(iris_split: dict[str, Any], iris: Any) -> None:
