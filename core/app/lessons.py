@@ -47,9 +47,9 @@ LESSONS: tuple[Lesson, ...] = (
         (("dataset", "iris"), ("max_depth", 1)),
     ),
     Lesson(
-        "A deep tree overfits breast cancer",
-        "With no depth limit training accuracy hits 100%, test accuracy does not, and the "
-        "boundary breaks into islands around single patients.",
+        "A deep tree overfits",
+        "On breast cancer with no depth limit, training accuracy hits 100%, test accuracy "
+        "does not, and the boundary breaks into islands around single patients.",
         SINGLE_TREE,
         (("dataset", "breast_cancer"), ("max_depth", None)),
     ),

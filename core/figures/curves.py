@@ -177,7 +177,13 @@ def forest_curve_figure(
     if current is not None:
         layout["shapes"] = [vline(current, {"color": FONT_COLOR, "width": 1.5, "dash": "dot"})]
     if log_x:
-        layout["xaxis"]["type"] = "log"
+        # Ticks at the powers of ten only: Plotly's own log ticks add 2 and 5 in each decade,
+        # and at 1280 wide "5" and "1000" ran together into "51000" (issue 24).
+        most = int(curve.n_trees.max()) if len(curve.n_trees) else 1
+        decades = [10**k for k in range(len(str(most)))]
+        layout["xaxis"].update(
+            type="log", tickmode="array", tickvals=decades, ticktext=[str(d) for d in decades]
+        )
     return build_figure(traces, layout)
 
 

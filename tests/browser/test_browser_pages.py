@@ -334,3 +334,17 @@ def test_the_data_control_keeps_its_choice_after_a_sidebar_link(app: AppPage) ->
     app.assert_healthy()
     assert chosen_kinds(app) == ["Tables"]
     assert (url_query(app)["dataset"], url_query(app)["seed"]) == ("iris", "1")
+
+
+def test_no_link_title_on_the_home_page_is_cut_at_1280(app: AppPage) -> None:
+    # Issue 24: "A deep tree overfits breast cance" at 1280x720.
+    app.page.set_viewport_size({"width": 1280, "height": 720})
+    app.open(HOME.path, (".st-key-article-links a",))
+    cut = app.page.evaluate(
+        """() => [...document.querySelectorAll(
+            '.st-key-classroom-links a, .st-key-article-links a, .st-key-page-links a')]
+            .filter(a => [...a.querySelectorAll('*')].some(e =>
+                e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible'))
+            .map(a => a.innerText)"""
+    )
+    assert cut == []

@@ -110,6 +110,19 @@ def test_forest_curve_figure_marks_current(halves: Any) -> None:
         compute_forest_curve(DecisionTreeClassifier().fit(X, y), X, y)
 
 
+def test_a_log_axis_of_trees_ticks_at_the_powers_of_ten(halves: Any) -> None:
+    # Issue 24: Plotly's own log ticks (2 and 5 in each decade) ran "5" and "1000" together
+    # into "51000" at 1280 wide.
+    X, y, Xt, yt = halves
+    forest = RandomForestClassifier(n_estimators=120, random_state=0).fit(X, y)
+    curve = compute_forest_curve(forest, X, y, X_test=Xt, y_test=yt)
+    axis = forest_curve_figure(curve, log_x=True).layout.xaxis
+    assert axis.type == "log"
+    assert list(axis.tickvals) == [1, 10, 100]
+    assert list(axis.ticktext) == ["1", "10", "100"]
+    assert forest_curve_figure(curve).layout.xaxis.tickvals is None
+
+
 def test_depth_curve_fits_each_criterion_and_depth(halves: Any) -> None:
     X, y, Xt, yt = halves
     calls: list[tuple[str, int]] = []
