@@ -33,7 +33,10 @@ with stepper:
 plot_column, diagram_box = (
     st.columns(2, gap="large") if view.classify else (st.container(), st.container())
 )
-table_column, history_box = st.columns([2, 3], gap="large")
+# The newest split in words, then the history at the page's full width: beside the words, its
+# eight columns needed 730 px of a 460 px column at 1280x720 and the gains scrolled out of
+# sight (issue 24).
+table_column, history_box = st.container(), st.container()
 st.subheader("Why this split? (any node)")
 node = controls.node(ui.describe_node(model, view), int(model.tree_.node_count))
 settings = controls.finish()

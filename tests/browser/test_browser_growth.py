@@ -122,3 +122,21 @@ def test_why_this_split_at_a_deep_node_of_a_wine_tree(
     assert png.startswith(b"\x89PNG")
     for directory in copies:
         (directory / "why-this-split.png").write_bytes(png)
+
+
+def test_the_split_history_shows_every_column_at_1280(app: AppPage) -> None:
+    # Issue 24: beside the newest split's words, the table's eight columns needed 730 px of a
+    # 460 px column at 1280x720 and the gains were scrolled out of sight.
+    app.page.set_viewport_size({"width": 1280, "height": 720})
+    app.open(
+        f"{GROW_STEP_BY_STEP.path}?dataset=breast_cancer&fit=all&step=6",
+        (*GROW_STEP_BY_STEP.ready, ".st-key-split-history [data-testid='stDataFrame']"),
+    )
+    app.assert_healthy()
+    scrolled = app.page.evaluate(
+        """() => [...document.querySelectorAll('.st-key-split-history *')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1
+                && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+            .map(e => [e.scrollWidth, e.clientWidth])"""
+    )
+    assert scrolled == []
