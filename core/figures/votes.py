@@ -62,6 +62,10 @@ def compute_votes(
     return Votes(per_tree, tuple(class_names), winners, per_tree.mean(axis=0), float(truth))
 
 
+#: The size of the labels over the bars (px): readable from the back of a room at 1280 wide.
+VOTE_TEXT_SIZE = 12
+
+
 def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
     """Hard and soft vote per class side by side (percent), or a histogram of predictions."""
     traces: list[dict[str, Any]] = []
@@ -80,8 +84,9 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
                 "y": hard,
                 "marker": {"color": colors},
                 # No label on an empty bar: beside its neighbour's, two zero labels overlap.
-                "text": [f"{count} of {n_trees} trees" if count else "" for count in votes.winners],
+                "text": [f"{count}/{n_trees}" if count else "" for count in votes.winners],
                 "textposition": "outside",
+                "textfont": {"size": VOTE_TEXT_SIZE},
                 "cliponaxis": False,
                 "hovertemplate": "%{x}: %{y:.0f}% of the trees vote for it<extra></extra>",
                 "offsetgroup": "hard",
@@ -95,17 +100,22 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
                 "y": soft,
                 "marker": {"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
                 "opacity": 0.55,
-                "text": [f"{share:.0f}% share" if share >= 0.5 else "" for share in soft],
+                "text": [f"{share:.0f}%" if share >= 0.5 else "" for share in soft],
                 "textposition": "outside",
+                "textfont": {"size": VOTE_TEXT_SIZE},
                 "cliponaxis": False,
                 "hovertemplate": "%{x}: average share %{y:.1f}%<extra></extra>",
                 "offsetgroup": "soft",
             }
         )
-        layout = styled_layout(title="", x_title="", y_title="percent", height=height)
+        # The ticks say "%": an axis title beside them ran over them at 1280 wide.
+        layout = styled_layout(title="", x_title="", y_title="", height=height)
         # Headroom above a full bar, so its label is not cut off.
         layout["yaxis"].update(range=[0, 118], ticksuffix="%")
         layout["barmode"] = "group"
+        # Plotly shrinks a label to its bar's width ("1000 of 1000 trees" was 6 px at 1280):
+        # short labels, never below a size a class can read.
+        layout["uniformtext"] = {"minsize": VOTE_TEXT_SIZE, "mode": "show"}
     else:
         traces.append(
             {
@@ -128,7 +138,9 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
     layout["showlegend"] = classify
     merge(layout, {"margin": {"t": 30, "b": 40, "l": 60, "r": 20}})
     if classify:
-        merge(layout, {"legend": {"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0}})
+        # Above the bars: below them it covered the class names at 1280 wide.
+        merge(layout, {"margin": {"t": 50}})
+        merge(layout, {"legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}})
     return build_figure(traces, layout)
 
 

@@ -141,6 +141,19 @@ def test_vote_importance_and_impurity_figures_are_valid(iris_halves: Any, forest
     assert _json(below) == _json(legend_below(impurity_figure(curves)))
 
 
+def test_the_vote_chart_reads_at_1280(iris_halves: Any, forest: Any) -> None:
+    # Issue 24: "967 of 1000 trees" was shrunk to its bar's width (6-7 px at 1280), the axis
+    # title "percent" ran over its ticks, and the legend below covered the class names.
+    _, _, Xt, yt = iris_halves
+    figure = vote_figure(compute_votes(forest, Xt[0], float(yt[0]), ["a", "b", "c"]))
+    layout = figure.layout
+    assert layout.uniformtext.minsize >= 11 and layout.uniformtext.mode == "show"
+    assert all(trace.textfont.size >= 11 for trace in figure.data)
+    assert all(len(text) <= 6 for trace in figure.data for text in trace.text)  # "12/12", "67%"
+    assert not layout.yaxis.title.text and layout.yaxis.ticksuffix == "%"
+    assert layout.legend.y >= 1 and layout.legend.yanchor == "bottom"
+
+
 def test_regression_figures_are_valid() -> None:
     rng = np.random.default_rng(1)
     X = rng.uniform(0, 10, (60, 1))
