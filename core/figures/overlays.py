@@ -50,7 +50,7 @@ def add_vertical_line(figure: go.Figure, x: float, line: Mapping[str, Any]) -> g
 
 #: Pixels between the plot's lower edge and the legend under it: room for the tick labels and
 #: the axis title, whatever the plot's height.
-LEGEND_GAP_PX = 64
+LEGEND_GAP_PX = 80
 #: The bottom margin that holds the axis title and a legend of up to three rows.
 LEGEND_MARGIN_PX = 130
 

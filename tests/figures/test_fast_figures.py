@@ -43,7 +43,7 @@ from core.figures import (
 )
 from core.figures._layout import build_figure, styled_layout
 from core.figures.growth import add_split_segment, split_comparison_figure, split_segment
-from core.figures.overlays import add_vertical_line, mark_sample
+from core.figures.overlays import LEGEND_GAP_PX, add_vertical_line, mark_sample
 from core.figures.pruning_walk import compute_pruning_walk, pruning_walk_figure
 from core.figures.votes import compute_votes, vote_figure
 from tests.figures.reference_look import legend_below, style_figure
@@ -98,9 +98,9 @@ def test_boundary_figure_is_valid(iris_halves: Any, features: Any, categories: A
     assert_valid(figure)
     layout = figure.layout
     assert (layout.legend.orientation, layout.margin.b) == ("h", 130)
-    # 64 px under the plot, which is the figure less its top and 130 px bottom margins.
+    # LEGEND_GAP_PX under the plot, which is the figure less its top and 130 px bottom margins.
     plot = layout.height - layout.margin.t - 130
-    assert layout.legend.y * plot == pytest.approx(-64, abs=0.05)
+    assert layout.legend.y * plot == pytest.approx(-LEGEND_GAP_PX, abs=0.05)
     assert figure.data[-1].marker.symbol == "star"
     assert list(layout.xaxis.range) == [data.grid.x_edges[0], data.grid.x_edges[-1]]
     if categories[0] is not None:
