@@ -106,11 +106,7 @@ def random_settings(page: Page, rng: random.Random, catalogue: app_settings.Cata
     settings_type = page.settings
     if settings_type is None:
         raise ValueError(f"page must have settings; got {page.title!r}")
-    names = [
-        name
-        for name, shape in catalogue.items()
-        if shape.task == "classification" or not settings_type.classification_only
-    ]
+    names = [name for name, shape in catalogue.items() if settings_type.shows(shape)]
     settings = app_settings.with_dataset(settings_type(), rng.choice(names), catalogue)
     draws = {
         "max_depth": lambda: rng.choice([None, *range(1, 9)]),

@@ -126,7 +126,7 @@ def criterion_for(settings: Settings, shape: DatasetShape) -> str:
 def _spec_values(settings: Settings, shape: DatasetShape, spec: type) -> dict[str, Any]:
     """A spec's values from ``settings``: its rows, columns and the estimator's arguments."""
     rows = data_spec(settings, shape)
-    arguments = estimator_arguments(settings, shape)
+    arguments = estimator_arguments(settings)
     if spec is TreeSpec and "n_estimators" in arguments:
         del arguments["max_features"]  # a forest's is for its trees, not for a lone tree
     names = {f.name for f in fields(spec)}

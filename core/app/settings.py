@@ -34,7 +34,6 @@ Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features"]
 Widget: TypeAlias = Literal[
     "slider", "select_slider", "selectbox", "segmented", "radio", "toggle", "number", "custom"
 ]
-TASKS: tuple[Task, ...] = ("classification", "regression")
 
 #: Where a dataset comes from: a ready-made table, a generator (the sine, the 2-D puzzles),
 #: or this session's own data (an uploaded table, points drawn by hand).
@@ -365,6 +364,15 @@ class DatasetShape:
 Catalogue: TypeAlias = Mapping[str, DatasetShape]
 
 
+def dataset_defaults(shape: DatasetShape) -> dict[str, Any]:
+    """The settings whose default is the dataset's own: its suggested pair and, for a generated
+    set, its noise and number of points (a link before these settings existed means them)."""
+    own: dict[str, Any] = {"x": shape.pair[0], "y": shape.pair[1]}
+    if shape.generated and shape.noise is not None:
+        own.update(noise=shape.noise, n_samples=shape.n_samples)
+    return own
+
+
 @dataclass(frozen=True)
 class Form:
     """One page's settings: the entries of :data:`TABLE` that name it, with its defaults.
@@ -380,6 +388,10 @@ class Form:
     @property
     def entries(self) -> Mapping[str, Setting]:
         return _BY_PAGE[self.key]
+
+    def shows(self, shape: DatasetShape) -> bool:
+        """Whether this page can show a dataset of ``shape`` (a regression set or not)."""
+        return shape.task == "classification" or not self.classification_only
 
     def __call__(self, **values: Any) -> Settings:
         entries = self.entries
@@ -462,18 +474,17 @@ def n_tree_columns(settings: Settings, shape: DatasetShape) -> int:
     return 2
 
 
-def estimator_arguments(settings: Settings, shape: DatasetShape) -> dict[str, Any]:
+def estimator_arguments(settings: Settings) -> dict[str, Any]:
     """The estimator's keyword arguments the settings feed, as the table says.
 
-    Regression grows on squared error; "all" features per split is ``None`` to the estimator.
+    "all" features per split is ``None`` to the estimator. The criterion is the one chosen;
+    a regression's is squared error whatever it is (``core.app.models.criterion_for``).
     """
     arguments = {
         entry.estimator: getattr(settings, name)
         for name, entry in settings.form.entries.items()
         if entry.estimator is not None
     }
-    if shape.task == "regression" and "criterion" in arguments:
-        arguments["criterion"] = "squared_error"
     if arguments.get("max_features") == "all":
         arguments["max_features"] = None
     return arguments
@@ -533,10 +544,6 @@ def _shown(raw: str) -> str:
     return "the value given"
 
 
-def _allowed(form: Form, shape: DatasetShape) -> bool:
-    return shape.task == "classification" or not form.classification_only
-
-
 def parse(
     form: Form, query: Query, catalogue: Catalogue | None = None
 ) -> tuple[Settings, list[str]]:
@@ -555,7 +562,7 @@ def parse(
     notices : one short sentence per value that was ignored, safe to show as Markdown
     """
     catalogue = default_catalogue() if catalogue is None else catalogue
-    names = [name for name in catalogue if _allowed(form, catalogue[name])]
+    names = [name for name in catalogue if form.shows(catalogue[name])]
     default_name = form.entries["dataset"].defaults[form.key]
     first = default_name if default_name in names else names[0]
     values: dict[str, Any] = {}
@@ -580,9 +587,7 @@ def parse(
                 f"dataset: {_shown(raw_name)} is not one of {', '.join(names)}; using {first}."
             )
     shape = catalogue[values.setdefault("dataset", first)]
-    defaults: dict[str, Any] = {"x": shape.pair[0], "y": shape.pair[1]}
-    if shape.generated and shape.noise is not None:  # a link before these settings existed
-        defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+    defaults = dataset_defaults(shape)
     for name, entry in form.entries.items():
         raw = _last(query.get(name)) if name != "dataset" else None
         if raw is None:
@@ -629,9 +634,7 @@ def to_query(
         for name in ("x", "y", "noise", "n_samples"):
             defaults.pop(name)
     else:
-        defaults.update(x=shape.pair[0], y=shape.pair[1])
-        if shape.generated and shape.noise is not None:
-            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+        defaults.update(dataset_defaults(shape))
     entries = form.entries
     return {
         name: entries[name].write(value)
@@ -652,9 +655,7 @@ def link_meaning(form: Form, query: Query, catalogue: Catalogue | None = None) -
     defaults = {name: entry.defaults[form.key] for name, entry in form.entries.items()}
     shape = catalogue.get(raw.get("dataset", defaults["dataset"]))
     if shape is not None:
-        defaults.update(x=shape.pair[0], y=shape.pair[1])
-        if shape.generated and shape.noise is not None:
-            defaults.update(noise=shape.noise, n_samples=shape.n_samples)
+        defaults.update(dataset_defaults(shape))
     return {
         **{name: form.entries[name].write(value) for name, value in defaults.items()},
         **raw,
@@ -670,10 +671,8 @@ def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Setting
     """
     shape = catalogue[name]
     values = settings.values()
-    changes: dict[str, Any] = {"dataset": name, "x": shape.pair[0], "y": shape.pair[1]}
-    if shape.generated and shape.noise is not None:
-        changes.update(noise=shape.noise, n_samples=shape.n_samples)
-    if values.get("sample") is not None and "sample" in values:
+    changes: dict[str, Any] = {"dataset": name, **dataset_defaults(shape)}
+    if values.get("sample") is not None:
         changes["sample"] = 0
     if values.get("node"):  # another dataset's node number means nothing here
         changes["node"] = 0
@@ -757,7 +756,7 @@ def merge(
         valid = field_is_valid(form, name, value)
         if name == "dataset":
             shape = catalogue.get(str(value))
-            valid = valid and shape is not None and _allowed(form, shape)
+            valid = valid and shape is not None and form.shows(shape)
         if valid:
             merged[name] = value
         else:

@@ -42,9 +42,7 @@ class Binding:
     def _valid(self, key: str, value: Any) -> bool:
         if key == "dataset":
             shape = catalogue().get(value) if isinstance(value, str) else None
-            return shape is not None and (
-                shape.task == "classification" or not self.settings_type.classification_only
-            )
+            return shape is not None and self.settings_type.shows(shape)
         return state.field_is_valid(self.settings_type, key, value)
 
     def _control(self, key: str, draw: Callable[[], Any]) -> Any:

@@ -18,8 +18,7 @@ def names_of(kind: DataKind, settings_type: state.Form) -> list[str]:
     return [
         name
         for name, shape in catalogue().items()
-        if shape.kind == kind
-        and (shape.task == "classification" or not settings_type.classification_only)
+        if shape.kind == kind and settings_type.shows(shape)
     ]
 
 
