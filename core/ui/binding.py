@@ -2,7 +2,8 @@
 
 :class:`Binding` is the part of a page's controls that the data panels (``data_controls``,
 ``draw_panel``, ``upload_panel``) need; :class:`core.ui.controls.Controls` adds the widgets.
-Keeping it here lets ``controls`` import the panels without the panels importing it back.
+Keeping it here lets ``controls`` import the panels without the panels importing it back;
+so is :func:`float_steps`, the select slider of numbers both draw (test size, pruning, noise).
 """
 
 from __future__ import annotations
@@ -74,3 +75,25 @@ class Binding:
             settings, _ = state.merge(self.settings_type, self.last, self.values, catalogue())
             self._merged = (drawn, settings)
         return self._merged[1]
+
+
+def float_steps(entry: state.Setting, top: float, most: float, label: str, help: str) -> Any:
+    """A select slider over ``entry.steps`` steps up to ``top``, plus the value held off them
+    when it is at most ``most``.
+
+    A plain slider would snap a value set elsewhere (an exact effective alpha from the
+    pruning walk, beyond the slider's scale; a link's test size of 0.33) to its step.
+    """
+    low = entry.low if entry.low else 0.0
+    steps = [round(low + (top - low) * i / entry.steps, 6) for i in range(entry.steps + 1)]
+    held = st.session_state.get(entry.name)
+    extra = [held] if isinstance(held, float) and held not in steps and held <= most else []
+    spec = entry.format or (".3f" if top < 1 else ".1f")
+    odd = ".1%" if spec.endswith("%") else ".6g"
+    return st.select_slider(
+        label,
+        sorted([*steps, *extra]),
+        format_func=lambda v: format(v, spec if v in steps else odd),
+        key=entry.name,
+        help=help,
+    )

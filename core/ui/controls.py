@@ -31,7 +31,7 @@ from core.app.pages import Page
 from core.app.settings import NODE_LIMIT, STEP_LIMIT, DatasetShape
 from core.app.words import md
 from core.data.datasets import Task
-from core.ui.binding import Binding
+from core.ui.binding import Binding, float_steps
 from core.ui.cached import catalogue, data_of
 from core.ui.data_controls import pick_dataset
 from core.ui.draw_panel import draw_panel, unusable
@@ -163,7 +163,9 @@ class Controls(Binding):
             steps: list[Any] = [*range(int(entry.low), int(entry.high) + 1), entry.show(None)]
             return self._control(name, lambda: st.select_slider(label, steps, key=name, help=help))
         if widget == "select_slider":  # numbers in steps, and the value held when off them
-            return float(self._control(name, lambda: _float_steps(entry, top, label, help)))
+            return float(
+                self._control(name, lambda: float_steps(entry, top, entry.high, label, help))
+            )
         raise ValueError(f"setting {name!r} has no control of its own kind ({widget})")
 
     def tree_max_features(self, n_columns: int) -> Any:
@@ -338,24 +340,3 @@ def tree_controls(controls: Controls, header: str) -> DatasetShape:
     controls.show("seed")
     controls.show("test_size")
     return shape
-
-
-def _float_steps(entry: state.Setting, top: float, label: str, help: str) -> Any:
-    """A select slider over ``entry.steps`` steps up to ``top``, plus the value held off them.
-
-    A plain slider would snap a value set elsewhere (an exact effective alpha from the
-    pruning walk, a link's test size of 0.33) to its step.
-    """
-    low = entry.low if entry.low else 0.0
-    steps = [round(low + (top - low) * i / entry.steps, 6) for i in range(entry.steps + 1)]
-    held = st.session_state.get(entry.name)
-    extra = [held] if isinstance(held, float) and held not in steps and held <= entry.high else []
-    spec = entry.format or (".3f" if top < 1 else ".1f")
-    odd = ".1%" if spec.endswith("%") else ".6g"
-    return st.select_slider(
-        label,
-        sorted([*steps, *extra]),
-        format_func=lambda v: format(v, spec if v in steps else odd),
-        key=entry.name,
-        help=help,
-    )

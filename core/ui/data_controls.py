@@ -16,7 +16,7 @@ from core.app import settings as state
 from core.app.own_data import DRAWN
 from core.app.settings import DataKind, DatasetShape
 from core.app.words import md
-from core.ui.binding import Binding
+from core.ui.binding import Binding, float_steps
 from core.ui.cached import catalogue
 from core.ui.data_moves import KIND_KEY, move_to, names_of
 from core.ui.draw_panel import start_drawing
@@ -132,19 +132,9 @@ def generated_controls(controls: Binding, shape: DatasetShape) -> None:
             points.label, int(points.low), int(points.high), key="n_samples", help=points.help
         ),
     )
-    noise_max = shape.noise_max or noise.high
-    steps = [round(noise_max * i / noise.steps, 6) for i in range(noise.steps + 1)]
-    held = st.session_state.get("noise")
-    extra = [held] if isinstance(held, float) and held not in steps and held <= noise_max else []
+    noise_max = shape.noise_max or noise.high  # each generated set's own scale
     controls._control(
-        "noise",
-        lambda: st.select_slider(
-            noise.label,
-            sorted([*steps, *extra]),
-            format_func=lambda v: format(v, noise.format),
-            key="noise",
-            help=noise.help,
-        ),
+        "noise", lambda: float_steps(noise, noise_max, noise_max, noise.label, noise.help)
     )
     controls._control(
         "data_seed",
