@@ -53,7 +53,11 @@ def data_spec(settings: Settings, shape: DatasetShape) -> DataSpec:
 
 @dataclass(frozen=True)
 class TreeSpec:
-    """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``."""
+    """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``.
+
+    Its fields are the rows (``dataset`` ... ``data_seed``) and the estimator's arguments as
+    the estimator takes them (every feature per split is ``max_features=None``).
+    """
 
     dataset: str
     columns: tuple[int, ...]
@@ -72,9 +76,7 @@ class TreeSpec:
 
     def arguments(self) -> dict[str, Any]:
         """The estimator's keyword arguments (``random_state`` is the seed)."""
-        rows = {"dataset", "columns", "seed", "test_size", "noise", "n_samples", "data_seed"}
-        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in rows}
-        return {**values, "random_state": self.seed}
+        return _estimator_arguments(self)
 
     @property
     def data(self) -> DataSpec:
@@ -86,7 +88,11 @@ class TreeSpec:
 
 @dataclass(frozen=True)
 class ForestSpec:
-    """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``."""
+    """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``.
+
+    Its fields are the rows (``dataset`` ... ``data_seed``) and the estimator's arguments as
+    the estimator takes them (every feature per split is ``max_features=None``).
+    """
 
     dataset: str
     columns: tuple[int, ...]
@@ -101,12 +107,25 @@ class ForestSpec:
     n_samples: int | None = None
     data_seed: int | None = None
 
+    def arguments(self) -> dict[str, Any]:
+        """The estimator's keyword arguments: out-of-bag scores whenever it bootstraps."""
+        return {**_estimator_arguments(self), "oob_score": self.bootstrap}
+
     @property
     def data(self) -> DataSpec:
         """The rows this forest is grown on and scored with."""
         return DataSpec(
             self.dataset, self.seed, self.test_size, self.noise, self.n_samples, self.data_seed
         )
+
+
+#: A spec's fields that say which rows a model sees; every other field is an estimator argument.
+_ROWS = frozenset({"dataset", "columns", "seed", "test_size", "noise", "n_samples", "data_seed"})
+
+
+def _estimator_arguments(spec: TreeSpec | ForestSpec) -> dict[str, Any]:
+    values = {f.name: getattr(spec, f.name) for f in fields(spec) if f.name not in _ROWS}
+    return {**values, "random_state": spec.seed}
 
 
 def columns(settings: Settings, shape: DatasetShape) -> tuple[int, ...]:
@@ -180,7 +199,7 @@ def affordable(spec: ForestSpec, view: ModelView) -> tuple[ForestSpec, ForestCos
         spec.n_estimators,
         len(view.y_train),
         len(view.columns),
-        None if spec.max_features == "all" else spec.max_features,
+        spec.max_features,
         spec.max_depth,
     )
     return replace(spec, n_estimators=cost.grown), cost

@@ -222,20 +222,11 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
             f"trees; got a spec of {spec.n_estimators}"
         )
     rows = _view(spec.data, spec.columns)
-    features = None if spec.max_features == "all" else spec.max_features
     long_fit = show_progress and cost.grown_seconds > PROGRESS_SECONDS
 
     def grow() -> Any:
         model_type = RandomForestClassifier if rows.classify else RandomForestRegressor
-        model = model_type(
-            n_estimators=spec.n_estimators,
-            criterion=spec.criterion,
-            max_depth=spec.max_depth,
-            max_features=features,
-            bootstrap=spec.bootstrap,
-            oob_score=spec.bootstrap,
-            random_state=spec.seed,
-        )
+        model = model_type(**spec.arguments())
         with contextlib.ExitStack() as stack:
             if cost.heavy:
                 stack.enter_context(HEAVY_FITS.turn())

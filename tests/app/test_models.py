@@ -135,7 +135,7 @@ COLOURS_FOREST = ForestSpec(
     criterion="gini",
     max_depth=None,
     n_estimators=1000,
-    max_features="all",
+    max_features=None,  # every feature per split, as the estimator takes it
     bootstrap=True,
     seed=0,
 )
