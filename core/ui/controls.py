@@ -74,10 +74,10 @@ class Controls(Binding):
     def finish(self) -> state.Settings:
         """The page's settings: put them in the URL and show the share link in the sidebar."""
         settings = self.settings
-        finish(settings)
+        query = finish(settings)
         with st.sidebar:
             st.divider()
-            share_box(settings)
+            share_box(settings, query)
         return settings
 
     # -- the controls -------------------------------------------------------------------------

@@ -142,13 +142,17 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     return now.last
 
 
-def finish(settings: state.Settings) -> None:
-    """Put ``settings`` in the URL and carry them to the other pages; call after the controls."""
+def finish(settings: state.Settings) -> dict[str, str]:
+    """Put ``settings`` in the URL and carry them to the other pages; call after the controls.
+
+    Returns the query written (the share link's).
+    """
     query = state.to_query(settings, catalogue())
     if dict(visit().written) != query or _url_query(settings.form) != query:
         # from_dict keeps Streamlit's own embed options in the URL.
         st.query_params.from_dict(query)
     keep(visit().finish(settings, query, state.to_query(settings, full=True)))
+    return query
 
 
 def show_notices(settings: state.Settings) -> None:
@@ -162,13 +166,13 @@ def show_notices(settings: state.Settings) -> None:
         )
 
 
-def share_link(settings: state.Settings) -> str:
-    """The URL of this exact view."""
+def share_link(query: dict[str, str]) -> str:
+    """The URL of this exact view, whose settings ``query`` holds (``finish``'s)."""
     base = st.context.url or ""
-    return f"{base}?{urlencode(state.to_query(settings, catalogue()))}"
+    return f"{base}?{urlencode(query)}"
 
 
-def share_box(settings: state.Settings) -> None:
+def share_box(settings: state.Settings, query: dict[str, str]) -> None:
     """A visible "copy link" box: the link, with Streamlit's copy button.
 
     A link carries settings, never data: on a session's own data (an upload, drawn points)
@@ -177,7 +181,7 @@ def share_box(settings: state.Settings) -> None:
     shape = catalogue().get(settings.dataset)
     with st.container(key="share-link"):
         st.markdown(":material/link: **Copy link to this view**")
-        st.code(share_link(settings), language=None, wrap_lines=True)
+        st.code(share_link(query), language=None, wrap_lines=True)
         if shape is not None and shape.kind not in state.SHAREABLE_KINDS:
             what = (
                 "uploaded table: it stays" if shape.kind == "upload" else "drawn points: they stay"
