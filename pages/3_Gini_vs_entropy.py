@@ -101,8 +101,8 @@ for criterion, differing in zip(CRITERIA, (only_gini, only_entropy), strict=True
 
 st.caption(
     "Outlined nodes have no identical counterpart in the other tree: a different "
-    "question, or a question the other tree never asks. Choose **Full size** above a tree "
-    "to read it at its natural size."
+    "question, or a question the other tree never asks. Choose **Whole tree** above a tree "
+    "to see every level, and zoom in on any part."
 )
 
 curve_column, depth_column = st.columns(2, gap="large")

@@ -90,6 +90,8 @@ with diagram_box, ui.guard("the tree diagram"):
         highlight=() if prefix.newest is None else (prefix.newest,),
         node_numbers=prefix.final_id.tolist(),
         selected=grown_id if grown_id >= 0 else None,
+        # The step's newest split stays in sight, however deep (the selected node always does).
+        unfold=() if prefix.newest is None else (prefix.newest,),
     )
     st.caption(
         "The dashed box is the newest split. Nodes keep the numbers of the finished tree; "

@@ -132,6 +132,8 @@ class CollapsedSubtree:
         Weighted training samples entering the subtree.
     on_path : bool
         The highlighted sample continues into this subtree.
+    depth : int
+        Depth of the hidden subtree's root, where the marker stands (root = 0).
     """
 
     root: int
@@ -139,6 +141,7 @@ class CollapsedSubtree:
     hidden_leaves: int
     samples: float
     on_path: bool
+    depth: int = 0
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,7 @@ def build_tree_diagram(
     highlight: Collection[int] = (),
     categories: Categories | None = None,
     X_train: ArrayLike | None = None,
+    unfold: Collection[int] = (),
 ) -> TreeDiagram:
     """Trace a fitted tree, or tree ``tree_index`` of a forest, into a :class:`TreeDiagram`.
 
@@ -273,6 +277,9 @@ def build_tree_diagram(
         The training rows. A split node whose rows had missing values (NaN) in its feature
         says where they went: ``age ≤ 30.5 (missing → left)``. The tree's arrays alone cannot
         say it: ``missing_go_to_left`` is set at every node, with or without missing values.
+    unfold : collection of int
+        Node ids shown below ``max_depth`` too, with the path down to them and their children
+        (a step's newest split and the leaves it made, a node asked about).
 
     Returns
     -------
@@ -342,13 +349,27 @@ def build_tree_diagram(
     missing_left = np.asarray(getattr(arrays, "missing_go_to_left", saw_missing), dtype=bool)
 
     cap = n_nodes if max_depth is None else max_depth
+    shown = depth <= cap
+    parent = np.full(n_nodes, -1)
+    splits = left >= 0
+    parent[left[splits]] = np.flatnonzero(splits)
+    parent[right[splits]] = np.flatnonzero(splits)
+    for kept in unfold:
+        if not 0 <= kept < n_nodes:
+            raise ValueError(f"unfold names node {kept}, but the tree has {n_nodes} nodes")
+        if left[kept] >= 0:
+            shown[[left[kept], right[kept]]] = True
+        node = int(kept)
+        while node >= 0:  # the path up to the root
+            shown[node] = True
+            node = int(parent[node])
     value_range = (float(leaf_values[:, 0].min()), float(leaf_values[:, 0].max()))
     nodes: list[DiagramNode] = []
     edges: list[DiagramEdge] = []
     collapsed: list[CollapsedSubtree] = []
     highlight_set = {int(h) for h in highlight}
     for node in range(n_nodes):
-        if depth[node] > cap:
+        if not shown[node]:
             continue
         is_leaf = bool(left[node] == -1)
         if node_purity is not None:
@@ -393,7 +414,7 @@ def build_tree_diagram(
         if is_leaf:
             continue
         for child, is_left in ((int(left[node]), True), (int(right[node]), False)):
-            hidden = depth[child] > cap
+            hidden = not shown[child]
             edges.append(
                 DiagramEdge(
                     parent=node,
@@ -412,6 +433,7 @@ def build_tree_diagram(
                         hidden_leaves=int(leaf_count[child]),
                         samples=float(weighted[child]),
                         on_path=bool(on_path[child]),
+                        depth=int(depth[child]),
                     )
                 )
 

@@ -7,6 +7,8 @@ hidden subtrees are dashed markers that say how much they hide. Every edge is la
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -24,7 +26,7 @@ from core.figures.palette import (
 from core.figures.rules import edge_text, rule_text
 from core.figures.tree_diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 
-__all__ = ["Detail", "EdgeLabels", "escape_html", "format_number", "to_dot"]
+__all__ = ["Detail", "EdgeLabels", "escape_html", "estimated_size", "format_number", "to_dot"]
 
 Detail = Literal["beginner", "detailed"]
 EdgeLabels = Literal["truefalse", "inequality"]
@@ -141,7 +143,7 @@ def _node_rows(
     if diagram.task == "classification":
         cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
     if number is not None:
-        cells.insert(0, f'<TR><TD><FONT POINT-SIZE="10">node {number}</FONT></TD></TR>')
+        cells.insert(0, f"<TR><TD>node {number}</TD></TR>")
     if node.node_id == diagram.path_leaf and diagram.sample_label is not None:
         label = escape_html(diagram.sample_label)
         # A framed badge, padded inside and set off from the leaf's own border.
@@ -245,21 +247,32 @@ def _swatch(color: str) -> str:
     )
 
 
+#: Classes per row of the legend: a 20-class key on one row made the drawing so wide that
+#: every node shrank to fit it (issue 24).
+LEGEND_PER_ROW = 3
+
+
 def _legend(diagram: TreeDiagram, precision: int) -> str:
     if diagram.task == "classification":
-        cells = "".join(
-            f'{_swatch(class_color(i))}<TD><FONT POINT-SIZE="14">{escape_html(name)}</FONT>  </TD>'
-            for i, name in enumerate(diagram.class_names)
-        )
+        names = diagram.class_names
+        rows = [
+            "".join(
+                f'{_swatch(class_color(i))}<TD ALIGN="LEFT">'
+                f'<FONT POINT-SIZE="14">{escape_html(names[i])}</FONT>  </TD>'
+                for i in range(start, min(start + LEGEND_PER_ROW, len(names)))
+            )
+            for start in range(0, len(names), LEGEND_PER_ROW)
+        ]
     else:
         low, high = diagram.value_range
-        cells = (
+        rows = [
             f'<TD><FONT POINT-SIZE="14">mean {format_number(low, precision)}</FONT></TD>'
             f"{_swatch(sequential_color(low, low, high))}<TD>→</TD>"
             f"{_swatch(sequential_color(high, low, high))}"
             f'<TD><FONT POINT-SIZE="14">{format_number(high, precision)}</FONT></TD>'
-        )
-    return f'<<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0"><TR>{cells}</TR></TABLE>>'
+        ]
+    body = "".join(f"<TR>{row}</TR>" for row in rows)
+    return f'<<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0">{body}</TABLE>>'
 
 
 def to_dot(
@@ -315,7 +328,7 @@ def to_dot(
     lines = [
         "digraph Tree {",
         f'graph [bgcolor="{BACKGROUND}", fontname="{FONT}", fontcolor="{FONT_COLOR}", '
-        "nodesep=0.3, ranksep=0.5, pad=0.25];",
+        "nodesep=0.2, ranksep=0.4, pad=0.1];",
         f'node [shape=box, fontname="{FONT}", fontsize=12, fontcolor="{FONT_COLOR}", '
         'margin="0.06,0.03"];',
         f'edge [fontname="{FONT}", fontsize=12, fontcolor="{FONT_COLOR}", arrowsize=0.6];',
@@ -339,3 +352,74 @@ def to_dot(
     ]
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+# Graphviz's layout, measured on our drawings: a character of 12 pt Helvetica is about 6.6 pt
+# wide on average (bold a little more), a text row 16 pt tall with its padding; a node adds
+# its margin and border; ranks are 0.4 in apart and nodes 0.2 in; the drawing has 0.1 in of
+# padding on each side. Over Iris, Wine and breast cancer trees of every depth this came out
+# 7% narrower to 25% wider than dot's layouts and within 3% of their height.
+_CHAR_PT = 6.9
+_ROW_PT = 16.0
+_NODE_PAD_PT = (16.0, 8.0)
+_RANK_SEP_PT = 28.8 + 8.0  # with the edge label between ranks
+_NODE_SEP_PT = 14.4
+_DRAWING_PAD_PT = 14.4
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _label_size(cells: list[str]) -> tuple[float, float]:
+    """Width and height in points of a node whose label is these table rows."""
+    width = height = 0.0
+    for cell in cells:
+        if 'FIXEDSIZE="TRUE" WIDTH=' in cell:  # the class bar
+            width, height = max(width, BAR_WIDTH + 6.0), height + BAR_HEIGHT + 8.0
+            continue
+        text = html.unescape(_TAG.sub("", cell)).strip()
+        width, height = max(width, len(text) * _CHAR_PT), height + _ROW_PT
+    return width + _NODE_PAD_PT[0], height + _NODE_PAD_PT[1]
+
+
+def estimated_size(
+    diagram: TreeDiagram,
+    *,
+    detail: Detail = "detailed",
+    precision: int = 3,
+    legend: bool = True,
+    node_numbers: Sequence[int] | None = None,
+) -> tuple[float, float]:
+    """About how wide and tall, in points, Graphviz will draw :func:`to_dot`'s text.
+
+    For when there is no ``dot`` to ask (the browser then lays the tree out): each rank (a
+    depth of the tree, a folded box at the depth of the subtree it hides) is as wide as its nodes
+    and the gaps between them, as tall as its tallest node; the drawing is as wide as its widest
+    rank (or the legend) and as tall as its ranks, the gaps between them and the legend.
+    A node's size comes from its label's rows: characters times an average width.
+    Same arguments as :func:`to_dot`.
+
+    Returns
+    -------
+    (float, float)
+        Width and height in points, like the ``viewBox`` of the SVG ``dot`` would write.
+    """
+    ranks: dict[int, list[tuple[float, float]]] = {}
+    for node in diagram.nodes:
+        number = None if node_numbers is None else int(node_numbers[node.node_id])
+        size = _label_size(_node_rows(diagram, node, detail, precision, number))
+        ranks.setdefault(node.depth, []).append(size)
+    for marker in diagram.collapsed:
+        rows = [f"+ {marker.hidden_nodes} more nodes", f"({marker.hidden_leaves} leaves)"]
+        if detail == "detailed":
+            rows.append(f"samples = {_count(marker.samples)}")
+        ranks.setdefault(marker.depth, []).append(_label_size(rows))
+    width = max(
+        sum(w for w, _ in sizes) + _NODE_SEP_PT * (len(sizes) - 1) for sizes in ranks.values()
+    )
+    height = sum(max(h for _, h in sizes) for sizes in ranks.values())
+    height += _RANK_SEP_PT * (len(ranks) - 1)
+    if legend:
+        names = diagram.class_names or ("mean 0.000 → 0.000",)
+        per_row = [names[i : i + LEGEND_PER_ROW] for i in range(0, len(names), LEGEND_PER_ROW)]
+        width = max(width, max(sum(22.0 + len(n) * 8.0 for n in row) for row in per_row))
+        height += 22.0 * len(per_row)
+    return width + _DRAWING_PAD_PT, height + _DRAWING_PAD_PT

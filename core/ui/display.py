@@ -13,6 +13,7 @@ import logging
 import re
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -61,7 +62,7 @@ def show_svg(
     min_scale: float = 0.0,
     max_scale: float = 1.5,
     max_height_vh: int = 70,
-    full_size: bool = False,
+    whole: bool = False,
 ) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
 
@@ -73,65 +74,41 @@ def show_svg(
     still centred): a deep tree fitted to a column's width alone ran off a 720 px screen, and
     the boundary beside it with it.
 
-    ``full_size`` draws it at its natural size in a box that scrolls both ways (at most 80% of
-    the window's height) and opens with the root in view: Graphviz puts the root at the top,
-    above the middle of its subtrees, so a wide tree's root starts out of sight on the left.
+    ``whole`` draws it in a box exactly ``max_height_vh`` tall, fitted inside it whichever
+    way is tighter: the frame :func:`tree_diagram` zooms and pans.
     """
     start = svg.find("<svg")  # the XML prolog and doctype are not HTML
     tag_end = svg.find(">", start)
     tag = re.sub(r'\s(width|height|preserveAspectRatio)="[^"]*"', "", svg[start:tag_end])
     view_box = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+) [\d.]+"', tag)
     width = float(view_box.group(1)) if view_box else 600.0
-    if full_size:
-        min_scale = max_scale = 1.0
-    style = (
-        f"display:block;margin:0 auto;width:100%;height:auto;max-width:{max_scale * width:.0f}pt"
-    )
-    if not full_size:
-        style += f";max-height:{max_height_vh}vh"
-    if min_scale > 0:
-        style += f";min-width:{min_scale * width:.0f}pt"
+    if whole:
+        style = "display:block;width:100%;height:100%"
+        box = f"height:{max_height_vh}vh"
+    else:
+        style = (
+            "display:block;margin:0 auto;width:100%;height:auto;"
+            f"max-width:{max_scale * width:.0f}pt;max-height:{max_height_vh}vh"
+        )
+        if min_scale > 0:
+            style += f";min-width:{min_scale * width:.0f}pt"
+        box = "overflow-x:auto"
     body = f'{tag} style="{style}"{svg[tag_end:]}'
-    box = "overflow:auto;max-height:80vh" if full_size else "overflow-x:auto"
     with st.container(key=key, border=False):
         # Markdown, not st.html: st.html's sanitizer drops <svg>. The SVG is ours: dot's
         # output of labels the figure builders escape.
         st.markdown(
             f'<div class="arboretum-svg" style="{box}">{body}</div>', unsafe_allow_html=True
         )
-        if full_size:
-            _scroll_to_root(key)
 
 
-# Our own script, no user input in it: centre the box on the root node (dot names it n0).
-_SCROLL_TO_ROOT = """<script>
-(() => {{
-  const start = Date.now();
-  const centre = () => {{
-    const box = document.querySelector(".st-key-{key} .arboretum-svg");
-    const title = box && [...box.querySelectorAll("g.node > title")]
-      .find((t) => t.textContent === "n0");
-    if (!title) {{ if (Date.now() - start < 5000) setTimeout(centre, 100); return; }}
-    const root = title.parentElement.getBoundingClientRect();
-    const shown = box.getBoundingClientRect();
-    box.scrollLeft += root.left + root.width / 2 - (shown.left + shown.width / 2);
-    box.scrollTop = 0;
-  }};
-  centre();
-}})();
-</script>"""
-
-
-def _scroll_to_root(key: str) -> None:
-    st.html(_SCROLL_TO_ROOT.format(key=key), unsafe_allow_javascript=True)
-
-
-def tree_diagram(dot: str, *, key: str, name: str, full_size: bool = False) -> str | None:
-    """Show a tree diagram with its download buttons, in a container keyed ``key``.
+def tree_diagram(dot: str, *, key: str, name: str, whole: bool = False) -> str | None:
+    """Show a tree diagram that zooms and pans, with its download buttons, keyed ``key``.
 
     Rendered to SVG on the server by Graphviz when ``dot`` is installed (cached by DOT text);
-    otherwise laid out in the browser by ``st.graphviz_chart``, with a one-line notice.
-    ``full_size``: natural size in a scrolling box that opens on the root (see ``show_svg``).
+    otherwise laid out in the browser by ``st.graphviz_chart``, with a one-line notice. Either
+    way :func:`zoom_controls` lets a visitor zoom into any node and move around.
+    ``whole``: the drawing fills a box 70% of the window tall (see ``show_svg``).
 
     Returns
     -------
@@ -139,15 +116,52 @@ def tree_diagram(dot: str, *, key: str, name: str, full_size: bool = False) -> s
         The SVG shown, or None when the browser laid the tree out.
     """
     drawing: str | None = None
-    if dot_available():
-        drawing = svg(dot)
-        show_svg(drawing, key=key, full_size=full_size)
-    else:
-        st.caption("Graphviz is not installed on the server, so your browser lays out the tree.")
-        with st.container(key=key):
-            st.graphviz_chart(dot)
+    with st.container(key=key, border=False):
+        if dot_available():
+            drawing = svg(dot)
+            show_svg(drawing, key=f"{key}-drawing", whole=whole)
+        else:
+            st.caption(
+                "Graphviz is not installed on the server, so your browser lays out the tree."
+            )
+            with st.container(key=f"{key}-drawing"):
+                st.graphviz_chart(dot)
+        zoom_controls(key, whole=whole)
     diagram_downloads(dot, name=name, key=key)
     return drawing
+
+
+_VENDOR = Path(__file__).with_name("vendor")
+_ZOOM = st.components.v2.component(
+    "arboretum_tree_zoom",
+    html=(
+        '<div class="arboretum-zoom-bar">'
+        '<button data-zoom="in" title="Zoom in (+)" aria-label="Zoom in">+</button>'
+        '<button data-zoom="out" title="Zoom out (-)" aria-label="Zoom out">−</button>'
+        '<button data-zoom="fit" title="Fit the tree (0)" aria-label="Fit">Fit</button>'
+        '<button data-zoom="screen" title="Full screen" aria-label="Full screen">'
+        "Full screen</button>"
+        "<span>Drag to move; pinch, Ctrl + wheel, or the wheel once the tree is clicked, to "
+        "zoom; keys + − 0 and arrows.</span></div>"
+    ),
+    css=(Path(__file__).with_name("tree_zoom.css")).read_text(encoding="utf-8"),
+    # The library first (it defines globalThis.Panzoom), then our module that uses it.
+    js=(_VENDOR / "panzoom-4.6.2.min.js").read_text(encoding="utf-8")
+    + "\n"
+    + Path(__file__).with_name("tree_zoom.js").read_text(encoding="utf-8"),
+    isolate_styles=False,
+)
+
+
+def zoom_controls(key: str, *, whole: bool = False) -> None:
+    """Zoom and pan for the diagram in the container keyed ``key``, and their buttons.
+
+    A Streamlit component over the vendored Panzoom library: it finds the SVG in that
+    container (the server's or the browser's layout) and attaches again whenever the page
+    draws a new one. The browser's layout gets the box :func:`show_svg` gives the server's
+    (``whole`` or fitted). Nothing comes back to Python.
+    """
+    _ZOOM(key=f"{key}-zoom", data={"key": key, "whole": whole}, height="content")
 
 
 def diagram_downloads(dot: str, *, name: str, key: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from core.app.lessons import ClassroomLink
@@ -10,10 +12,13 @@ from core.app.settings import to_query
 from core.ui.cached import catalogue
 from core.ui.url_state import navigation
 
+_PAGE_CSS = Path(__file__).with_name("page.css").read_text(encoding="utf-8")
+
 
 def open_page(page: Page) -> None:
     """The first calls of every page script (a shared link may open any page first)."""
     st.set_page_config(page_title=page.tab_title, page_icon=page.tab_icon, layout="wide")
+    st.html(f"<style>{_PAGE_CSS}</style>")  # style only: it takes no room on the page
     navigation()
 
 

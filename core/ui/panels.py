@@ -27,12 +27,15 @@ from core.figures import (
     regression_figure,
     to_dot,
 )
+from core.figures.fold import BROWSER_TALLER, Fold, Size, choose_fold, fold_depth, svg_size
 from core.figures.overlays import mark_sample
 from core.figures.pruning_walk import pruning_walk_figure
+from core.figures.render import dot_available
 from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
+from core.figures.tree_dot import Detail, estimated_size
 from core.figures.votes import Votes, compute_votes, vote_figure
-from core.ui.cached import built_once
+from core.ui.cached import built_once, svg
 from core.ui.cached import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart, tree_diagram
 
@@ -168,11 +171,7 @@ def model_fit(
             _show_boundary(figure, data, view, chart_key, sample)
 
 
-#: One folding rule for every diagram fitted to the page: levels deeper than this fold into a
-#: dashed "+N more nodes" box. The full-size view shows every level.
-FOLD_DEPTH = 6
-
-_SIZES = {"fit": "Fit to the page", "full": "Full size"}
+_SIZES = {"fit": "Readable", "whole": "Whole tree"}
 
 
 def diagram(
@@ -188,13 +187,19 @@ def diagram(
     highlight: Collection[int] = (),
     node_numbers: Sequence[int] | None = None,
     selected: int | None = None,
+    unfold: Collection[int] = (),
 ) -> tuple[TreeDiagram, str | None]:
     """A tree (or tree ``tree_index`` of a forest) drawn with its size choice and downloads.
 
-    Fitted to the page, levels deeper than :data:`FOLD_DEPTH` fold; at full size every level
-    is drawn at its natural size in a scrolling box that opens on the root. Full node details
-    while the tree has at most ``detailed_up_to`` leaves; rules and class bars only beyond.
-    ``node_numbers`` and ``selected`` go to :func:`~core.figures.to_dot`.
+    **Readable** (the default) draws as many levels as keep the smallest text at 10 px or more
+    in a column beside the boundary on a 1280x720 projector (:func:`~core.figures.fold.
+    fold_depth` on an estimate of the layout, checked on Graphviz's own when it is there);
+    deeper levels fold into dashed "+ n more nodes" boxes. **Whole tree** draws every level,
+    fitted into a box 70% of the window tall. Both zoom and pan. Full node details while the
+    tree has at most ``detailed_up_to`` leaves, unless rules and class bars alone show more
+    levels; only those beyond. ``node_numbers`` and ``selected`` go to
+    :func:`~core.figures.to_dot`; ``unfold`` (node ids shown at any depth, with their path and
+    children; the selected node always) to :func:`~core.figures.build_tree_diagram`.
     Returns the diagram and the SVG shown (None when the browser drew it).
     """
     size = st.segmented_control(
@@ -206,37 +211,72 @@ def diagram(
         key=f"{key}-size",
         label_visibility="collapsed",
     )
-    full = size == "full"
-    drawn = build_tree_diagram(
-        model,
-        tree_index=tree_index,
-        feature_names=list(view.names),
-        class_names=list(view.class_names) or None,
-        max_depth=None if full else FOLD_DEPTH,
-        sample=None if sample is None else view.X_test[sample],
-        sample_label=None if sample is None else f"test sample #{sample}",
-        X_test=view.X_test if test_on_tree else None,
-        y_test=view.y_test if test_on_tree else None,
-        highlight=highlight,
-        categories=view.categories,
-        # A forest's tree saw only its bootstrap rows: no "(missing → ...)" note for it.
-        X_train=view.X_train if tree_index is None else None,
-    )
+    whole = size == "whole"
     tree = model if tree_index is None else model.estimators_[tree_index]
-    detailed = full or tree.get_n_leaves() <= detailed_up_to
-    dot = to_dot(
-        drawn,
-        detail="detailed" if detailed else "beginner",
-        node_numbers=node_numbers,
-        selected=selected,
-    )
-    svg = tree_diagram(dot, key=key, name=name, full_size=full)
-    if drawn.collapsed:
-        st.caption(
-            f"Dashed boxes stand for the levels deeper than {FOLD_DEPTH}, folded to fit the "
-            "page: choose **Full size** to read every level."
+    deepest = tree.get_depth()
+    details: tuple[Detail, ...] = ("beginner",)
+    if tree.get_n_leaves() <= detailed_up_to:
+        details = ("detailed", "beginner")  # beginner's shorter nodes when deeper levels fit
+    kept = [*unfold, *(() if selected is None else (selected,))]
+    diagrams: dict[tuple[int | None, bool], TreeDiagram] = {}
+
+    def drawing(depth: int | None, keep: bool) -> TreeDiagram:
+        if (depth, keep) not in diagrams:
+            diagrams[depth, keep] = build_tree_diagram(
+                model,
+                tree_index=tree_index,
+                feature_names=list(view.names),
+                class_names=list(view.class_names) or None,
+                max_depth=depth,
+                sample=None if sample is None else view.X_test[sample],
+                sample_label=None if sample is None else f"test sample #{sample}",
+                X_test=view.X_test if test_on_tree else None,
+                y_test=view.y_test if test_on_tree else None,
+                highlight=highlight,
+                categories=view.categories,
+                # A forest's tree saw only its bootstrap rows: no "(missing → ...)" note.
+                X_train=view.X_train if tree_index is None else None,
+                unfold=kept if keep else (),
+            )
+        return diagrams[depth, keep]
+
+    def dot_of(fold: Fold) -> str:
+        return to_dot(
+            drawing(fold.depth, fold.unfold),
+            detail=fold.detail,
+            node_numbers=node_numbers,
+            selected=selected,
         )
-    return drawn, svg
+
+    def estimate(fold: Fold) -> Size:
+        width, height = estimated_size(
+            drawing(fold.depth, fold.unfold), detail=fold.detail, node_numbers=node_numbers
+        )
+        return width, height * (1.0 if dot_available() else BROWSER_TALLER)
+
+    if whole:
+        drawn = drawing(None, False)
+        dot = to_dot(drawn, detail=details[0], node_numbers=node_numbers, selected=selected)
+    else:
+        # Levels and detail from the estimate (no drawing needed); Graphviz, when present, has
+        # the last word on its real layout, from there: a level more or less, usually.
+        fold = choose_fold(estimate, deepest, details, unfold=bool(kept))
+        if dot_available():
+
+            def measured(depth: int) -> Size:
+                return svg_size(svg(dot_of(replace(fold, depth=depth))))
+
+            fold = replace(fold, depth=fold_depth(measured, deepest, start=fold.depth))
+        drawn, dot = drawing(fold.depth, fold.unfold), dot_of(fold)
+    shown = tree_diagram(dot, key=key, name=name, whole=whole)
+    if drawn.collapsed:
+        levels = max(node.depth for node in drawn.nodes) + 1
+        st.caption(
+            f"The first {levels} of the tree's {deepest + 1} levels, as large as a class can "
+            "read them; dashed boxes hold the rest. Choose **Whole tree** to see every level, "
+            "then zoom in on any part."
+        )
+    return drawn, shown
 
 
 def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> str:

@@ -8,6 +8,7 @@ watch must also differ from before.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -304,15 +305,22 @@ PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
 
 
 @contextmanager
-def serve(script: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def serve(
+    script: Path, tmp_path_factory: pytest.TempPathFactory, *, without_dot: bool = False
+) -> Iterator[LiveServer]:
     """Serve ``script`` with Streamlit on a free port until the block ends.
 
+    ``without_dot``: the server's PATH holds only Python's own folder, so Graphviz's ``dot``
+    is not found and the browser lays trees out, as after a pip-only install.
     The test fails, saying why, when the server does not start.
     """
     log = tmp_path_factory.mktemp(script.stem) / "server.log"
     port = free_port()
+    command = streamlit_command(script, port)
+    if without_dot:
+        command = ["/usr/bin/env", f"PATH={Path(sys.executable).parent}", *command]
     try:
-        running = LiveServer.start(streamlit_command(script, port), port, log)
+        running = LiveServer.start(command, port, log)
     except RuntimeError as error:
         pytest.fail(str(error), pytrace=False)
     try:

@@ -273,43 +273,6 @@ def test_back_button_returns_to_the_previous_view(app: AppPage) -> None:
     app.assert_healthy()
 
 
-# --- deep trees at full size (issue 12: text 3-4 px tall, the root off-screen) -------------
-
-_ROOT_IN_VIEW = """
-(key) => {
-  const box = document.querySelector(`.st-key-${key} .arboretum-svg`);
-  const title = [...box.querySelectorAll("g.node > title")].find((t) => t.textContent === "n0");
-  const root = title.parentElement.getBoundingClientRect();
-  const shown = box.getBoundingClientRect();
-  const texts = [...box.querySelectorAll("g.node text")].map((t) => t.getBoundingClientRect());
-  return {
-    scrolls: box.scrollWidth > box.clientWidth,
-    rootInView: root.left >= shown.left && root.right <= shown.right && root.top >= shown.top,
-    textHeight: Math.min(...texts.map((r) => r.height)),
-  };
-}
-"""
-
-
-@pytest.mark.parametrize("case", [SINGLE_TREE, GINI_VS_ENTROPY], ids=["single-tree", "gini"])
-def test_full_size_diagram_is_readable_and_opens_on_the_root(app: AppPage, case: PageCase) -> None:
-    key = "tree-diagram" if case is SINGLE_TREE else "tree-gini"
-    app.open(case.path + "?dataset=breast_cancer&max_depth=none", case.ready)
-    before = app.html(f".st-key-{key}")
-    fitted = app.page.evaluate(_ROOT_IN_VIEW, key)
-    assert fitted["textHeight"] < 9, "the page-fitted view of this deep tree was expected small"
-
-    app.page.locator(f".st-key-{key}-size button", has_text="Full size").click()
-    app.wait_for_new_content(f".st-key-{key}", before)
-    app.page.wait_for_timeout(500)  # the scroll to the root runs once the SVG is in place
-
-    full = app.page.evaluate(_ROOT_IN_VIEW, key)
-    assert full["scrolls"], "a natural-size deep tree should be wider than the page"
-    assert full["rootInView"], "the full-size view must open with the root in sight"
-    assert full["textHeight"] >= 9
-    app.assert_healthy()
-
-
 def chosen_kinds(app: AppPage) -> list[str]:
     """The Data control's choices shown as selected (one, always)."""
     buttons = app.page.locator('.st-key-data_kind button[aria-checked="true"]')

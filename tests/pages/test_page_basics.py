@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import re
 import textwrap
 from urllib.parse import urlencode
 
@@ -29,7 +28,7 @@ from core.app.pages import PAGES
 from core.app.pages import SINGLE_TREE as SINGLE_TREE_PAGE
 from core.app.settings import default_catalogue, parse, to_query
 from core.data.catalogue import list_datasets
-from core.ui.panels import FOLD_DEPTH
+from core.figures.fold import PROJECTOR_COLUMN, readable, svg_size, text_px
 
 CLASSROOM_LINKS = classroom_links(default_catalogue())
 ARTICLE_LINKS = classroom_links(default_catalogue(), ARTICLES)
@@ -75,7 +74,8 @@ def test_page_runs_with_every_dataset(page, dataset):
     for key in DIAGRAMS[page.url_path]:
         drawing = svg(app, key)
         assert "</svg>" in drawing
-        assert "predict" in drawing, "a tree diagram names what its leaves predict"
+        # Its leaves name what they predict, unless a deep tree's leaves are folded away.
+        assert "predict" in drawing or "more node" in drawing, "no leaf and no fold"
     # The URL now spells out every setting, so a copied link reproduces this view.
     expected, _ = parse(page.settings, {"dataset": dataset}, default_catalogue())
     assert raw_query_of(app) == to_query(expected)
@@ -219,11 +219,11 @@ def test_gini_page_only_offers_classification_datasets():
 
 
 def fold_note(app):
-    return [c.value for c in app.caption if c.value.startswith("Dashed boxes stand for")]
+    return [c.value for c in app.caption if "dashed boxes hold the rest" in c.value]
 
 
 def test_random_forest_says_levels_are_folded_only_when_they_are():
-    iris = open_page(RANDOM_FOREST, dataset="iris")  # tree 0 is 4 levels deep
+    iris = open_page(RANDOM_FOREST, dataset="iris", max_depth="1")  # one split: nothing folds
     assert_healthy(iris)
     assert "more node" not in svg(iris)
     assert not fold_note(iris)
@@ -241,27 +241,28 @@ def test_random_forest_says_levels_are_folded_only_when_they_are():
         (GINI_VS_ENTROPY, "tree-gini"),
     ],
 )
-def test_every_page_folds_at_one_depth_and_full_size_shows_every_level(path, key):
-    # Issue 12: the pages folded deep trees at 8, 6 or 4 levels, and a 57-leaf tree's text
-    # was 3-4 px tall with no way to read it on the page.
+def test_every_page_folds_a_deep_tree_to_readable_text_and_shows_it_whole_on_request(path, key):
+    # Issue 24: at "Fit to the page" node text was 2-5 px on a 1280x720 projector for any tree
+    # deeper than about three levels. The readable view draws as many levels as keep 10 px text
+    # in a column beside the boundary (426 x 504 px) and folds the rest.
     # Two overlapping features of breast cancer: every page's trees grow deep on them.
     app = open_page(path, dataset="breast_cancer", max_depth="none")
     assert_healthy(app)
     fitted = svg(app, key)
     assert "more node" in fitted
+    assert readable(svg_size(fitted)), f"text {text_px(svg_size(fitted), PROJECTOR_COLUMN):.1f} px"
     notes = fold_note(app)
-    assert all(f"deeper than {FOLD_DEPTH}" in note for note in notes)
+    assert notes
 
-    app.segmented_control(key=f"{key}-size").set_value("full").run()
+    app.segmented_control(key=f"{key}-size").set_value("whole").run()
     assert_healthy(app)
     whole = svg(app, key)
     assert "more node" not in whole
     assert len(fold_note(app)) == len(notes) - 1  # only this diagram changed
     assert whole.count('class="node"') > fitted.count('class="node"')
-    natural = re.search(r'viewBox="[\d.-]+ [\d.-]+ ([\d.]+)', whole)
-    assert natural is not None
-    assert f"min-width:{float(natural.group(1)):.0f}pt" in whole  # natural size, scrolling
-    assert "overflow:auto;max-height:80vh" in whole
+    # Fitted into a box 70% of the window tall, where the visitor zooms in on any part.
+    assert 'class="arboretum-svg" style="height:70vh"' in whole
+    assert "width:100%;height:100%" in whole
 
 
 def test_sidebar_divider_only_where_page_controls_follow():

@@ -89,6 +89,7 @@ def test_a_link_opens_at_its_step_and_next_grows_one_split(wine: Any) -> None:
     assert app.button(key="step-back").disabled and app.button(key="step-first").disabled
     app.button(key="step-end").click().run()
     assert query_of(app)["step"] == "none"
+    app.segmented_control(key="tree-diagram-size").set_value("whole").run()  # nothing folded
     assert drawn_nodes(app) == model.tree_.node_count
     assert app.button(key="step-next").disabled and app.button(key="step-end").disabled
 
@@ -114,12 +115,14 @@ def test_the_last_step_is_the_single_tree_pages_tree() -> None:
     grown = open_page(STEP_PAGE, **query, step="none")
     for app in (single, grown):
         assert_healthy(app)
+        app.segmented_control(key="tree-diagram-size").set_value("whole").run()
     for label in ("Train accuracy", "Test accuracy", "Leaves"):
         assert metric(grown, label) == metric(single, label), label
     assert texts(grown) == texts(single)  # the same nodes, rules, counts and impurities
     # The last step reached with the buttons is that tree too.
     stepped = open_page(STEP_PAGE, **query, step="0")
     stepped.button(key="step-end").click().run()
+    stepped.segmented_control(key="tree-diagram-size").set_value("whole").run()
     assert texts(stepped) == texts(single)
 
 
