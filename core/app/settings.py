@@ -173,6 +173,9 @@ class Setting:
 CRITERIA: tuple[str, ...] = ("gini", "entropy")
 MAX_FEATURES: tuple[str, ...] = ("sqrt", "log2", "all")
 FIT_ON: tuple[str, ...] = ("pair", "all")
+#: The lessons a page opens beside its usual figures (issue 20), by the name a link gives them
+#: (``Random_forest?view=variance``). Each page offers its own; None is none of them.
+VIEWS: tuple[str, ...] = ("variance", "criterion-matters", "map", "what-if")
 #: The share of rows held out for testing: the slider's range and the default, which every
 #: link made before the setting existed still means.
 TEST_SIZE_RANGE = (0.1, 0.5)
@@ -306,6 +309,12 @@ TABLE: tuple[Setting, ...] = (
     ),
     Setting("tree", _on(0, FOREST), "int", 0, N_ESTIMATORS_LIMIT - 1, label="Tree number"),
     Setting("sample", _on(0, SINGLE, FOREST, STEP), "int", 0, SAMPLE_LIMIT, none=""),
+    Setting(
+        "view", _on(None, SINGLE, FOREST, GINI), "choice", options=VIEWS, none="",
+        label="More to see",
+        help="A lesson of its own on this page's data and settings, shown above the page's "
+        "usual figures. It is in the link too.",
+    ),
     Setting(
         "test_on_tree", _on(False, SINGLE, STEP), "bool",
         label="Show the test data on the tree", widget="toggle",

@@ -265,6 +265,25 @@ class Controls(Binding):
             )
         )
 
+    def view(self, offered: dict[str, str]) -> str | None:
+        """Which of this page's extra lessons to show (``offered``: name -> label), or None.
+
+        A link may name another page's view: this page then shows none of them.
+        """
+        if st.session_state.get("view", self.last.view) not in (None, *offered):
+            st.session_state["view"] = None
+        entry = self.settings_type.entries["view"]
+        return self._control(
+            "view",
+            lambda: st.segmented_control(
+                entry.label,
+                list(offered),
+                format_func=offered.__getitem__,
+                key="view",
+                help=entry.help,
+            ),
+        )
+
     def sample(self, view: ModelView, label: str = "Test sample") -> int:
         """Pick one test sample by its position in the test set; keeps the choice in range.
 

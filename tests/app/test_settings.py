@@ -60,6 +60,7 @@ def test_every_field_is_read():
         "noise": "6",
         "n_samples": "300",
         "data_seed": "7",
+        "view": "map",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -82,6 +83,7 @@ def test_every_field_is_read():
         noise=6.0,
         n_samples=300,
         data_seed=7,
+        view="map",
     )
     assert to_query(settings, full=True) == query
 
