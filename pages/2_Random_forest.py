@@ -23,6 +23,7 @@ with st.sidebar:
         controls.show("fit")
     controls.show("seed")
     controls.show("test_size")
+    lesson = controls.view({"variance": "Why averaging works"})
 view = ui.view(controls.settings)
 # A forest too big for a shared server grows only its first trees (cost.notice() says so).
 spec, cost = affordable(forest_spec(controls.settings, shape), view)
@@ -30,7 +31,15 @@ n_trees = spec.n_estimators
 
 st.title("Random forest")
 name = score_name(view.data.task)
-top, curve_area, boundary_area = st.container(), st.container(), st.container()
+top, lesson_area, curve_area, boundary_area = (st.container() for _ in range(4))
+if lesson == "variance":
+    with lesson_area:
+        st.subheader("Why averaging works: trees on resampled data, over each other")
+        many, averaged = st.columns([3, 2], vertical_alignment="bottom")
+        with many:
+            controls.show("resamples")
+        with averaged:
+            controls.show("average")
 curve_column, importance_column = curve_area.columns([3, 2], gap="large")
 with curve_column:
     st.subheader(f"Test {name} as trees are added")
@@ -83,6 +92,23 @@ with top:
         )
 if growing.failed:
     st.stop()
+
+if lesson == "variance":
+    with lesson_area, ui.guard("the resampled trees"):
+        ui.what_to_notice(
+            "Deep trees grown on resamples of the same rows differ wildly: their boundaries "
+            "cross everywhere the classes meet (variance). Their average is steady and scores "
+            "better than a typical one of them. Fewer features per split (max_features) makes "
+            "the trees less alike, and their average better; a shallow max_depth makes them "
+            "alike and all a little wrong (bias)."
+            if view.classify
+            else "Deep trees grown on resamples of the same rows differ wildly: each staircase "
+            "chases its own noise (variance). Their average is steady: its error is the trees' "
+            "error minus their variance. Shallow trees agree more but all miss the curve "
+            "(bias).",
+            key="variance-notice",
+        )
+        ui.variance_view(settings, shape)
 
 with curve_column, ui.guard("the curve"):
     n_curve = ui.curve_trees(n_trees)

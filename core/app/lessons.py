@@ -81,6 +81,14 @@ LESSONS: tuple[Lesson, ...] = (
         (("dataset", "sine"), ("n_estimators", 200), ("max_depth", 3)),
     ),
     Lesson(
+        "Why averaging beats one deep tree",
+        "Twenty deep trees, each grown on its own resample of the sine, chase their own noise "
+        "in twenty different staircases; their average is steady, and its error is the trees' "
+        "error minus their variance.",
+        RANDOM_FOREST,
+        (("dataset", "sine"), ("max_depth", None), ("view", "variance")),
+    ),
+    Lesson(
         "Out-of-bag tracks test accuracy",
         "Each tree is scored on the rows its bootstrap sample left out: a free estimate of "
         "test accuracy, without touching the test set.",

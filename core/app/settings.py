@@ -316,6 +316,16 @@ TABLE: tuple[Setting, ...] = (
         "usual figures. It is in the link too.",
     ),
     Setting(
+        "resamples", _on(20, FOREST), "int", 1, 100, label="Trees drawn over each other",
+        widget="slider",
+        help="How many trees to grow, each on its own resample of the training rows, with "
+        "the forest's settings, on the plotted features only.",
+    ),
+    Setting(
+        "average", _on(True, FOREST), "bool", label="Average them", widget="toggle",
+        help="Draw the trees' average over them: what a forest of these trees predicts.",
+    ),
+    Setting(
         "test_on_tree", _on(False, SINGLE, STEP), "bool",
         label="Show the test data on the tree", widget="toggle",
         help="Each node then also says how many test samples reach it and how well the tree "

@@ -183,6 +183,11 @@ class Split:
     test_index: np.ndarray
 
 
+def sine_curve(x: np.ndarray) -> np.ndarray:
+    """The sine set's noise-free curve, ``y = 0.5 x^2 + 10 sin(2.5 x)``, at each ``x``."""
+    return 0.5 * x**2 + 10.0 * np.sin(2.5 * x)
+
+
 def make_sine(n_samples: int = 200, *, noise: float = SINE_NOISE, random_state: int = 0) -> Dataset:
     """Generate the noisy sine regression set.
 
@@ -211,7 +216,7 @@ def make_sine(n_samples: int = 200, *, noise: float = SINE_NOISE, random_state: 
     _check_int(random_state, "random_state", 0)
     rng = np.random.default_rng(random_state)
     x = np.sort(rng.uniform(0.0, 10.0, size=n_samples))
-    y = 0.5 * x**2 + 10.0 * np.sin(2.5 * x) + float(noise) * rng.standard_normal(n_samples)
+    y = sine_curve(x) + float(noise) * rng.standard_normal(n_samples)
     return Dataset(
         name="sine",
         title="Noisy sine wave",

@@ -65,6 +65,7 @@ from core.ui.panels import (
     votes,
 )
 from core.ui.url_state import show_notices
+from core.ui.variance_panel import variance_view
 
 __all__ = [
     "Controls",
@@ -101,6 +102,7 @@ __all__ = [
     "step_bar",
     "step_fit",
     "tree_controls",
+    "variance_view",
     "view",
     "votes",
     "what_to_notice",

@@ -125,6 +125,11 @@ def view(settings: Settings) -> ModelView:
     return _view(data_spec(settings, shape), model_columns(settings, shape))
 
 
+def view_of(settings: Settings, columns: tuple[int, ...]) -> ModelView:
+    """The rows of ``settings``' data and split, sliced to ``columns`` (dataset positions)."""
+    return _view(data_spec(settings, catalogue()[settings.dataset]), columns)
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
     return ModelView(rows(data), split(data), columns)

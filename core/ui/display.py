@@ -28,8 +28,9 @@ _LOG = logging.getLogger(__name__)
 # --- showing things ------------------------------------------------------------------------
 
 
-def what_to_notice(text: str) -> None:
-    with st.container(key="what-to-notice"):
+def what_to_notice(text: str, *, key: str = "what-to-notice") -> None:
+    """The lesson of a page (or of a view on it, under its own ``key``) in a callout."""
+    with st.container(key=key):
         st.info(f"**What to notice.** {text}", icon=":material/visibility:")
 
 

@@ -1,0 +1,141 @@
+"""Why averaging works (``Random_forest?view=variance``): K resampled trees over each other.
+
+The trees are a forest of ``resamples`` trees with the page's settings, grown on the plotted
+features only (two to classify, the first to regress), so each one's boundary or staircase is
+exactly what it predicts. :mod:`core.figures.variance` computes and draws; this module fits,
+asks the trees for their predictions on a grid and the test rows, and lays the view out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core.app.models import ModelView, affordable, forest_spec
+from core.app.settings import DatasetShape, Settings
+from core.data.datasets import sine_curve
+from core.figures.variance import (
+    Spread,
+    averaging_figure,
+    compute_spread,
+    decomposition_figure,
+    spread_figure,
+)
+from core.ui.cached import built_once, fit_forest, view_of
+from core.ui.display import chart
+
+#: Grid points per axis of the plane (classification) and along x (regression).
+GRID = 100
+CURVE_POINTS = 400
+
+
+def _shares(forest: Any, X: np.ndarray, n_classes: int) -> np.ndarray:
+    """Each tree's class shares for each row, (K, n, n_classes), in the dataset's classes.
+
+    A resample may lack a class; the forest then knows fewer classes than the data has.
+    """
+    values = forest.predict_per_tree(X)
+    full = np.zeros((values.shape[0], values.shape[1], n_classes))
+    full[:, :, np.asarray(forest.classes_, dtype=int)] = values
+    return full
+
+
+def spread_of(forest: Any, view: ModelView, dataset: str) -> Spread:
+    """What the forest's trees say over the plotted plane (or line) and on the test rows."""
+    X = np.vstack([view.X_train, view.X_test])
+    low, high = X.min(axis=0), X.max(axis=0)
+    margin = 0.05 * np.where(high > low, high - low, 1.0)
+    low, high = low - margin, high + margin
+    if not view.classify:
+        xs = np.linspace(low[0], high[0], CURVE_POINTS)
+        truth = sine_curve(view.X_test[:, 0]) if dataset == "sine" else None
+        return compute_spread(
+            "regression",
+            grid_values=forest.predict_per_tree(xs.reshape(-1, 1)),
+            test_values=forest.predict_per_tree(view.X_test),
+            X_test=view.X_test,
+            y_test=view.y_test,
+            xs=xs,
+            feature_names=view.names,
+            truth=truth,
+        )
+    xs, ys = np.linspace(low[0], high[0], GRID), np.linspace(low[1], high[1], GRID)
+    plane = np.column_stack([np.tile(xs, GRID), np.repeat(ys, GRID)])  # y outer, x inner
+    n_classes = len(view.class_names)
+    return compute_spread(
+        "classification",
+        grid_values=_shares(forest, plane, n_classes),
+        test_values=_shares(forest, view.X_test, n_classes),
+        X_test=view.X_test,
+        y_test=view.y_test,
+        xs=xs,
+        ys=ys,
+        feature_names=view.names,
+        class_names=view.class_names,
+    )
+
+
+def variance_view(settings: Settings, shape: DatasetShape) -> None:
+    """The view: the trees over each other, the numbers, and error against trees averaged."""
+    columns = (settings.x, settings.y) if shape.task == "classification" else (0,)
+    view = view_of(settings, columns)
+    wanted = forest_spec(
+        settings, shape, columns=columns, n_estimators=settings.resamples, bootstrap=True
+    )
+    spec, cost = affordable(wanted, view)
+    forest = fit_forest(spec, cost, show_progress=False)
+    spread = built_once(
+        [forest], ("spread", settings.dataset), lambda: spread_of(forest, view, settings.dataset)
+    )
+    K = spread.n_trees
+    picture, numbers = st.columns([3, 2], gap="large")
+    with picture:
+        figure = built_once(
+            [forest],
+            ("spread-figure", settings.average),
+            lambda: spread_figure(spread, average=settings.average),
+        )
+        chart(figure, key="variance-trees")
+    with numbers:
+        if spread.parts is not None:
+            parts = spread.parts
+            st.metric("One tree's test MSE (mean of the K)", f"{parts.trees_error:.3g}")
+            st.metric("Their average's test MSE", f"{parts.average_error:.3g}")
+            chart(decomposition_figure(parts), key="variance-parts")
+            if parts.bias2 is not None:
+                st.caption(
+                    f"On these {len(spread.test_y)} test rows bias², variance and noise add up "
+                    f"to {parts.bias2 + parts.variance + (parts.noise or 0.0):.4g}; one tree's "
+                    f"error is {parts.trees_error:.4g}. The difference, {parts.rest:.2g}, is "
+                    "chance: the noise and the average's miss happen to line up a little on "
+                    "these rows; over many test sets it averages to zero."
+                )
+            else:
+                st.caption(
+                    "One tree's error = the average's error + the variance, exactly, on these "
+                    "rows. The average's error holds the bias² and the noise together: without "
+                    "the noise-free curve they cannot be told apart."
+                )
+        else:
+            agree = "–" if spread.agreement is None else f"{spread.agreement:.1%}"
+            st.metric("One tree's test accuracy (mean of the K)", f"{1 - spread.tree_error:.3f}")
+            st.metric("Their average's test accuracy", f"{1 - spread.error_by_k[-1]:.3f}")
+            st.metric(
+                "Two trees agree on a test row",
+                agree,
+                help="Over every pair of the K trees and every test row: the share where both "
+                "trees give the same class.",
+            )
+            st.caption(
+                "Grey shading: how many trees disagree there (white: all agree). Each thin line "
+                "is one tree's boundary; the thick one is their average's."
+            )
+        chart(averaging_figure(spread), key="variance-curve")
+    st.caption(
+        f"{K} trees with this page's settings (max_depth, max_features, criterion), each grown "
+        f"on its own bootstrap resample of the training rows, on the plotted "
+        f"{'features' if view.classify else 'feature'} only: "
+        f"{', '.join(view.names)}."
+    )

@@ -1,0 +1,64 @@
+"""Random_forest?view=variance: K resampled trees over each other, opened from a link."""
+
+from __future__ import annotations
+
+import pytest
+from page_helpers import (
+    RANDOM_FOREST,
+    assert_healthy,
+    block,
+    chart_spec,
+    open_page,
+    query_of,
+    raw_query_of,
+)
+from page_helpers import values as values_of
+
+
+def metric_values(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {m.label: m.value for m in app.metric}
+
+
+@pytest.mark.parametrize("dataset", ["moons", "sine"])
+def test_the_link_opens_the_view_with_its_trees_and_numbers(dataset: str) -> None:
+    app = open_page(RANDOM_FOREST, dataset=dataset, view="variance", max_depth="none")
+    assert_healthy(app)
+    assert not app.warning
+    trees = chart_spec(app, "variance-trees")
+    assert trees["data"], "the trees over each other"
+    curve = chart_spec(app, "variance-curve")
+    assert len(values_of(curve["data"][0]["x"])) == 20, (
+        "one point per number of trees averaged, K = 20"
+    )
+    numbers = metric_values(app)
+    if dataset == "sine":
+        assert chart_spec(app, "variance-parts")["data"]
+        one, average = (
+            float(numbers["One tree's test MSE (mean of the K)"]),
+            float(numbers["Their average's test MSE"]),
+        )
+        assert average < one, "deep trees on resamples: their average errs less"
+    else:
+        assert "Two trees agree on a test row" in numbers
+    assert block(app, "variance-notice").info
+    assert query_of(app)["view"] == "variance"
+
+
+def test_moving_k_and_the_average_toggle_redraws_and_stays_in_the_link() -> None:
+    app = open_page(RANDOM_FOREST, dataset="moons", view="variance")
+    before = chart_spec(app, "variance-trees")
+    app.slider(key="resamples").set_value(5).run()
+    assert_healthy(app)
+    assert len(values_of(chart_spec(app, "variance-curve")["data"][0]["x"])) == 5
+    app.toggle(key="average").set_value(False).run()
+    after = chart_spec(app, "variance-trees")
+    assert len(after["data"]) == len(before["data"]) - 1, "no average line"
+    assert raw_query_of(app)["resamples"] == "5" and raw_query_of(app)["average"] == "false"
+
+
+def test_without_the_view_nothing_of_it_is_computed_and_another_pages_view_is_ignored() -> None:
+    for query in ({}, {"view": "map"}):
+        app = open_page(RANDOM_FOREST, dataset="moons", **query)
+        assert_healthy(app)
+        assert not [c for c in app.get("plotly_chart") if "variance" in c.proto.id]
+        assert "view" not in raw_query_of(app)
