@@ -27,17 +27,31 @@ with st.sidebar:
     controls.show("fit")
     controls.show("seed")
     controls.show("test_size")
+    lesson = controls.view({"criterion-matters": "Does the criterion matter?"})
+st.title("Gini vs entropy")
+top, lesson_area = st.container(), st.container()
+if lesson == "criterion-matters":
+    with lesson_area:
+        st.subheader("Does the criterion matter?")
+        lesson_top = st.container()
+        st.markdown("#### One split, counted by hand")
+        st.caption("Two classes, A and B: how many rows of each the split sends to each side.")
+        sliders = st.columns(4)
+        for column, name in zip(sliders, ("left_a", "left_b", "right_a", "right_b"), strict=True):
+            with column:
+                controls.show(name)
+        lab = st.container()
 settings = controls.finish()
 view = ui.view(settings)
 
-st.title("Gini vs entropy")
-ui.show_notices(settings)
-ui.what_to_notice(
-    "Gini impurity and entropy rise and fall together, so the two trees often ask the same "
-    "questions. When they part ways (outlined nodes), everything below differs too, yet they "
-    "still agree on most samples and their test accuracies stay close. Depth matters far more "
-    "than the criterion: compare the two colours in the depth chart."
-)
+with top:
+    ui.show_notices(settings)
+    ui.what_to_notice(
+        "Gini impurity and entropy rise and fall together, so the two trees often ask the same "
+        "questions. When they part ways (outlined nodes), everything below differs too, yet they "
+        "still agree on most samples and their test accuracies stay close. Depth matters far more "
+        "than the criterion: compare the two colours in the depth chart."
+    )
 
 with ui.guard("the two trees") as growing:
     trees = {c: ui.fit_tree(tree_spec(settings, shape, criterion=c)) for c in CRITERIA}
@@ -47,6 +61,17 @@ with ui.guard("the two trees") as growing:
     boundaries = {c: view.boundary(tree, pair, edges_from=both) for c, tree in trees.items()}
 if growing.failed:
     st.stop()
+
+if lesson == "criterion-matters":
+    with lesson_top, ui.guard("whether the criterion matters"):
+        ui.what_to_notice(
+            "Where the two trees part, each question removes nearly as much of the other "
+            "criterion's measure as its own pick: the criterion only tips a close call. Over "
+            "many splits the trees may part often, yet they classify few test rows differently "
+            "and their test accuracies stay within a few points of each other, either way.",
+            key="criterion-notice",
+        )
+        ui.criterion_view(settings, view, trees, tree_spec(settings, shape), lab)
 
 gini, entropy = trees["gini"], trees["entropy"]
 only_gini, only_entropy = differing_nodes(gini, entropy)

@@ -321,6 +321,16 @@ TABLE: tuple[Setting, ...] = (
         help="How many trees to grow, each on its own resample of the training rows, with "
         "the forest's settings, on the plotted features only.",
     ),
+    *(
+        Setting(
+            f"{side}_{cls}", _on(default, GINI), "int", 0, 100, widget="slider",
+            label=f"{side.capitalize()} side: class {cls.upper()}",
+            help="Training rows of this class the split sends to this side.",
+        )
+        for side, cls, default in (
+            ("left", "a", 30), ("left", "b", 5), ("right", "a", 10), ("right", "b", 55)
+        )
+    ),
     Setting(
         "average", _on(True, FOREST), "bool", label="Average them", widget="toggle",
         help="Draw the trees' average over them: what a forest of these trees predicts.",

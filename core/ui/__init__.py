@@ -36,6 +36,7 @@ from core.ui.cached import (
     view,
 )
 from core.ui.controls import Controls, start, tree_controls
+from core.ui.criterion_panel import criterion_view
 from core.ui.display import (
     chart,
     guard,
@@ -74,6 +75,7 @@ __all__ = [
     "catalogue",
     "chart",
     "clear_caches",
+    "criterion_view",
     "curve_trees",
     "dataset_infos",
     "depth_curve",

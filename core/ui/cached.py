@@ -48,6 +48,7 @@ from core.figures import (
     compute_forest_curve,
     render_svg,
 )
+from core.figures.criterion import SeedStudy, seed_study
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
 from core.ui.visit import own_catalogue, own_rows
 
@@ -322,6 +323,29 @@ def _depth_curve(spec: TreeSpec) -> DepthCurve:
         DecisionTreeClassifier, min_samples_leaf=spec.min_samples_leaf, random_state=spec.seed
     )
     return compute_depth_curve(make, rows.X_train, rows.y_train, rows.X_test, rows.y_test)
+
+
+#: Train/test splits the criterion study grows both trees on.
+STUDY_SEEDS = 50
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def criterion_study(spec: TreeSpec) -> SeedStudy:
+    """Both criteria's trees on :data:`STUDY_SEEDS` splits of ``spec``'s rows (seed = split).
+
+    The trees are fitted here, not through :func:`fit_tree`: a hundred of them would push
+    every page's own trees out of its cache.
+    """
+    data = rows(spec.data)
+    chosen = list(spec.columns)
+
+    def grow(criterion: str, seed: int) -> tuple[Any, Any, Any]:
+        part = split_dataset(data, test_size=spec.test_size, random_state=seed)
+        arguments = replace(spec, criterion=criterion, seed=seed).arguments()
+        tree = DecisionTreeClassifier(**arguments).fit(part.X_train[:, chosen], part.y_train)
+        return tree, part.X_test[:, chosen], part.y_test
+
+    return seed_study(grow, range(STUDY_SEEDS))
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
