@@ -27,6 +27,12 @@ FONT_FAMILY = "Helvetica, Arial, sans-serif"
 FONT_SIZE = 16
 #: Characters per line of a chart title: about what a 390 px phone shows at the title's size.
 TITLE_WIDTH = 36
+#: The size of ``<sup>`` text against its line's, as Plotly draws it.
+SUP_SCALE = 0.7
+#: Pixels from the figure's top to the top of its title's first line: its baseline sits where
+#: a one-line title centred in the 60 px top margin had it.
+TITLE_PAD = 18
+_SUP = re.compile(r"<sup>([^<]*)</sup>")
 
 
 def wrap_text(text: str, width: int) -> str:
@@ -35,10 +41,16 @@ def wrap_text(text: str, width: int) -> str:
     Plotly never wraps a title or a tick label by itself; a long one runs off a narrow
     screen. Lines break after a space, ``_`` or ``/``; a word longer than ``width`` is cut
     at ``width``. Every character is kept, in order, except a space where a line breaks. A
-    ``<br>`` already in ``text`` is kept as a line break of its own.
+    ``<br>`` already in ``text`` is kept as a line break of its own. A line that is all
+    ``<sup>`` (Plotly draws it at :data:`SUP_SCALE` of the size) holds ``width / SUP_SCALE``
+    characters, and each of its lines keeps its own ``<sup>`` tags.
     """
     if "<br>" in text:
         return "<br>".join(wrap_text(part, width) for part in text.split("<br>"))
+    small = _SUP.fullmatch(text)
+    if small:
+        wrapped = wrap_text(small.group(1), int(width / SUP_SCALE))
+        return "<br>".join(f"<sup>{line}</sup>" for line in wrapped.split("<br>"))
     pieces = re.findall(r"[^ _/]+[ _/]*|[ _/]+", text)
     lines: list[str] = []
     line = ""
@@ -98,7 +110,17 @@ def styled_layout(
     if title:
         title = wrap_text(title, TITLE_WIDTH)
     top = 60 + 24 * title.count("<br>") if title else 20
-    title_layout: dict[str, Any] = {"x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}}
+    # Hung from the top: Plotly's automatic place puts the first line's baseline in the middle
+    # of the margin and the others below it, so a title of three lines ran into the plot.
+    title_layout: dict[str, Any] = {
+        "x": 0.01,
+        "xanchor": "left",
+        "y": 1,
+        "yref": "container",
+        "yanchor": "top",
+        "pad": {"t": TITLE_PAD},
+        "font": {"size": FONT_SIZE + 2},
+    }
     if title is not None:  # None leaves the text unset, as Plotly does
         title_layout["text"] = title
     return {

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from core.figures._layout import FONT_FAMILY, FONT_SIZE, TITLE_WIDTH, wrap_text
+from core.figures._layout import (
+    FONT_FAMILY,
+    FONT_SIZE,
+    TITLE_PAD,
+    TITLE_WIDTH,
+    wrap_text,
+)
 from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, EDGE_COLOR, FONT_COLOR, GRID_COLOR
 
@@ -59,7 +65,16 @@ def style_figure(
         paper_bgcolor=BACKGROUND,
         plot_bgcolor=BACKGROUND,
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": FONT_COLOR},
-        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
+        title={
+            "text": title,
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 1,
+            "yref": "container",
+            "yanchor": "top",
+            "pad": {"t": TITLE_PAD},
+            "font": {"size": FONT_SIZE + 2},
+        },
         height=height,
         margin={"l": 70, "r": 20, "t": top, "b": 60},
         legend={
