@@ -27,11 +27,17 @@ FONT_FAMILY = "Helvetica, Arial, sans-serif"
 FONT_SIZE = 16
 #: Characters per line of a chart title: about what a 390 px phone shows at the title's size.
 TITLE_WIDTH = 36
+#: Characters per line of an axis title (a size smaller than the chart's title, on a plot
+#: narrower than the chart): the x title of a 390 px phone's chart runs off it past about 36.
+AXIS_TITLE_WIDTH = 32
 #: The size of ``<sup>`` text against its line's, as Plotly draws it.
 SUP_SCALE = 0.7
 #: Pixels from the figure's top to the top of its title's first line: its baseline sits where
 #: a one-line title centred in the 60 px top margin had it.
 TITLE_PAD = 18
+#: Pixels between an axis's tick labels and its title (Plotly's default offset ignored the
+#: labels' real depth: tilted or wrapped labels ran into the title).
+TITLE_STANDOFF = 10
 _SUP = re.compile(r"<sup>([^<]*)</sup>")
 
 
@@ -71,7 +77,14 @@ def wrap_text(text: str, width: int) -> str:
 
 
 def axis_style(title: str) -> dict[str, Any]:
-    """One axis of the shared look, titled ``title`` (a fresh dict: callers may add to it)."""
+    """One axis of the shared look, titled ``title`` (a fresh dict: callers may add to it).
+
+    A long title wraps over lines of :data:`AXIS_TITLE_WIDTH` characters. The title stands
+    :data:`TITLE_STANDOFF` px off the tick labels however deep they are, and the margin grows
+    to hold both (``automargin``): with Plotly's fixed offset, tick labels it tilted to fit a
+    narrow plot ran into the title, and a margin too small for them pushed the title onto
+    them.
+    """
     return {
         "showgrid": True,
         "gridcolor": GRID_COLOR,
@@ -80,7 +93,12 @@ def axis_style(title: str) -> dict[str, Any]:
         "linecolor": EDGE_COLOR,
         "ticks": "outside",
         "tickcolor": EDGE_COLOR,
-        "title": {"font": {"size": FONT_SIZE}, "text": title},
+        "automargin": True,
+        "title": {
+            "font": {"size": FONT_SIZE},
+            "text": wrap_text(title, AXIS_TITLE_WIDTH),
+            "standoff": TITLE_STANDOFF,
+        },
     }
 
 

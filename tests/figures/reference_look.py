@@ -11,9 +11,11 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from core.figures._layout import (
+    AXIS_TITLE_WIDTH,
     FONT_FAMILY,
     FONT_SIZE,
     TITLE_PAD,
+    TITLE_STANDOFF,
     TITLE_WIDTH,
     wrap_text,
 )
@@ -55,7 +57,8 @@ def style_figure(
         "linecolor": EDGE_COLOR,
         "ticks": "outside",
         "tickcolor": EDGE_COLOR,
-        "title": {"font": {"size": FONT_SIZE}},
+        "automargin": True,
+        "title": {"font": {"size": FONT_SIZE}, "standoff": TITLE_STANDOFF},
     }
     if title:
         title = wrap_text(title, TITLE_WIDTH)
@@ -85,8 +88,8 @@ def style_figure(
         },
         hoverlabel={"font": {"size": FONT_SIZE - 2}},
     )
-    fig.update_xaxes(axis, title_text=x_title)
-    fig.update_yaxes(axis, title_text=y_title)
+    fig.update_xaxes(axis, title_text=wrap_text(x_title, AXIS_TITLE_WIDTH))
+    fig.update_yaxes(axis, title_text=wrap_text(y_title, AXIS_TITLE_WIDTH))
     return fig
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 
 from core.figures._layout import (
+    AXIS_TITLE_WIDTH,
     FONT_SIZE,
     SUP_SCALE,
     TITLE_PAD,
     TITLE_WIDTH,
+    axis_style,
     styled_layout,
     wrap_text,
 )
@@ -29,6 +31,18 @@ def test_small_print_wraps_at_its_own_size_each_line_small() -> None:
     assert all(len(line) <= TITLE_WIDTH / SUP_SCALE for line in inner)
     assert max(len(line) for line in inner) > TITLE_WIDTH
     assert " ".join(inner) == small
+
+
+def test_a_long_axis_title_wraps_and_stands_off_its_tick_labels() -> None:
+    title = "gain: impurity before minus weighted impurity after"
+    axis = axis_style(title)
+    lines = axis["title"]["text"].split("<br>")
+    assert lines == ["gain: impurity before minus", "weighted impurity after"]
+    assert all(len(line) <= AXIS_TITLE_WIDTH for line in lines)
+    # Placed from the tick labels' real depth, with the margin grown to hold both.
+    assert axis["automargin"] is True
+    assert axis["title"]["standoff"] > 0
+    assert axis_style("max_depth")["title"]["text"] == "max_depth"
 
 
 def test_a_title_of_many_lines_hangs_from_the_top_inside_its_margin() -> None:
