@@ -205,6 +205,16 @@ _MEASURE = """
 }
 """
 
+# Scroll each chart into the middle of the main area in turn, as a reader passes it.
+_VISIT = """
+async () => {
+  for (const chart of document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+    chart.scrollIntoView({block: "center"});
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+"""
+
 Point = tuple[float, float]
 
 
@@ -220,7 +230,8 @@ class Text:
     in_legend: bool = False
 
     def __str__(self) -> str:
-        return f"{self.text[:40]!r} ({self.role})"
+        # Plotly puts a zero-width space between the lines of a text.
+        return f"{self.text.replace(chr(0x200B), ' / ')[:40]!r} ({self.role})"
 
 
 @dataclass(frozen=True)
@@ -347,28 +358,20 @@ def problems(chart: Chart, name: str, *, check_size: bool) -> list[str]:
 
 
 def _measure(app: AppPage) -> list[Chart]:
-    """Every chart on the page, each measured once it is in view and holds still."""
+    """Every chart on the page, measured once each has been in view and all hold still."""
     page = app.page
     page.evaluate("() => document.fonts.ready.then(() => true)")
-    charts = []
-    # Scroll each chart into view in turn, then measure it until two looks agree: Plotly
-    # redraws after a resize and after working out automatic margins.
-    count = len(page.evaluate(_MEASURE))
-    for index in range(count):
-        page.evaluate(
-            "(i) => document.querySelectorAll('[data-testid=\"stMain\"] .js-plotly-plot')[i]"
-            ".scrollIntoView({block: 'center'})",
-            index,
-        )
-        before: Any = None
-        for _ in range(20):
-            page.wait_for_timeout(250)
-            now = page.evaluate(_MEASURE)[index]
-            if now == before:
-                break
-            before = now
-        charts.append(_chart(now))
-    return charts
+    page.evaluate(_VISIT)
+    # Plotly redraws after a resize and after working out automatic margins: measure until
+    # two looks agree.
+    before: Any = None
+    for _ in range(40):
+        page.wait_for_timeout(200)
+        now = page.evaluate(_MEASURE)
+        if now == before:
+            break
+        before = now
+    return [_chart(raw) for raw in now]
 
 
 def _open(app: AppPage, case: ChartPage) -> None:
