@@ -27,6 +27,18 @@ FONT_FAMILY = "Helvetica, Arial, sans-serif"
 FONT_SIZE = 16
 #: Characters per line of a chart title: about what a 390 px phone shows at the title's size.
 TITLE_WIDTH = 36
+#: Characters per line of an axis title (a size smaller than the chart's title, on a plot
+#: narrower than the chart): the x title of a 390 px phone's chart runs off it past about 36.
+AXIS_TITLE_WIDTH = 32
+#: The size of ``<sup>`` text against its line's, as Plotly draws it.
+SUP_SCALE = 0.7
+#: Pixels from the figure's top to the top of its title's first line: its baseline sits where
+#: a one-line title centred in the 60 px top margin had it.
+TITLE_PAD = 18
+#: Pixels between an axis's tick labels and its title (Plotly's default offset ignored the
+#: labels' real depth: tilted or wrapped labels ran into the title).
+TITLE_STANDOFF = 10
+_SUP = re.compile(r"<sup>([^<]*)</sup>")
 
 
 def wrap_text(text: str, width: int) -> str:
@@ -35,10 +47,16 @@ def wrap_text(text: str, width: int) -> str:
     Plotly never wraps a title or a tick label by itself; a long one runs off a narrow
     screen. Lines break after a space, ``_`` or ``/``; a word longer than ``width`` is cut
     at ``width``. Every character is kept, in order, except a space where a line breaks. A
-    ``<br>`` already in ``text`` is kept as a line break of its own.
+    ``<br>`` already in ``text`` is kept as a line break of its own. A line that is all
+    ``<sup>`` (Plotly draws it at :data:`SUP_SCALE` of the size) holds ``width / SUP_SCALE``
+    characters, and each of its lines keeps its own ``<sup>`` tags.
     """
     if "<br>" in text:
         return "<br>".join(wrap_text(part, width) for part in text.split("<br>"))
+    small = _SUP.fullmatch(text)
+    if small:
+        wrapped = wrap_text(small.group(1), int(width / SUP_SCALE))
+        return "<br>".join(f"<sup>{line}</sup>" for line in wrapped.split("<br>"))
     pieces = re.findall(r"[^ _/]+[ _/]*|[ _/]+", text)
     lines: list[str] = []
     line = ""
@@ -59,7 +77,14 @@ def wrap_text(text: str, width: int) -> str:
 
 
 def axis_style(title: str) -> dict[str, Any]:
-    """One axis of the shared look, titled ``title`` (a fresh dict: callers may add to it)."""
+    """One axis of the shared look, titled ``title`` (a fresh dict: callers may add to it).
+
+    A long title wraps over lines of :data:`AXIS_TITLE_WIDTH` characters. The title stands
+    :data:`TITLE_STANDOFF` px off the tick labels however deep they are, and the margin grows
+    to hold both (``automargin``): with Plotly's fixed offset, tick labels it tilted to fit a
+    narrow plot ran into the title, and a margin too small for them pushed the title onto
+    them.
+    """
     return {
         "showgrid": True,
         "gridcolor": GRID_COLOR,
@@ -68,7 +93,12 @@ def axis_style(title: str) -> dict[str, Any]:
         "linecolor": EDGE_COLOR,
         "ticks": "outside",
         "tickcolor": EDGE_COLOR,
-        "title": {"font": {"size": FONT_SIZE}, "text": title},
+        "automargin": True,
+        "title": {
+            "font": {"size": FONT_SIZE},
+            "text": wrap_text(title, AXIS_TITLE_WIDTH),
+            "standoff": TITLE_STANDOFF,
+        },
     }
 
 
@@ -98,7 +128,17 @@ def styled_layout(
     if title:
         title = wrap_text(title, TITLE_WIDTH)
     top = 60 + 24 * title.count("<br>") if title else 20
-    title_layout: dict[str, Any] = {"x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}}
+    # Hung from the top: Plotly's automatic place puts the first line's baseline in the middle
+    # of the margin and the others below it, so a title of three lines ran into the plot.
+    title_layout: dict[str, Any] = {
+        "x": 0.01,
+        "xanchor": "left",
+        "y": 1,
+        "yref": "container",
+        "yanchor": "top",
+        "pad": {"t": TITLE_PAD},
+        "font": {"size": FONT_SIZE + 2},
+    }
     if title is not None:  # None leaves the text unset, as Plotly does
         title_layout["text"] = title
     return {

@@ -79,16 +79,20 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
         traces.append(
             {
                 "type": "bar",
-                "name": "trees voting for it",
+                # The legend says of how many: a bar's label is its count alone. "974/1000"
+                # beside "97%" ran into it on a 390 px phone, where a bar is 37 px wide.
+                "name": f"trees voting for it, of {n_trees}",
                 "x": names,
                 "y": hard,
                 "marker": {"color": colors},
                 # No label on an empty bar: beside its neighbour's, two zero labels overlap.
-                "text": [f"{count}/{n_trees}" if count else "" for count in votes.winners],
+                "text": [str(count) if count else "" for count in votes.winners],
                 "textposition": "outside",
                 "textfont": {"size": VOTE_TEXT_SIZE},
                 "cliponaxis": False,
-                "hovertemplate": "%{x}: %{y:.0f}% of the trees vote for it<extra></extra>",
+                "customdata": votes.winners.tolist(),
+                "hovertemplate": f"%{{x}}: %{{customdata}} of {n_trees} trees (%{{y:.0f}}%) "
+                "vote for it<extra></extra>",
                 "offsetgroup": "hard",
             }
         )
@@ -98,8 +102,13 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
                 "name": "average class share",
                 "x": names,
                 "y": soft,
-                "marker": {"color": colors, "pattern": {"shape": "/", "fgcolor": FONT_COLOR}},
-                "opacity": 0.55,
+                # The bars pale, not the trace: a trace's opacity paled its labels too, to a
+                # grey a class could not read from the back (about 2.7:1 on white).
+                "marker": {
+                    "color": colors,
+                    "opacity": 0.55,
+                    "pattern": {"shape": "/", "fgcolor": FONT_COLOR},
+                },
                 "text": [f"{share:.0f}%" if share >= 0.5 else "" for share in soft],
                 "textposition": "outside",
                 "textfont": {"size": VOTE_TEXT_SIZE},
@@ -154,6 +163,7 @@ def _line_label(x: float, text: str, anchor: str) -> dict[str, Any]:
         "text": text,
         "x": x,
         "xanchor": anchor,
+        "xshift": 4 if anchor == "left" else -4,  # clear of the 3 px line it names
         "xref": "x",
         "y": 1,
         "yanchor": "top",

@@ -355,9 +355,6 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
             },
         )
         bars = split_comparison_figure(comparison, view.names, title="", height=240)
-        bars.update_yaxes(automargin=True)  # the rules name long features: room for them
-        bars.update_traces(cliponaxis=False)  # and the gain printed past the longest bar
-        bars.update_layout(margin_r=60)
         chart(bars, key=f"{key}-bars")
         st.caption(
             "Left and right: samples on each side"

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from core.figures._layout import FONT_FAMILY, FONT_SIZE, TITLE_WIDTH, wrap_text
+from core.figures._layout import (
+    AXIS_TITLE_WIDTH,
+    FONT_FAMILY,
+    FONT_SIZE,
+    TITLE_PAD,
+    TITLE_STANDOFF,
+    TITLE_WIDTH,
+    wrap_text,
+)
 from core.figures.overlays import legend_below_layout
 from core.figures.palette import BACKGROUND, EDGE_COLOR, FONT_COLOR, GRID_COLOR
 
@@ -49,7 +57,8 @@ def style_figure(
         "linecolor": EDGE_COLOR,
         "ticks": "outside",
         "tickcolor": EDGE_COLOR,
-        "title": {"font": {"size": FONT_SIZE}},
+        "automargin": True,
+        "title": {"font": {"size": FONT_SIZE}, "standoff": TITLE_STANDOFF},
     }
     if title:
         title = wrap_text(title, TITLE_WIDTH)
@@ -59,7 +68,16 @@ def style_figure(
         paper_bgcolor=BACKGROUND,
         plot_bgcolor=BACKGROUND,
         font={"family": FONT_FAMILY, "size": FONT_SIZE, "color": FONT_COLOR},
-        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
+        title={
+            "text": title,
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 1,
+            "yref": "container",
+            "yanchor": "top",
+            "pad": {"t": TITLE_PAD},
+            "font": {"size": FONT_SIZE + 2},
+        },
         height=height,
         margin={"l": 70, "r": 20, "t": top, "b": 60},
         legend={
@@ -70,8 +88,8 @@ def style_figure(
         },
         hoverlabel={"font": {"size": FONT_SIZE - 2}},
     )
-    fig.update_xaxes(axis, title_text=x_title)
-    fig.update_yaxes(axis, title_text=y_title)
+    fig.update_xaxes(axis, title_text=wrap_text(x_title, AXIS_TITLE_WIDTH))
+    fig.update_yaxes(axis, title_text=wrap_text(y_title, AXIS_TITLE_WIDTH))
     return fig
 
 

@@ -149,9 +149,16 @@ def test_the_vote_chart_reads_at_1280(iris_halves: Any, forest: Any) -> None:
     layout = figure.layout
     assert layout.uniformtext.minsize >= 11 and layout.uniformtext.mode == "show"
     assert all(trace.textfont.size >= 11 for trace in figure.data)
-    assert all(len(text) <= 6 for trace in figure.data for text in trace.text)  # "12/12", "67%"
+    assert all(len(text) <= 6 for trace in figure.data for text in trace.text)  # "12", "67%"
+    # A count alone: "974/1000" beside "97%" ran into it on a phone; the legend says of how many.
+    hard = figure.data[0]
+    assert list(hard.text) == [str(n) if n else "" for n in hard.customdata]
+    assert hard.name == "trees voting for it, of 12"
     assert not layout.yaxis.title.text and layout.yaxis.ticksuffix == "%"
     assert layout.legend.y >= 1 and layout.legend.yanchor == "bottom"
+    # Only the average's bars are pale: its labels keep the full text colour.
+    soft = figure.data[1]
+    assert soft.marker.opacity < 1 and soft.opacity is None
 
 
 def test_regression_figures_are_valid() -> None:

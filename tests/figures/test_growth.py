@@ -185,7 +185,9 @@ def test_split_comparison_figure() -> None:
     comparison = compare_with_best(TOY_X, TOY_Y, 0, 1.5, "gini", 2)
     fig = split_comparison_figure(comparison, NAMES)
     bar = fig.data[0]
-    assert list(bar.y) == ["your split: a ≤ 1.5", "the tree's best: a ≤ 2.5"]
+    # Whose split over its rule, so the labels leave a phone's chart room for the bars.
+    assert list(bar.y) == ["your split:<br>a ≤ 1.5", "the tree's best:<br>a ≤ 2.5"]
+    assert bar.cliponaxis is False and fig.layout.yaxis.automargin
     assert_allclose(bar.x, [0.08, 0.48 - 4 / 15])
     assert not fig.layout.title.text, "the page shows the comparison in words above the bars"
     # A caller's title, such as the comparison in words, is shown whole (wrapped to fit).

@@ -282,7 +282,8 @@ def test_forest_votes_show_hard_and_soft_votes_that_agree_with_the_text():
     # spoke of a 90% share: both are right, and the page must show and name both.
     app = open_page(RANDOM_FOREST, dataset="breast_cancer", n_estimators="100", max_depth="1")
     hard, soft = chart_spec(app, "votes")["data"]
-    assert hard["name"] == "trees voting for it" and soft["name"] == "average class share"
+    assert hard["name"] == "trees voting for it, of 100"
+    assert soft["name"] == "average class share"
     assert sum(hard["y"]) == pytest.approx(100.0) and sum(soft["y"]) == pytest.approx(100.0)
     text = " ".join(m.value for m in app.markdown)
     top = max(range(len(hard["y"])), key=lambda k: hard["y"][k])
