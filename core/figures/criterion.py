@@ -28,6 +28,7 @@ import plotly.graph_objects as go
 
 from core.engine.scan import SplitScan, scan_feature
 from core.figures._layout import build_figure, merge, styled_layout
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import LINE_COLORS, MUTED_COLOR
 
 __all__ = [
@@ -225,15 +226,15 @@ def parting_figure(
                     "mode": "markers",
                     "marker": {"size": 16, "color": CRITERION_COLORS[criterion], "symbol": "star"},
                     "name": f"{criterion} picks {feature_names[choice.feature]}",
+                    "showlegend": False,  # the caption says what the stars are
                 }
             )
-    x_title = f"rows the question sends left (of {parting.n_samples})"
+    x_title = f"rows sent left (of {parting.n_samples})"
     layout = merge(
         styled_layout(title=None, x_title=x_title, y_title="impurity removed", height=height),
         {
             "yaxis": {"tickformat": ".0%"},
-            "legend": {"orientation": "h", "y": -0.3, "x": 0.0, "font": {"size": 14}},
-            "margin": {"l": 80, "r": 20, "t": 20, "b": 140},
+            **merge(legend_below_layout(height, 20), {"margin": {"l": 80, "r": 20, "t": 20}}),
         },
     )
     return build_figure(traces, layout)
@@ -393,8 +394,7 @@ def lab_figure(sides: list[LabSide], *, height: int = 300) -> go.Figure:
         {
             "barmode": "group",
             "yaxis": {"range": [0, 1.2]},
-            "legend": {"orientation": "h", "y": -0.2, "x": 0.0, "font": {"size": 14}},
-            "margin": {"l": 70, "r": 20, "t": 20, "b": 80},
+            **merge(legend_below_layout(height, 20), {"margin": {"l": 70, "r": 20, "t": 20}}),
         },
     )
     return build_figure(traces, layout)

@@ -32,6 +32,7 @@ import plotly.graph_objects as go
 
 from core.data.datasets import Task
 from core.figures._layout import axis_style, build_figure, merge, styled_layout
+from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, class_color
 
 __all__ = [
@@ -395,8 +396,7 @@ def spread_figure(spread: Spread, *, average: bool = True, height: int = 480) ->
     layout = merge(
         styled_layout(title=None, x_title=x_title, y_title=y_title, height=height),
         {
-            "legend": {"orientation": "h", "y": -0.22, "x": 0.0, "font": {"size": 14}},
-            "margin": {"l": 70, "r": 20, "t": 20, "b": 150},
+            **merge(legend_below_layout(height, 20), {"margin": {"l": 70, "r": 20, "t": 20}}),
         },
     )
     return build_figure(traces, layout)
@@ -428,15 +428,14 @@ def averaging_figure(spread: Spread, *, height: int = 360) -> go.Figure:
     layout = merge(
         styled_layout(title=None, x_title="trees averaged (k)", y_title=metric, height=height),
         {
-            "legend": {"orientation": "h", "y": -0.3, "x": 0.0, "font": {"size": 14}},
-            "margin": {"l": 80, "r": 20, "t": 20, "b": 110},
+            **merge(legend_below_layout(height, 20), {"margin": {"l": 80, "r": 20, "t": 20}}),
             "yaxis": merge(axis_style(metric), {"rangemode": "tozero"}),
         },
     )
     return build_figure(traces, layout)
 
 
-def decomposition_figure(parts: Decomposition, *, height: int = 220) -> go.Figure:
+def decomposition_figure(parts: Decomposition, *, height: int = 300) -> go.Figure:
     """One bar: the trees' mean squared error as its parts, stacked."""
     if parts.bias2 is not None and parts.noise is not None:
         pieces = [("bias²", parts.bias2), ("variance", parts.variance), ("noise", parts.noise)]
@@ -464,14 +463,10 @@ def decomposition_figure(parts: Decomposition, *, height: int = 220) -> go.Figur
         styled_layout(title=None, x_title="squared error", y_title="", height=height),
         {
             "barmode": "stack",
-            "legend": {
-                "orientation": "h",
-                "y": -0.6,
-                "x": 0.0,
-                "font": {"size": 14},
-                "traceorder": "normal",
-            },
-            "margin": {"l": 90, "r": 20, "t": 10, "b": 110},
+            **merge(
+                legend_below_layout(height, 10),
+                {"margin": {"l": 90, "r": 20, "t": 10}, "legend": {"traceorder": "normal"}},
+            ),
         },
     )
     return build_figure(traces, layout)

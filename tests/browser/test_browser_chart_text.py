@@ -125,6 +125,22 @@ PAGES = (
         ("step-boundary", "split-scan", "your-split-bars"),
     ),
     _from_link("gini-vs-entropy-wine", _lesson("Gini vs entropy on Wine"), GINI_VS_ENTROPY.charts),
+    # Issue 20's views: the trees over each other, and where Gini and entropy part.
+    _from_link(
+        "variance-sine",
+        _lesson("Why averaging beats one deep tree"),
+        ("variance-trees", "variance-parts", "variance-curve", *FOREST_CHARTS),
+    ),
+    ChartPage(
+        "variance-moons",
+        f"{RANDOM_FOREST.path}?dataset=moons&view=variance&max_depth=none",
+        ("variance-trees", "variance-curve"),
+    ),
+    _from_link(
+        "criterion-matters-wine",
+        _lesson("Does the criterion matter?"),
+        ("parting-curves", "criterion-seeds", "criterion-lab"),
+    ),
 )
 
 
