@@ -48,6 +48,7 @@ st.subheader("How each tree voted")
 vote_text, vote_area = st.columns([2, 3], gap="large")
 with vote_text:
     sample = controls.sample(view, label="Sample to vote on")
+vote_parts = st.container()
 st.subheader("Open any tree of the forest")
 tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
 with tree_pick:
@@ -131,6 +132,9 @@ with boundary_area, ui.guard("the decision boundaries"):
 with vote_area, ui.guard("the votes"):
     verdict = ui.votes(forest, view, sample)
     vote_text.markdown(verdict)
+with vote_parts, ui.guard("the vote taken apart"):
+    st.markdown("#### The forest's answer, feature by feature")
+    ui.forest_vote_parts(forest, view, sample)
 
 with tree_fit, ui.guard("that tree's fit"):
     picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}

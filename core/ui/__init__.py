@@ -67,6 +67,7 @@ from core.ui.panels import (
 )
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import variance_view
+from core.ui.what_if_panel import forest_vote_parts, what_if
 
 __all__ = [
     "Controls",
@@ -84,6 +85,7 @@ __all__ = [
     "fit_forest",
     "fit_tree",
     "forest_curve",
+    "forest_vote_parts",
     "growth",
     "guard",
     "how_computed",
@@ -107,6 +109,7 @@ __all__ = [
     "variance_view",
     "view",
     "votes",
+    "what_if",
     "what_to_notice",
     "why_this_split",
     "your_split",
