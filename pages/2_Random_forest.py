@@ -49,6 +49,16 @@ vote_text, vote_area = st.columns([2, 3], gap="large")
 with vote_text:
     sample = controls.sample(view, label="Sample to vote on")
 vote_parts = st.container()
+glance = (
+    st.expander(
+        f"The forest at a glance: {min(ui.GLANCE_TREES, n_trees)} of its trees side by side",
+        icon=":material/grid_view:",
+        key="glance",
+        on_change="rerun",
+    )
+    if view.classify
+    else None
+)
 st.subheader("Open any tree of the forest")
 tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
 with tree_pick:
@@ -135,6 +145,16 @@ with vote_area, ui.guard("the votes"):
 with vote_parts, ui.guard("the vote taken apart"):
     st.markdown("#### The forest's answer, feature by feature")
     ui.forest_vote_parts(forest, view, sample)
+
+if glance is not None and glance.open:
+    with glance, ui.guard("the trees at a glance"):
+        st.caption(
+            "Each map colours the plane by the class one tree predicts. Grown on resamples, "
+            "with a few features per split, the trees agree in the middle of each class and "
+            "differ at the edges; the forest averages those differences away. Click a map to "
+            "open that tree below."
+        )
+        ui.forest_glance(forest, view, plotted_pair(settings))
 
 with tree_fit, ui.guard("that tree's fit"):
     picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}

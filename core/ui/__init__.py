@@ -66,10 +66,11 @@ from core.ui.panels import (
     votes,
 )
 from core.ui.url_state import show_notices
-from core.ui.variance_panel import variance_view
+from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
 from core.ui.what_if_panel import forest_vote_parts, what_if
 
 __all__ = [
+    "GLANCE_TREES",
     "Controls",
     "article_links",
     "boundary",
@@ -85,6 +86,7 @@ __all__ = [
     "fit_forest",
     "fit_tree",
     "forest_curve",
+    "forest_glance",
     "forest_vote_parts",
     "growth",
     "guard",

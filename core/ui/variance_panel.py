@@ -1,4 +1,5 @@
-"""Why averaging works (``Random_forest?view=variance``): K resampled trees over each other.
+"""Why averaging works (``Random_forest?view=variance``): K resampled trees over each other;
+and the forest at a glance, twelve of its trees side by side.
 
 The trees are a forest of ``resamples`` trees with the page's settings, grown on the plotted
 features only (two to classify, the first to regress), so each one's boundary or staircase is
@@ -16,6 +17,7 @@ import streamlit as st
 from core.app.models import ModelView, affordable, forest_spec
 from core.app.settings import DatasetShape, Settings
 from core.data.datasets import sine_curve
+from core.figures.glance import glance_figure
 from core.figures.variance import (
     Spread,
     averaging_figure,
@@ -139,3 +141,57 @@ def variance_view(settings: Settings, shape: DatasetShape) -> None:
         f"{'features' if view.classify else 'feature'} only: "
         f"{', '.join(view.names)}."
     )
+
+
+# --- the forest at a glance ------------------------------------------------------------------
+
+#: Trees shown at a glance, and the grid each is drawn on.
+GLANCE_TREES = 12
+GLANCE_GRID = 60
+
+
+def _open_clicked_tree(key: str) -> None:
+    """A panel was clicked: its tree becomes the one opened below (the ``tree`` setting)."""
+    points = st.session_state[key].selection.points
+    if points and points[0].get("customdata") is not None:
+        number = points[0]["customdata"]
+        st.session_state["tree"] = int(number[0] if isinstance(number, list) else number)
+
+
+def forest_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
+    """Twelve of the forest's trees as small maps of the plotted plane; a click opens one.
+
+    On more than the two plotted features, each map is the slice through the training rows'
+    medians, as the page's boundaries are.
+    """
+    X = view.X_train
+    low, high = X[:, list(pair)].min(axis=0), X[:, list(pair)].max(axis=0)
+    xs = np.linspace(low[0], high[0], GLANCE_GRID)
+    ys = np.linspace(low[1], high[1], GLANCE_GRID)
+    plane = np.tile(np.nanmedian(X, axis=0), (GLANCE_GRID * GLANCE_GRID, 1))
+    plane[:, pair[0]] = np.tile(xs, GLANCE_GRID)
+    plane[:, pair[1]] = np.repeat(ys, GLANCE_GRID)
+    numbers = list(range(min(GLANCE_TREES, len(forest.estimators_))))
+    classes = np.asarray(forest.classes_, dtype=int)
+
+    def draw() -> Any:
+        maps = np.stack(
+            [
+                classes[forest.estimators_[k].predict_proba(plane).argmax(axis=1)].reshape(
+                    GLANCE_GRID, GLANCE_GRID
+                )
+                for k in numbers
+            ]
+        )
+        return glance_figure(maps, xs, ys, numbers, len(view.class_names))
+
+    figure = built_once([forest], ("glance", pair), draw)
+    with st.container(key="forest-glance"):
+        st.plotly_chart(
+            figure,
+            key="forest-glance-plot",
+            on_select=lambda: _open_clicked_tree("forest-glance-plot"),
+            selection_mode="points",
+            width="stretch",
+            theme=None,
+        )

@@ -1,0 +1,121 @@
+"""A forest at a glance: small multiples of its trees' decision regions (Orange's Pythagorean
+forest shows a forest this way; here each panel is a tree's own map of the plane).
+
+Each panel colours a grid over the two plotted features by the class one tree predicts there.
+Side by side, twelve trees grown on resamples, with a few features per split, look alike in
+the middle of each class and differ at the edges: the forest averages those differences away.
+Clicking a panel opens that tree: every panel holds a lattice of invisible points whose
+``customdata`` is the tree's number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.figures._layout import FONT_SIZE, build_figure, subplot_grid
+from core.figures.palette import BACKGROUND, blend, class_color
+
+__all__ = ["glance_figure"]
+
+#: Invisible click targets per panel side.
+TARGETS = 8
+
+
+def _class_scale(n_classes: int) -> list[list[Any]]:
+    """A stepped colour scale: class ``k`` (z = k) in its own colour, paled for a background."""
+    scale: list[list[Any]] = []
+    for k in range(n_classes):
+        color = blend(class_color(k), 0.45)
+        scale += [[k / n_classes, color], [(k + 1) / n_classes, color]]
+    return scale
+
+
+def glance_figure(
+    classes: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    numbers: Sequence[int],
+    n_classes: int,
+    *,
+    columns: int = 4,
+    panel_height: int = 170,
+) -> go.Figure:
+    """Small multiples of the trees' predicted classes.
+
+    Parameters
+    ----------
+    classes : ndarray of shape (n_panels, n_y, n_x)
+        Each tree's class (an index) at each grid point, y outer.
+    xs, ys : ndarray
+        The grid's axes.
+    numbers : sequence of int
+        Each panel's tree number, shown as its title and given to a click.
+    n_classes : int
+    columns : int, default 4
+    panel_height : int, default 170
+    """
+    n_panels = len(numbers)
+    rows = -(-n_panels // columns)
+    layout = subplot_grid(
+        rows, columns, horizontal_spacing=0.03, vertical_spacing=0.12, n_titles=n_panels
+    )
+    gx = np.linspace(xs[0], xs[-1], TARGETS)
+    gy = np.linspace(ys[0], ys[-1], TARGETS)
+    targets_x, targets_y = np.tile(gx, TARGETS), np.repeat(gy, TARGETS)
+    traces: list[dict[str, Any]] = []
+    for panel, number in enumerate(numbers):
+        axes = {
+            "xaxis": f"x{panel + 1 if panel else ''}",
+            "yaxis": f"y{panel + 1 if panel else ''}",
+        }
+        traces.append(
+            {
+                "type": "heatmap",
+                "x": xs,
+                "y": ys,
+                "z": classes[panel],
+                "zmin": -0.5,
+                "zmax": n_classes - 0.5,
+                "colorscale": _class_scale(n_classes),
+                "showscale": False,
+                "hoverinfo": "skip",
+                **axes,
+            }
+        )
+        traces.append(
+            {
+                "type": "scatter",
+                "x": targets_x,
+                "y": targets_y,
+                "mode": "markers",
+                "marker": {"size": 18, "opacity": 0},
+                "customdata": np.full(len(targets_x), number),
+                "hovertemplate": f"open tree {number}<extra></extra>",
+                "showlegend": False,
+                **axes,
+            }
+        )
+        layout["annotations"][panel]["text"] = f"tree {number}"
+        layout["annotations"][panel]["font"] = {"size": FONT_SIZE}
+    for name in list(layout):
+        if name.startswith(("xaxis", "yaxis")):
+            layout[name].update(
+                {"showticklabels": False, "ticks": "", "showgrid": False, "showline": False}
+            )
+    layout.update(
+        {
+            "height": rows * panel_height + 40,
+            "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+            "paper_bgcolor": BACKGROUND,
+            "plot_bgcolor": BACKGROUND,
+            "showlegend": False,
+            "hovermode": "closest",
+            "clickmode": "event",
+            "dragmode": False,
+        }
+    )
+    return build_figure(traces, layout)
