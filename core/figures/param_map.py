@@ -381,6 +381,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "tickvals": list(range(n_columns)),
         "ticktext": [str(m) for m in pmap.leaf_sizes],
         "range": [-0.5, n_columns - 0.5],
+        "fixedrange": True,
     }
     layout["yaxis"] = {
         **axis_style("max_depth"),
@@ -389,8 +390,10 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "tickvals": list(range(n_rows)),
         "ticktext": depth_labels,
         "range": [n_rows - 0.5, -0.5],  # depth 1 at the top: deeper trees further down
+        "fixedrange": True,
     }
     layout["margin"]["r"] = 10
+    layout["dragmode"] = False  # a drag would zoom into the grid; a click selects a cell
     cell = pmap.current_cell
     if cell is not None:
         i, j = cell
