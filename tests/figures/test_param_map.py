@@ -279,3 +279,15 @@ def test_a_click_selects_its_cells_setting() -> None:
     assert clicked_setting([{"curve_number": 0, "x": 4, "y": 2}], pmap) is None
     assert clicked_setting([{"curve_number": 1, "x": 40, "y": 2}], pmap) is None
     assert clicked_setting([], pmap) is None
+
+
+def test_r2_of_a_constant_target_is_scikit_learns() -> None:
+    # Every target equal: R²'s denominator is 0. scikit-learn calls a perfect fit 1 and any
+    # other 0; every tree here predicts the constant, so every cell is 1.
+    X, Xt, _, _ = rows("sine")
+    y, yt = np.full(len(X), 2.5), np.full(len(Xt), 2.5)
+    pmap = compute_param_map(ours("sine"), X, y, Xt, yt, depths=(1, None), leaf_sizes=(1, 5))
+    assert_array_equal(pmap.scores, 1.0)
+    assert SkRegressor().fit(X, y).score(Xt, yt) == 1.0
+    shifted = compute_param_map(ours("sine"), X, y, Xt, yt + 1.0, depths=(1,), leaf_sizes=(1,))
+    assert shifted.scores[0, 0] == SkRegressor().fit(X, y).score(Xt, yt + 1.0) == 0.0
