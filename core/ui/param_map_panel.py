@@ -67,10 +67,11 @@ def param_map(spec: TreeSpec, view: ModelView, cross_validate: bool) -> ParamMap
     best_score = float(pmap.scores[best[0]])
     others = f" ({len(best)} cells share it)" if len(best) > 1 else ""
     rows = (
-        f"the {len(view.y_test)} test rows"
+        f"on the {len(view.y_test)} test rows"
         if n_folds is None
-        else f"the mean of {n_folds} folds of the {len(view.y_train)} training rows, each "
-        "scored by a tree grown on the other four"
+        else f"by {n_folds}-fold cross-validation on the {len(view.y_train)} training rows (the "
+        f"mean of {n_folds} scores, each on one fold by a tree grown on the other "
+        f"{n_folds - 1})"
     )
     current = pmap.current_cell
     yours = (
@@ -78,7 +79,7 @@ def param_map(spec: TreeSpec, view: ModelView, cross_validate: bool) -> ParamMap
     )
     st.caption(
         f"Each cell is this page's tree grown with that max_depth and min_samples_leaf, scored "
-        f"on {rows}. Best (bold): **{best_score:.3f}**, first at {_setting_words(pmap, best[0])}"
+        f"{rows}. Best (bold): **{best_score:.3f}**, first at {_setting_words(pmap, best[0])}"
         f"{others}.{yours} Click a cell to grow that tree."
     )
     return pmap

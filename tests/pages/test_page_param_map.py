@@ -195,7 +195,7 @@ def test_cross_validation_scores_on_the_training_rows_and_is_in_the_link():
     app.toggle(key="map_cv").set_value(True).run()
     assert_healthy(app)
     assert heat(app)["text"] != held_out
-    assert any("mean of 5 folds of the 150 training rows" in c.value for c in app.caption)
+    assert any("5-fold cross-validation on the 150 training rows" in c.value for c in app.caption)
     assert query_of(app)["map_cv"] == "true"
     assert "5-fold CV R²" in chart_spec(app, MAP)["data"][1]["text"][0]
 
