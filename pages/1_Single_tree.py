@@ -8,7 +8,7 @@ from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine.grow import grow_tree
 from core.engine.scan import score_splits
-from core.figures.param_map import compute_param_map
+from core.figures.param_map import column_scores, compute_param_map
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
@@ -149,10 +149,16 @@ ui.how_computed(
     "(`core/engine/criteria.py`). Both are plain Python, compiled by numba to run fast. The "
     "path above is read from the fitted tree's flat arrays."
     + (
-        " `compute_param_map` scores the map: one full tree per min_samples_leaf (per fold), "
-        "cut at each depth and pruned, which is the tree that depth grows."
+        " `compute_param_map` scores the map one column at a time (`column_scores`): one "
+        "full tree per min_samples_leaf (and fold), cut at each depth and then pruned, which "
+        "is the very tree that depth grows."
         if lesson == "map"
         else ""
     ),
-    [grow_tree, score_splits, path_in_words, *([compute_param_map] if lesson == "map" else [])],
+    [
+        grow_tree,
+        score_splits,
+        path_in_words,
+        *((compute_param_map, column_scores) if lesson == "map" else ()),
+    ],
 )

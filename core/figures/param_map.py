@@ -43,6 +43,7 @@ __all__ = [
     "LEAF_SIZES",
     "ParamMap",
     "clicked_setting",
+    "column_scores",
     "compute_param_map",
     "fold_labels",
     "param_grid",
@@ -198,7 +199,7 @@ def _score(model: FittedTree, X: FloatArray, y: np.ndarray) -> float:
     return 1.0 - residual / spread
 
 
-def _column_scores(
+def column_scores(
     make_model: Callable[..., Any],
     leaf: int,
     depths: Sequence[int | None],
@@ -206,9 +207,32 @@ def _column_scores(
     y: np.ndarray,
     X_score: FloatArray,
     y_score: np.ndarray,
-    refit: bool,
+    refit: bool = False,
 ) -> tuple[FloatArray, Any]:
-    """Scores of the trees with ``min_samples_leaf=leaf`` at each of ``depths``, and one tree."""
+    """One column of the map: the trees with ``min_samples_leaf=leaf``, one per depth, scored.
+
+    One tree is grown to full depth without pruning; the tree of depth ``d`` is its nodes
+    down to depth ``d`` (deeper ones cut away), then pruned with the model's ``ccp_alpha``.
+    With ``refit`` every depth is fitted instead.
+
+    Parameters
+    ----------
+    make_model : callable
+        As :func:`compute_param_map` takes it.
+    leaf : int
+        The column's ``min_samples_leaf``.
+    depths : sequence of (int or None), length n_depths
+    X, y : ndarray of shape (n, n_features), (n,)
+        The rows the trees are grown on.
+    X_score, y_score : ndarray of shape (m, n_features), (m,)
+        The rows they are scored on.
+    refit : bool, default False
+
+    Returns
+    -------
+    scores : ndarray of shape (n_depths,)
+    model : a fitted tree of the column (to read the task from)
+    """
     scores = np.empty(len(depths))
     if refit:
         model = None
@@ -295,14 +319,14 @@ def compute_param_map(
         for k in range(n_folds):
             fit, held = folds != k, folds == k
             for j, leaf in enumerate(leaf_sizes):
-                per_fold[k, :, j], model = _column_scores(
+                per_fold[k, :, j], model = column_scores(
                     make_model, leaf, depths, X[fit], y[fit], X[held], y[held], refit
                 )
         scores = per_fold.mean(axis=0)
     elif X_test is not None and y_test is not None:
         Xt, yt = as_2d(X_test, "X_test"), np.asarray(y_test)
         for j, leaf in enumerate(leaf_sizes):
-            scores[:, j], model = _column_scores(make_model, leaf, depths, X, y, Xt, yt, refit)
+            scores[:, j], model = column_scores(make_model, leaf, depths, X, y, Xt, yt, refit)
     else:
         raise ValueError("give X_test and y_test, or n_folds to cross-validate")
     return ParamMap(
