@@ -8,14 +8,21 @@ from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine.grow import grow_tree
 from core.engine.scan import score_splits
+from core.figures.param_map import column_scores, compute_param_map
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
     shape = ui.tree_controls(controls, "Grow one tree")
+    lesson = controls.view({"map": "Parameter map"})
 view = ui.view(controls.settings)
 
 st.title("Single tree")
 top = st.container()
+lesson_box = st.container()  # a lesson opened from the link (?view=map), above the figures
+if lesson == "map":
+    with lesson_box:
+        st.subheader("The parameter map: which settings score best?")
+        cross_validate = controls.show("map_cv")
 # Boundary and tree side by side: each split is a step of the boundary, so both must be on a
 # 1280x720 screen at once (issue 12). On a phone the columns stack. A fit over one feature is
 # a wide, low chart: it goes above the tree, which keeps the page's width for its leaves.
@@ -49,6 +56,11 @@ with top:
         ui.metrics([*ui.scores(model, view), depth, ("Leaves", model.get_n_leaves())])
 if growing.failed:
     st.stop()
+
+if lesson == "map":
+    with lesson_box, ui.guard("the parameter map"):  # computed only while the map is open
+        parameter_map = ui.param_map(tree_spec(settings, shape), view, cross_validate)
+        ui.param_map_notice(parameter_map, len(view.y_test))
 
 with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"):
     steps, answer = path_in_words(
@@ -135,6 +147,18 @@ ui.how_computed(
     "scores one feature's thresholds at one node, moving one sample at a time from the right "
     "side to the left; the impurity formulas are `node_gini` and `node_entropy` "
     "(`core/engine/criteria.py`). Both are plain Python, compiled by numba to run fast. The "
-    "path above is read from the fitted tree's flat arrays.",
-    [grow_tree, score_splits, path_in_words],
+    "path above is read from the fitted tree's flat arrays."
+    + (
+        " `compute_param_map` scores the map one column at a time (`column_scores`): one "
+        "full tree per min_samples_leaf (and fold), cut at each depth and then pruned, which "
+        "is the very tree that depth grows."
+        if lesson == "map"
+        else ""
+    ),
+    [
+        grow_tree,
+        score_splits,
+        path_in_words,
+        *((compute_param_map, column_scores) if lesson == "map" else ()),
+    ],
 )

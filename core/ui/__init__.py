@@ -9,6 +9,7 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
   curves, rendered diagrams.
 - :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes, the
   pruning walk).
+- :mod:`core.ui.param_map_panel`: the parameter map, a click on a cell loading its setting.
 - :mod:`core.ui.growth_panels`: a tree grown step by step, "why this split?" at any node,
   and a student's own split against the tree's.
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
@@ -65,6 +66,7 @@ from core.ui.panels import (
     scores,
     votes,
 )
+from core.ui.param_map_panel import param_map, param_map_notice
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
 from core.ui.what_if_panel import forest_vote_parts, what_if
@@ -97,6 +99,8 @@ __all__ = [
     "metrics",
     "model_fit",
     "newest_split",
+    "param_map",
+    "param_map_notice",
     "pick_node",
     "pruning_walk",
     "scores",

@@ -49,6 +49,7 @@ from core.figures import (
     render_svg,
 )
 from core.figures.criterion import SeedStudy, seed_study
+from core.figures.param_map import ParamMap, compute_param_map, param_grid
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
 from core.ui.visit import own_catalogue, own_rows
 
@@ -293,6 +294,44 @@ def _pruning_walk(full: TreeSpec) -> PruningWalk:
     rows = _view(full.data, full.columns)
     return compute_pruning_walk(
         fit_tree(full), rows.X_train, rows.y_train, rows.X_test, rows.y_test
+    )
+
+
+def param_map(spec: TreeSpec, n_folds: int | None = None) -> ParamMap:
+    """The test score (``n_folds``: cross-validated) of ``spec``'s tree at every cell of the
+    parameter map, ``spec``'s own ``max_depth`` and ``min_samples_leaf`` marked.
+
+    The map grows its own depths and leaf sizes, so ``spec``'s two are left out of the cache
+    key while they are on the usual grid (:func:`~core.figures.param_map.param_grid`): moving
+    either slider from cell to cell, or clicking a cell, finds the map already scored.
+    """
+    current = (spec.max_depth, spec.min_samples_leaf)
+    depths, leaf_sizes = param_grid(current)
+    base = replace(spec, max_depth=None, min_samples_leaf=1)
+    return replace(_param_map(base, depths, leaf_sizes, n_folds), current=current)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _param_map(
+    base: TreeSpec,
+    depths: tuple[int | None, ...],
+    leaf_sizes: tuple[int, ...],
+    n_folds: int | None,
+) -> ParamMap:
+    rows = _view(base.data, base.columns)
+    model_type = DecisionTreeClassifier if rows.classify else DecisionTreeRegressor
+    arguments = base.arguments()
+    del arguments["max_depth"], arguments["min_samples_leaf"]  # the map's own, cell by cell
+    return compute_param_map(
+        functools.partial(model_type, **arguments),
+        rows.X_train,
+        rows.y_train,
+        rows.X_test,
+        rows.y_test,
+        depths=depths,
+        leaf_sizes=leaf_sizes,
+        n_folds=n_folds,
+        seed=base.seed,
     )
 
 

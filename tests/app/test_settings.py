@@ -61,6 +61,7 @@ def test_every_field_is_read():
         "n_samples": "300",
         "data_seed": "7",
         "view": "map",
+        "map_cv": "true",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -84,6 +85,7 @@ def test_every_field_is_read():
         n_samples=300,
         data_seed=7,
         view="map",
+        map_cv=True,
     )
     assert to_query(settings, full=True) == query
 

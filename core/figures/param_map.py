@@ -1,0 +1,473 @@
+"""The parameter map: test score of a tree over a grid of ``max_depth`` x ``min_samples_leaf``.
+
+:func:`compute_param_map` scores one tree per cell of the grid, on the held-out test rows or
+by k-fold cross-validation on the training rows; :func:`param_map_figure` draws the scores as a
+heat map, the current setting outlined and the best cells in bold.
+
+One tree is grown per ``min_samples_leaf`` (per fold), to full depth and unpruned; each
+shallower tree is that tree cut at its depth (:meth:`~core.engine.structure.Tree.top`), then
+pruned with the model's ``ccp_alpha`` (:func:`~core.engine.pruning.prune`). This is the very
+tree a fit with that ``max_depth`` grows: every split depends only on its node's rows, the
+builder grows (and draws its features) one depth at a time, and pruning acts on the grown
+tree. A map of 13 depths then costs 10 fits, not 130 (``refit=True`` fits every cell; the
+tests compare the two).
+
+The score is the model's own ``score``: accuracy, or R² for regression,
+
+.. math::
+
+    R^2 = 1 - \\frac{\\sum_i (y_i - \\hat y_i)^2}{\\sum_i (y_i - \\bar y)^2}.
+
+With ``n_folds = k`` a cell holds the mean of the k folds' scores, each of a tree grown on the
+other k - 1 folds and scored on that one, as scikit-learn's ``cross_val_score(...).mean()``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+
+from core.engine.pruning import prune
+from core.figures._layout import FONT_SIZE, axis_style, build_figure, styled_layout
+from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
+from core.figures.palette import SEQUENTIAL_SCALE
+
+__all__ = [
+    "DEPTHS",
+    "LEAF_SIZES",
+    "ParamMap",
+    "clicked_setting",
+    "column_scores",
+    "compute_param_map",
+    "fold_labels",
+    "param_grid",
+    "param_map_figure",
+]
+
+#: The map's rows: ``max_depth`` 1 to 12, then no limit (None).
+DEPTHS: tuple[int | None, ...] = (*range(1, 13), None)
+#: The map's columns: ``min_samples_leaf`` from 1 to 50, closer together where it matters most.
+LEAF_SIZES: tuple[int, ...] = (1, 2, 3, 5, 8, 12, 18, 25, 35, 50)
+#: The colours spread over this much score below the best cell; lower scores are the palest.
+COLOUR_SPREAD = 0.2
+#: The outline of the current setting's cell: vermillion, far from every blue of the scale.
+CURRENT_COLOR = "#D55E00"
+
+
+@dataclass(frozen=True)
+class ParamMap:
+    """The score of one tree per (``max_depth``, ``min_samples_leaf``), as plain numbers.
+
+    Attributes
+    ----------
+    depths : tuple of (int or None), length n_depths
+        The rows' ``max_depth``, increasing; None (no limit) last.
+    leaf_sizes : tuple of int, length n_leaf_sizes
+        The columns' ``min_samples_leaf``, increasing.
+    scores : ndarray of shape (n_depths, n_leaf_sizes)
+        ``scores[i, j]``: the score of the tree with ``depths[i]`` and ``leaf_sizes[j]``.
+    metric : str
+        ``"accuracy"`` or ``"R²"``.
+    n_folds : int or None
+        None: scored on the held-out test rows; k: mean score of k-fold cross-validation on
+        the training rows.
+    folds : ndarray of shape (n_train,), int, or None
+        With ``n_folds``, the fold (0 .. k-1) of each training row.
+    current : (int or None, int) or None
+        The setting to mark, ``(max_depth, min_samples_leaf)``.
+    """
+
+    depths: tuple[int | None, ...]
+    leaf_sizes: tuple[int, ...]
+    scores: FloatArray
+    metric: str
+    n_folds: int | None = None
+    folds: IntArray | None = None
+    current: tuple[int | None, int] | None = None
+
+    @property
+    def current_cell(self) -> tuple[int, int] | None:
+        """``(row, column)`` of the current setting, or None when it is not on the grid."""
+        if self.current is None:
+            return None
+        depth, leaf = self.current
+        if depth not in self.depths or leaf not in self.leaf_sizes:
+            return None
+        return self.depths.index(depth), self.leaf_sizes.index(leaf)
+
+    @property
+    def best_cells(self) -> list[tuple[int, int]]:
+        """``(row, column)`` of every cell with the best score, row by row."""
+        best = np.max(self.scores)
+        return [(int(i), int(j)) for i, j in np.argwhere(self.scores == best)]
+
+    @property
+    def scored_on(self) -> str:
+        """What the scores measure, in words: ``"test accuracy"``, ``"5-fold CV R²"``."""
+        if self.n_folds is None:
+            return f"test {self.metric}"
+        return f"{self.n_folds}-fold CV {self.metric}"
+
+    def setting(self, cell: tuple[int, int]) -> tuple[int | None, int]:
+        """``(max_depth, min_samples_leaf)`` of the cell ``(row, column)``."""
+        return self.depths[cell[0]], self.leaf_sizes[cell[1]]
+
+
+def param_grid(
+    current: tuple[int | None, int] | None = None,
+    depths: Sequence[int | None] = DEPTHS,
+    leaf_sizes: Sequence[int] = LEAF_SIZES,
+) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+    """The map's rows and columns: ``depths`` and ``leaf_sizes`` with ``current``'s own added.
+
+    So the current setting always has a cell, even off the usual grid (``max_depth=15``,
+    ``min_samples_leaf=4``). Rows increase with None last; columns increase.
+    """
+    rows, columns = set(depths), set(leaf_sizes)
+    if current is not None:
+        rows.add(current[0])
+        columns.add(current[1])
+    numbers = sorted(d for d in rows if d is not None)
+    return (*numbers, *([None] if None in rows else [])), tuple(sorted(columns))
+
+
+def fold_labels(y: ArrayLike, n_folds: int, *, seed: int = 0, stratify: bool = True) -> IntArray:
+    """The fold (0 .. ``n_folds`` - 1) of each row, at random, stratified by class.
+
+    The rows are shuffled with ``np.random.default_rng(seed)``, grouped by class (in that
+    shuffled order) when ``stratify``, then dealt out to the folds in turn, like cards: the
+    folds' sizes differ by at most one row, and so do a class's counts in any two folds.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Class labels (with ``stratify``) or targets.
+    n_folds : int
+        At least 2 and at most n.
+    seed : int, default 0
+    stratify : bool, default True
+
+    Returns
+    -------
+    ndarray of shape (n,), int
+    """
+    labels = np.asarray(y)
+    n = len(labels)
+    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)):
+        raise TypeError(f"n_folds must be an int; got {type(n_folds).__name__}")
+    if not 2 <= n_folds <= n:
+        raise ValueError(f"n_folds must be from 2 to the number of rows ({n}); got {n_folds}")
+    order = np.random.default_rng(seed).permutation(n)
+    if stratify:
+        order = order[np.argsort(labels[order], kind="stable")]
+    folds = np.empty(n, dtype=np.intp)
+    folds[order] = np.arange(n) % n_folds
+    return folds
+
+
+def _check_grid(depths: Sequence[int | None], leaf_sizes: Sequence[int]) -> None:
+    if not depths or not leaf_sizes:
+        raise ValueError("depths and leaf_sizes must each hold at least one value")
+    for name, values in (("depths", depths), ("leaf_sizes", leaf_sizes)):
+        if len(set(values)) != len(values):
+            raise ValueError(f"{name} must not repeat a value; got {list(values)}")
+    if any(d is not None and (isinstance(d, bool) or d < 1) for d in depths):
+        raise ValueError(f"depths must be whole numbers >= 1 or None; got {list(depths)}")
+    if any(isinstance(m, bool) or m < 1 for m in leaf_sizes):
+        raise ValueError(f"leaf_sizes must be whole numbers >= 1; got {list(leaf_sizes)}")
+
+
+def _score(model: FittedTree, X: FloatArray, y: np.ndarray) -> float:
+    """``model.score(X, y)`` by its formula: accuracy, or R² (module docstring).
+
+    scikit-learn's metric functions check their inputs on every call; over the map's 130 to
+    650 scorings those checks took 90% of the time, the fits and predictions the rest.
+    """
+    predicted = model.predict(X)
+    if task_of(model) == "classification":
+        return float(np.mean(predicted == y))
+    residual = float(np.sum((y - predicted) ** 2))
+    spread = float(np.sum((y - np.mean(y)) ** 2))
+    if spread == 0.0:  # every target equal: scikit-learn's r2_score gives 1 if all are hit, else 0
+        return 1.0 if residual == 0.0 else 0.0
+    return 1.0 - residual / spread
+
+
+def column_scores(
+    make_model: Callable[..., Any],
+    leaf: int,
+    depths: Sequence[int | None],
+    X: FloatArray,
+    y: np.ndarray,
+    X_score: FloatArray,
+    y_score: np.ndarray,
+    refit: bool = False,
+) -> tuple[FloatArray, Any]:
+    """One column of the map: the trees with ``min_samples_leaf=leaf``, one per depth, scored.
+
+    One tree is grown to full depth without pruning; the tree of depth ``d`` is its nodes
+    down to depth ``d`` (deeper ones cut away), then pruned with the model's ``ccp_alpha``.
+    With ``refit`` every depth is fitted instead.
+
+    Parameters
+    ----------
+    make_model : callable
+        As :func:`compute_param_map` takes it.
+    leaf : int
+        The column's ``min_samples_leaf``.
+    depths : sequence of (int or None), length n_depths
+    X, y : ndarray of shape (n, n_features), (n,)
+        The rows the trees are grown on.
+    X_score, y_score : ndarray of shape (m, n_features), (m,)
+        The rows they are scored on.
+    refit : bool, default False
+
+    Returns
+    -------
+    scores : ndarray of shape (n_depths,)
+    model : a fitted tree of the column (to read the task from)
+    """
+    scores = np.empty(len(depths))
+    if refit:
+        model = None
+        for i, depth in enumerate(depths):
+            model = make_model(max_depth=depth, min_samples_leaf=leaf).fit(X, y)
+            scores[i] = _score(model, X_score, y_score)
+        return scores, model
+    unfitted = make_model(max_depth=None, min_samples_leaf=leaf)
+    alpha = float(unfitted.get_params().get("ccp_alpha", 0.0))
+    full: FittedTree = unfitted.set_params(ccp_alpha=0.0).fit(X, y)
+    cut = copy.copy(full)  # a private copy whose tree_ is swapped; full stays as it is
+    for i, depth in enumerate(depths):
+        grown = full.tree_ if depth is None else full.tree_.top(full.tree_.depth <= depth)
+        cut.tree_ = prune(grown, alpha)
+        scores[i] = _score(cut, X_score, y_score)
+    return scores, full
+
+
+def compute_param_map(
+    make_model: Callable[..., Any],
+    X_train: ArrayLike,
+    y_train: ArrayLike,
+    X_test: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    *,
+    depths: Sequence[int | None] = DEPTHS,
+    leaf_sizes: Sequence[int] = LEAF_SIZES,
+    n_folds: int | None = None,
+    seed: int = 0,
+    current: tuple[int | None, int] | None = None,
+    refit: bool = False,
+) -> ParamMap:
+    """Score one tree per ``max_depth`` in ``depths`` and ``min_samples_leaf`` in ``leaf_sizes``.
+
+    Parameters
+    ----------
+    make_model : callable
+        Called as ``make_model(max_depth=d, min_samples_leaf=m)``; returns an unfitted tree of
+        ours with every other setting fixed: an estimator class, or
+        ``functools.partial(DecisionTreeClassifier, criterion="entropy", random_state=0)``.
+    X_train, y_train : array-like of shape (n_train, n_features), (n_train,)
+        The rows the trees are grown on (and cross-validated on, with ``n_folds``).
+    X_test, y_test : array-like, optional
+        The held-out rows every tree is scored on; required unless ``n_folds`` is given.
+    depths : sequence of (int >= 1 or None), default :data:`DEPTHS`
+    leaf_sizes : sequence of int >= 1, default :data:`LEAF_SIZES`
+    n_folds : int, optional
+        Score by ``n_folds``-fold cross-validation on the training rows instead: folds from
+        :func:`fold_labels` (stratified for a classifier), the mean of the folds' scores.
+    seed : int, default 0
+        Draws the folds.
+    current : (int or None, int), optional
+        The setting to mark, ``(max_depth, min_samples_leaf)``.
+    refit : bool, default False
+        Fit one tree per cell instead of cutting and pruning the full tree (the same scores,
+        many times the work).
+
+    Returns
+    -------
+    ParamMap
+        Rows and columns sorted as :func:`param_grid` sorts them.
+
+    Raises
+    ------
+    ValueError
+        On an empty or repeating grid, a depth or leaf size below 1, test rows missing (or
+        half given) without ``n_folds``, or ``n_folds`` out of range.
+    """
+    _check_grid(depths, leaf_sizes)
+    depths, leaf_sizes = param_grid(None, depths, leaf_sizes)
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test and y_test must be given together")
+    X, y = as_2d(X_train, "X_train"), np.asarray(y_train)
+    scores = np.empty((len(depths), len(leaf_sizes)))
+    folds: IntArray | None = None
+    model: Any = None
+    if n_folds is not None:
+        # Unfitted, a classifier has no classes_ yet (task_of's test), but it can give
+        # probabilities: stratify the folds by class then.
+        unfitted = make_model(max_depth=None, min_samples_leaf=1)
+        classify = callable(getattr(unfitted, "predict_proba", None))
+        folds = fold_labels(y, n_folds, seed=seed, stratify=classify)
+        per_fold = np.empty((n_folds, *scores.shape))
+        for k in range(n_folds):
+            fit, held = folds != k, folds == k
+            for j, leaf in enumerate(leaf_sizes):
+                per_fold[k, :, j], model = column_scores(
+                    make_model, leaf, depths, X[fit], y[fit], X[held], y[held], refit
+                )
+        scores = per_fold.mean(axis=0)
+    elif X_test is not None and y_test is not None:
+        Xt, yt = as_2d(X_test, "X_test"), np.asarray(y_test)
+        for j, leaf in enumerate(leaf_sizes):
+            scores[:, j], model = column_scores(make_model, leaf, depths, X, y, Xt, yt, refit)
+    else:
+        raise ValueError("give X_test and y_test, or n_folds to cross-validate")
+    return ParamMap(
+        depths=depths,
+        leaf_sizes=leaf_sizes,
+        scores=scores,
+        metric=score_name(task_of(model)),
+        n_folds=n_folds,
+        folds=folds,
+        current=current,
+    )
+
+
+def _depth_label(depth: int | None) -> str:
+    return "none" if depth is None else str(depth)
+
+
+def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 560) -> go.Figure:
+    """The scores as a heat map: ``max_depth`` down, ``min_samples_leaf`` across.
+
+    Each cell shows its score (the best in bold). Colours run from pale to dark blue over
+    the :data:`COLOUR_SPREAD` below the best score, every lower score the palest, so the good
+    region stands out. The current setting's cell has a thick vermillion outline. A second,
+    invisible trace puts one point on every cell, for hover text and for a click to select
+    (:func:`clicked_setting`).
+
+    Parameters
+    ----------
+    pmap : ParamMap
+    title : str, optional
+        Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
+    height : int, default 560
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 the heat map, trace 1 the clickable points (customdata ``[row, column]``).
+    """
+    n_rows, n_columns = pmap.scores.shape
+    best = float(np.max(pmap.scores))
+    low = max(float(np.min(pmap.scores)), best - COLOUR_SPREAD)
+    shown = [[f"{score:.3f}" for score in row] for row in pmap.scores.tolist()]
+    for i, j in pmap.best_cells:
+        shown[i][j] = f"<b>{shown[i][j]}</b>"
+    depth_labels = [_depth_label(d) for d in pmap.depths]
+    heat: dict[str, Any] = {
+        "type": "heatmap",
+        "z": pmap.scores,
+        "x": list(range(n_columns)),
+        "y": list(range(n_rows)),
+        "text": shown,
+        "texttemplate": "%{text}",
+        "textfont": {"size": FONT_SIZE - 2},
+        "colorscale": [list(stop) for stop in SEQUENTIAL_SCALE],
+        "zmin": low,
+        "zmax": best if best > low else low + 1e-9,
+        "xgap": 2,
+        "ygap": 2,
+        "hoverinfo": "skip",
+        "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
+    }
+    rows, columns = np.divmod(np.arange(n_rows * n_columns), n_columns)
+    hover = [
+        f"max_depth {depth_labels[i]}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
+        f"{pmap.scored_on} {pmap.scores[i, j]:.3f}<br>click to grow this tree"
+        for i, j in zip(rows, columns, strict=True)
+    ]
+    points: dict[str, Any] = {
+        "type": "scatter",
+        "x": columns,
+        "y": rows,
+        "mode": "markers",
+        "marker": {"size": 30, "symbol": "square", "color": "rgba(0,0,0,0)"},
+        "customdata": np.column_stack([rows, columns]),
+        "text": hover,
+        "hovertemplate": "%{text}<extra></extra>",
+        "showlegend": False,
+    }
+    layout = styled_layout(
+        title=f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and "
+        "min_samples_leaf"
+        if title is None
+        else title,
+        x_title="min_samples_leaf",
+        y_title="max_depth",
+        height=height,
+    )
+    layout["xaxis"] = {
+        **axis_style("min_samples_leaf"),
+        "showgrid": False,
+        "tickmode": "array",
+        "tickvals": list(range(n_columns)),
+        "ticktext": [str(m) for m in pmap.leaf_sizes],
+        "range": [-0.5, n_columns - 0.5],
+        "fixedrange": True,
+    }
+    layout["yaxis"] = {
+        **axis_style("max_depth"),
+        "showgrid": False,
+        "tickmode": "array",
+        "tickvals": list(range(n_rows)),
+        "ticktext": depth_labels,
+        "range": [n_rows - 0.5, -0.5],  # depth 1 at the top: deeper trees further down
+        "fixedrange": True,
+    }
+    layout["margin"]["r"] = 10
+    layout["dragmode"] = False  # a drag would zoom into the grid; a click selects a cell
+    layout["hoverdistance"] = -1  # anywhere in a cell hovers (and clicks) its point
+    cell = pmap.current_cell
+    if cell is not None:
+        i, j = cell
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "x0": j - 0.5,
+                "x1": j + 0.5,
+                "y0": i - 0.5,
+                "y1": i + 0.5,
+                "xref": "x",
+                "yref": "y",
+                "line": {"color": CURRENT_COLOR, "width": 4},
+            }
+        ]
+    return build_figure([heat, points], layout)
+
+
+def clicked_setting(
+    points: Sequence[Mapping[str, Any]], pmap: ParamMap
+) -> tuple[int | None, int] | None:
+    """``(max_depth, min_samples_leaf)`` of the cell a click selected, or None.
+
+    ``points`` is a Plotly selection event's list (``st.plotly_chart``'s
+    ``event["selection"]["points"]``); only a point of the clickable trace (trace 1 of
+    :func:`param_map_figure`) on this map's grid counts, the last one if several.
+    """
+    for point in reversed(points):
+        if point.get("curve_number") != 1:
+            continue
+        row, column = point.get("y"), point.get("x")
+        if isinstance(row, (int, float)) and isinstance(column, (int, float)):
+            i, j = round(row), round(column)
+            if 0 <= i < len(pmap.depths) and 0 <= j < len(pmap.leaf_sizes):
+                return pmap.setting((i, j))
+    return None
