@@ -13,7 +13,7 @@ from core.figures.param_map import column_scores, compute_param_map
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
     shape = ui.tree_controls(controls, "Grow one tree")
-    lesson = controls.view({"map": "Parameter map"})
+    lesson = controls.view({"map": "Parameter map", "what-if": "What if this sample changed?"})
 view = ui.view(controls.settings)
 
 st.title("Single tree")
@@ -61,6 +61,17 @@ if lesson == "map":
     with lesson_box, ui.guard("the parameter map"):  # computed only while the map is open
         parameter_map = ui.param_map(tree_spec(settings, shape), view, cross_validate)
         ui.param_map_notice(parameter_map, len(view.y_test))
+elif lesson == "what-if":
+    with lesson_box, ui.guard("the edited sample"):
+        st.subheader("What if this sample changed?")
+        ui.what_to_notice(
+            "Only the features the path asks about matter: change any other and nothing "
+            "moves. Change one it asks about across its threshold and the sample takes another "
+            "branch, and its star crosses into another region. The bars show how the answer is "
+            "built: the training rows' answer at the root, then what each question adds.",
+            key="what-if-notice",
+        )
+        ui.what_if(model, view, sample, plotted_pair(settings))
 
 with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"):
     steps, answer = path_in_words(

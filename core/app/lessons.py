@@ -61,6 +61,20 @@ LESSONS: tuple[Lesson, ...] = (
         (("dataset", "breast_cancer"), ("max_depth", None), ("ccp_alpha", 0.01)),
     ),
     Lesson(
+        "Which settings score best?",
+        "The parameter map: breast cancer's test accuracy for every max_depth and "
+        "min_samples_leaf; a click on a cell grows that tree.",
+        SINGLE_TREE,
+        (("dataset", "breast_cancer"), ("fit", "all"), ("view", "map")),
+    ),
+    Lesson(
+        "What if this patient's numbers changed?",
+        "Edit a test sample's values and watch its path, its prediction and its place on the "
+        "boundary follow; the bars build the prediction question by question.",
+        SINGLE_TREE,
+        (("dataset", "breast_cancer"), ("max_depth", 4), ("view", "what-if")),
+    ),
+    Lesson(
         "A single tree fits the sine in steps",
         "A regression tree predicts one constant per leaf, so its fit is a staircase.",
         SINGLE_TREE,

@@ -90,6 +90,15 @@ def what_if(model: Any, view: ModelView, sample: int, pair: tuple[int, int]) -> 
         if all(np.isfinite(star)):
             mark_sample(figure, star, "the edited sample")
         chart(figure, key="what-if-boundary")
+        shown = view.X_train[:, list(pair)] if view.classify else view.X_train[:, :1]
+        inside = [
+            low <= value <= high
+            for value, low, high in zip(star, shown.min(axis=0), shown.max(axis=0), strict=False)
+        ]
+        if not all(inside):
+            st.caption(
+                "The edited sample lies outside the plotted area: its star is off the chart."
+            )
     with words:
         steps, answer = path_in_words(
             model, row, list(view.names), list(view.class_names), view.categories

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from page_helpers import RANDOM_FOREST, assert_healthy, chart_spec, open_page, values
+from page_helpers import (
+    RANDOM_FOREST,
+    SINGLE_TREE,
+    assert_healthy,
+    block,
+    chart_spec,
+    open_page,
+    values,
+)
 
 
 def test_the_forests_answer_is_taken_apart_for_the_voted_sample() -> None:
@@ -18,3 +26,24 @@ def test_the_forests_answer_is_taken_apart_for_the_voted_sample() -> None:
     assert float(np.sum(steps)) == pytest.approx(float(trace["text"][-1]), abs=6e-3)
     app.selectbox(key="sample").set_value(5).run()
     assert chart_spec(app, "vote-contributions")["data"][0]["y"] != trace["y"]
+
+
+def test_what_if_follows_an_edited_value_and_starts_over_for_another_sample() -> None:
+    app = open_page(SINGLE_TREE, view="what-if")  # iris, petal length and width, depth 3
+    assert_healthy(app)
+    words = block(app, "what-if-notice")
+    assert words.info
+    before = chart_spec(app, "what-if-contributions")["data"][0]
+    assert before["x"][0] == "at the root" and before["x"][-1] == "prediction"
+    assert any("setosa" in m.value for m in app.markdown), "test sample #0 is a setosa"
+
+    app.number_input(key="what-if-0-0").set_value(5.5).run()  # a long petal: not setosa
+    assert_healthy(app)
+    after = chart_spec(app, "what-if-contributions")["data"][0]
+    assert after["x"] != before["x"], "another path, other questions"
+    assert any(m.value.startswith("Changed: petal length") for m in app.markdown)
+    star = chart_spec(app, "what-if-boundary")["data"][-1]
+    assert star["marker"]["symbol"] == "star" and star["x"] == [5.5]
+
+    app.selectbox(key="sample").set_value(3).run()  # another sample: its own values
+    assert any(m.value.startswith("As in the test set.") for m in app.markdown)
