@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from page_helpers import (
     RANDOM_FOREST,
@@ -62,3 +64,18 @@ def test_without_the_view_nothing_of_it_is_computed_and_another_pages_view_is_ig
         assert_healthy(app)
         assert not [c for c in app.get("plotly_chart") if "variance" in c.proto.id]
         assert "view" not in raw_query_of(app)
+
+
+def test_the_forest_at_a_glance_draws_twelve_trees_once_opened() -> None:
+    app = open_page(RANDOM_FOREST, dataset="wine")
+    assert not [c for c in app.get("plotly_chart") if "glance" in c.proto.id], "closed: nothing"
+    app.session_state["glance"] = True  # what opening the expander does
+    app.run()
+    assert_healthy(app)
+    (chart,) = [c for c in app.get("plotly_chart") if "forest-glance" in c.proto.id]
+    data = json.loads(chart.proto.spec)["data"]
+    maps = [trace for trace in data if trace["type"] == "heatmap"]
+    targets = [trace for trace in data if trace["type"] == "scatter"]
+    assert len(maps) == 12 and len(targets) == 12
+    numbers = {int(values_of(trace["customdata"])[0]) for trace in targets}
+    assert numbers == set(range(12)), "each map's click targets carry its tree's number"
