@@ -68,7 +68,7 @@ LESSONS: tuple[Lesson, ...] = (
         (("dataset", "breast_cancer"), ("fit", "all"), ("view", "map")),
     ),
     Lesson(
-        "What if this patient's numbers changed?",
+        "What if a sample changed?",
         "Edit a test sample's values and watch its path, its prediction and its place on the "
         "boundary follow; the bars build the prediction question by question.",
         SINGLE_TREE,

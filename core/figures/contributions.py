@@ -155,8 +155,12 @@ def forest_contributions(
     return Contributions(what, float(start), tuple(steps), float(start + by_feature.sum()))
 
 
-def waterfall_figure(parts: Contributions, *, height: int = 380) -> go.Figure:
-    """The root's value, each step as a rise or a fall, and the prediction they sum to."""
+def waterfall_figure(parts: Contributions, *, height: int | None = None) -> go.Figure:
+    """The root's value, each step as a rise or a fall, and the prediction they sum to.
+
+    Bars run across, one row per step, top to bottom in order: the labels (rules, feature
+    names) then read on one line each, also on a phone. ``height`` defaults to 60 px a row.
+    """
     labels = ["at the root", *(label for label, _ in parts.steps), "prediction"]
     measures = ["absolute", *("relative" for _ in parts.steps), "total"]
     values = [parts.start, *(change for _, change in parts.steps), 0.0]
@@ -164,22 +168,26 @@ def waterfall_figure(parts: Contributions, *, height: int = 380) -> go.Figure:
     texts.append(f"{parts.prediction:.3g}")
     trace = {
         "type": "waterfall",
-        "orientation": "v",
-        "x": labels,
-        "y": values,
+        "orientation": "h",
+        "y": labels,
+        "x": values,
         "measure": measures,
         "text": texts,
-        "textposition": "outside",
+        "textposition": "auto",
         "textfont": {"size": 14},
         "increasing": {"marker": {"color": LINE_COLORS[0]}},
         "decreasing": {"marker": {"color": LINE_COLORS[1]}},
         "totals": {"marker": {"color": MUTED_COLOR}},
         "connector": {"line": {"color": MUTED_COLOR, "width": 1}},
-        "hovertemplate": "%{x}: %{text}<extra></extra>",
+        "hovertemplate": "%{y}: %{text}<extra></extra>",
         "showlegend": False,
     }
+    rows = len(labels)
     layout = merge(
-        styled_layout(title=None, x_title="", y_title=parts.what, height=height),
-        {"xaxis": {"tickangle": -30, "automargin": True}, "margin": {"t": 30, "b": 40}},
+        styled_layout(title=None, x_title=parts.what, y_title="", height=height or 60 + 34 * rows),
+        {
+            "yaxis": {"autorange": "reversed", "automargin": True, "showgrid": False},
+            "margin": {"t": 20, "b": 60},
+        },
     )
     return build_figure([trace], layout)

@@ -143,7 +143,7 @@ def forest_vote_parts(forest: Any, view: ModelView, sample: int) -> None:
 
     def build() -> tuple[Contributions, Any]:
         parts = forest_contributions(forest, row, list(view.names), class_name=name)
-        return parts, waterfall_figure(parts, height=340)
+        return parts, waterfall_figure(parts)
 
     parts, figure = built_once([forest], ("vote-contributions", sample), build)
     chart(figure, key="vote-contributions")

@@ -75,5 +75,5 @@ def test_the_waterfall_starts_at_the_root_and_ends_at_the_prediction() -> None:
     go.Figure(figure.to_dict())
     (trace,) = figure.data
     assert list(trace.measure) == ["absolute", *["relative"] * len(parts.steps), "total"]
-    assert trace.x[0] == "at the root" and trace.x[-1] == "prediction"
+    assert trace.y[0] == "at the root" and trace.y[-1] == "prediction"
     assert trace.text[-1] == f"{parts.prediction:.3g}"

@@ -20,12 +20,12 @@ def test_the_forests_answer_is_taken_apart_for_the_voted_sample() -> None:
     assert_healthy(app)
     (trace,) = chart_spec(app, "vote-contributions")["data"]
     assert trace["type"] == "waterfall"
-    assert trace["x"][0] == "at the root" and trace["x"][-1] == "prediction"
-    steps = values(trace["y"])[:-1]
+    assert trace["y"][0] == "at the root" and trace["y"][-1] == "prediction"
+    steps = values(trace["x"])[:-1]
     # The root's share plus every step is the forest's share: the total bar's label.
     assert float(np.sum(steps)) == pytest.approx(float(trace["text"][-1]), abs=6e-3)
     app.selectbox(key="sample").set_value(5).run()
-    assert chart_spec(app, "vote-contributions")["data"][0]["y"] != trace["y"]
+    assert chart_spec(app, "vote-contributions")["data"][0]["x"] != trace["x"]
 
 
 def test_what_if_follows_an_edited_value_and_starts_over_for_another_sample() -> None:
@@ -34,13 +34,13 @@ def test_what_if_follows_an_edited_value_and_starts_over_for_another_sample() ->
     words = block(app, "what-if-notice")
     assert words.info
     before = chart_spec(app, "what-if-contributions")["data"][0]
-    assert before["x"][0] == "at the root" and before["x"][-1] == "prediction"
+    assert before["y"][0] == "at the root" and before["y"][-1] == "prediction"
     assert any("setosa" in m.value for m in app.markdown), "test sample #0 is a setosa"
 
     app.number_input(key="what-if-0-0").set_value(5.5).run()  # a long petal: not setosa
     assert_healthy(app)
     after = chart_spec(app, "what-if-contributions")["data"][0]
-    assert after["x"] != before["x"], "another path, other questions"
+    assert after["y"] != before["y"], "another path, other questions"
     assert any(m.value.startswith("Changed: petal length") for m in app.markdown)
     star = chart_spec(app, "what-if-boundary")["data"][-1]
     assert star["marker"]["symbol"] == "star" and star["x"] == [5.5]
