@@ -271,7 +271,9 @@ def leaves_figure(
         merge(
             layout,
             {
-                **legend_below_layout(height, top),
+                # Plotly lists a stack's classes top bar first; the classes' own order reads
+                # the same as the diagram's legend.
+                **merge(legend_below_layout(height, top), {"legend": {"traceorder": "normal"}}),
                 "barmode": "stack",
                 "bargap": 0.25,
                 "xaxis": merge(

@@ -119,6 +119,7 @@ def test_the_class_figure_stacks_one_bar_per_leaf_in_the_class_colours(iris: Any
     figure = leaves_figure(leaves, class_names=("setosa", "versicolor", "virginica"))
     assert go.Figure(figure.to_dict()) == figure  # valid Plotly, unchanged by validation
     assert figure.layout.barmode == "stack"
+    assert figure.layout.legend.traceorder == "normal"  # classes in their own order
     assert [trace.name for trace in figure.data] == ["setosa", "versicolor", "virginica"]
     assert [trace.marker.color for trace in figure.data] == [class_color(c) for c in range(3)]
     labels = [f"leaf {node}" for node in leaves.nodes]
