@@ -8,6 +8,7 @@ from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine.grow import grow_tree
 from core.engine.scan import score_splits
+from core.figures.leaves import compute_leaves, leaves_figure
 from core.figures.param_map import column_scores, compute_param_map
 
 controls = ui.start(SINGLE_TREE)
@@ -144,6 +145,33 @@ with tree_column, ui.guard("the tree diagram"):
     )
     if why.open:
         st.caption(f"Node {node} has a double blue border; every node shows its number.")
+
+with tree_column:
+    held = st.expander(
+        "Leaves: what each leaf holds",
+        icon=":material/bar_chart:",
+        key="leaves",
+        on_change="rerun",
+    )
+with held, ui.guard("the leaves"):
+    if held.open:  # the training rows sent down the tree: only once asked for
+        leaves = compute_leaves(model, view.X_train, view.y_train)
+        ui.chart(
+            leaves_figure(
+                leaves,
+                class_names=view.class_names,
+                target_name=view.data.target_name,
+                height=400,
+            ),
+            key="leaves-chart",
+        )
+        st.caption(
+            "One bar per leaf, left to right as in the tree: the training samples that end "
+            "there, by class. The leaf predicts the class with the most."
+            if view.classify
+            else "One column per leaf, left to right as in the tree: the training targets that "
+            "end there. The diamond, their mean, is what the leaf predicts."
+        )
 
 walk = st.expander(
     "Walk the pruning path", icon=":material/content_cut:", key="pruning", on_change="rerun"
