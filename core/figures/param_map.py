@@ -371,7 +371,6 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
     shown = [[f"{score:.3f}" for score in row] for row in pmap.scores.tolist()]
     for i, j in pmap.best_cells:
         shown[i][j] = f"<b>{shown[i][j]}</b>"
-    depth_labels = [_depth_label(d) for d in pmap.depths]
     heat: dict[str, Any] = {
         "type": "heatmap",
         "z": pmap.scores,
@@ -388,13 +387,28 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "hoverinfo": "skip",
         "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
     }
+    hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
+    layout = _grid_layout(
+        pmap,
+        f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and min_samples_leaf"
+        if title is None
+        else title,
+        height,
+    )
+    return build_figure([heat, _click_points(pmap, hover)], layout)
+
+
+def _click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
+    """The invisible trace of one point per cell: hover text (the setting, then ``lines``,
+    one per cell, row by row) and a target for a click (:func:`clicked_setting`)."""
+    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
     rows, columns = np.divmod(np.arange(n_rows * n_columns), n_columns)
     hover = [
-        f"max_depth {depth_labels[i]}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
-        f"{pmap.scored_on} {pmap.scores[i, j]:.3f}<br>click to grow this tree"
-        for i, j in zip(rows, columns, strict=True)
+        f"max_depth {_depth_label(pmap.depths[i])}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
+        f"{line}<br>click to grow this tree"
+        for i, j, line in zip(rows, columns, lines, strict=True)
     ]
-    points: dict[str, Any] = {
+    return {
         "type": "scatter",
         "x": columns,
         "y": rows,
@@ -405,14 +419,13 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "hovertemplate": "%{text}<extra></extra>",
         "showlegend": False,
     }
+
+
+def _grid_layout(pmap: ParamMap, title: str, height: int) -> dict[str, Any]:
+    """The layout of a map's grid: leaf sizes across, depths down, the current cell outlined."""
+    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
     layout = styled_layout(
-        title=f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and "
-        "min_samples_leaf"
-        if title is None
-        else title,
-        x_title="min_samples_leaf",
-        y_title="max_depth",
-        height=height,
+        title=title, x_title="min_samples_leaf", y_title="max_depth", height=height
     )
     layout["xaxis"] = {
         **axis_style("min_samples_leaf"),
@@ -428,7 +441,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "showgrid": False,
         "tickmode": "array",
         "tickvals": list(range(n_rows)),
-        "ticktext": depth_labels,
+        "ticktext": [_depth_label(d) for d in pmap.depths],
         "range": [n_rows - 0.5, -0.5],  # depth 1 at the top: deeper trees further down
         "fixedrange": True,
     }
@@ -450,7 +463,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
                 "line": {"color": CURRENT_COLOR, "width": 4},
             }
         ]
-    return build_figure([heat, points], layout)
+    return layout
 
 
 def clicked_setting(
