@@ -118,6 +118,12 @@ class ParamMap:
             return f"test {self.metric}"
         return f"{self.n_folds}-fold CV {self.metric}"
 
+    @property
+    def colour_range(self) -> tuple[float, float]:
+        """``(low, best)``: the scores the map's colours span, :data:`COLOUR_SPREAD` at most."""
+        best = float(np.max(self.scores))
+        return max(float(np.min(self.scores)), best - COLOUR_SPREAD), best
+
     def setting(self, cell: tuple[int, int]) -> tuple[int | None, int]:
         """``(max_depth, min_samples_leaf)`` of the cell ``(row, column)``."""
         return self.depths[cell[0]], self.leaf_sizes[cell[1]]
@@ -348,7 +354,14 @@ def _depth_label(depth: int | None) -> str:
     return "none" if depth is None else str(depth)
 
 
-def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 560) -> go.Figure:
+def param_map_figure(
+    pmap: ParamMap,
+    *,
+    title: str | None = None,
+    height: int = 560,
+    compact: bool = False,
+    colour_range: tuple[float, float] | None = None,
+) -> go.Figure:
     """The scores as a heat map: ``max_depth`` down, ``min_samples_leaf`` across.
 
     Each cell shows its score (the best in bold). Colours run from pale to dark blue over
@@ -363,6 +376,12 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
     title : str, optional
         Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
     height : int, default 560
+    compact : bool, default False
+        For half a page: smaller cell text (still 11 px or more) and no colour bar, every
+        cell's score being written in it.
+    colour_range : (float, float), optional
+        The scores the colours span, ``(low, best)``: give two maps shown side by side one
+        range, so a colour means one score on both. Default: this map's own.
 
     Returns
     -------
@@ -370,8 +389,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         Trace 0 the heat map, trace 1 the clickable points (customdata ``[row, column]``).
     """
     n_rows, n_columns = pmap.scores.shape
-    best = float(np.max(pmap.scores))
-    low = max(float(np.min(pmap.scores)), best - COLOUR_SPREAD)
+    low, best = pmap.colour_range if colour_range is None else colour_range
     shown = [[f"{score:.3f}" for score in row] for row in pmap.scores.tolist()]
     for i, j in pmap.best_cells:
         shown[i][j] = f"<b>{shown[i][j]}</b>"
@@ -382,7 +400,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "y": list(range(n_rows)),
         "text": shown,
         "texttemplate": "%{text}",
-        "textfont": {"size": FONT_SIZE - 2},
+        "textfont": {"size": FONT_SIZE - 4 if compact else FONT_SIZE - 2},
         "colorscale": [list(stop) for stop in SEQUENTIAL_SCALE],
         "zmin": low,
         "zmax": best if best > low else low + 1e-9,
@@ -390,6 +408,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "ygap": 2,
         "hoverinfo": "skip",
         "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
+        "showscale": not compact,
     }
     hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
     layout = _grid_layout(
