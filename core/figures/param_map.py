@@ -571,7 +571,8 @@ def param_map_difference_figure(
 
     Laid out as :func:`param_map_figure`, the current cell (``first``'s) outlined, with the
     same clickable trace: :func:`clicked_setting` reads a click on it against either map.
-    Each cell shows its difference, ``"+1.3"``, ``"−2.2"`` or ``"0"``. The colours diverge
+    Each cell shows its difference, ``"+1.3"``, ``"−2.2"`` or ``"0"`` (at 12 px, for half a
+    page). The colours diverge
     from white at 0: green where ``second`` scores higher, purple where ``first`` does, at
     full strength from the largest difference or :data:`DIFFERENCE_SPREAD` points, whichever
     is larger.
@@ -583,7 +584,7 @@ def param_map_difference_figure(
     names : (str, str), default ``("first", "second")``
         What to call the two maps in the hover text and the default title (``"Gini"``).
     title : str, optional
-        Default ``"<second> − <first>, points of <metric>"``; ``""`` for none.
+        Default ``"<second> − <first>, points of <scored_on>"``; ``""`` for none.
     height : int, default 560
 
     Returns
@@ -601,7 +602,7 @@ def param_map_difference_figure(
     points = 100 * difference.scores
     spread = max(float(np.max(np.abs(points))), DIFFERENCE_SPREAD)
     n_rows, n_columns = points.shape
-    unit = f"points of {first.metric}"
+    unit = f"points of {first.scored_on}"
     heat: dict[str, Any] = {
         "type": "heatmap",
         "z": points,
@@ -609,7 +610,7 @@ def param_map_difference_figure(
         "y": list(range(n_rows)),
         "text": [[_points_text(p) for p in row] for row in points.tolist()],
         "texttemplate": "%{text}",
-        "textfont": {"size": FONT_SIZE - 2},
+        "textfont": {"size": FONT_SIZE - 4},  # drawn at half a page: "−11.1" fits a cell
         "colorscale": [list(stop) for stop in DIVERGING_SCALE],
         "zmin": -spread,
         "zmid": 0.0,

@@ -346,7 +346,10 @@ def test_the_difference_map_is_the_second_maps_scores_minus_the_firsts() -> None
         d = 100 * difference[i, j]
         expected = "0" if d == 0 else f"{d:+.1f}".replace("-", "\u2212")
         assert text[i, j] == expected
-    assert figure.layout.title.text == "entropy \u2212 Gini, points of accuracy"
+    assert (
+        figure.layout.title.text.replace("<br>", " ")
+        == "entropy \u2212 Gini, points of test accuracy"
+    )
     # Diverging, centred on 0: as far below as above, at least DIFFERENCE_SPREAD points.
     assert heat.zmid == 0 and heat.zmin == -heat.zmax
     assert heat.zmax == max(DIFFERENCE_SPREAD, np.abs(100 * difference).max())
