@@ -27,7 +27,9 @@ with st.sidebar:
     controls.show("fit")
     controls.show("seed")
     controls.show("test_size")
-    lesson = controls.view({"criterion-matters": "Does the criterion matter?"})
+    lesson = controls.view(
+        {"criterion-matters": "Does the criterion matter?", "map": "Parameter map"}
+    )
 st.title("Gini vs entropy")
 top, lesson_area = st.container(), st.container()
 if lesson == "criterion-matters":
@@ -41,6 +43,11 @@ if lesson == "criterion-matters":
             with column:
                 controls.show(name)
         lab = st.container()
+elif lesson == "map":
+    with lesson_area:
+        st.subheader("The parameter maps: does the criterion change which settings score best?")
+        cross_validate = controls.show("map_cv")
+        maps_area = st.container()
 settings = controls.finish()
 view = ui.view(settings)
 
@@ -72,6 +79,10 @@ if lesson == "criterion-matters":
             key="criterion-notice",
         )
         ui.criterion_view(settings, view, trees, tree_spec(settings, shape), lab)
+elif lesson == "map":
+    with maps_area, ui.guard("the parameter maps"):  # computed only while the maps are open
+        specs = {c: tree_spec(settings, shape, criterion=c) for c in CRITERIA}
+        ui.criterion_maps(specs, view, cross_validate)
 
 gini, entropy = trees["gini"], trees["entropy"]
 only_gini, only_entropy = differing_nodes(gini, entropy)

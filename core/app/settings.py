@@ -336,7 +336,8 @@ TABLE: tuple[Setting, ...] = (
         help="Draw the trees' average over them: what a forest of these trees predicts.",
     ),
     Setting(
-        "map_cv", _on(False, SINGLE), "bool", label="Cross-validate (5 folds)", widget="toggle",
+        "map_cv", _on(False, SINGLE, GINI), "bool", label="Cross-validate (5 folds)",
+        widget="toggle",
         help="Score each cell of the parameter map by 5-fold cross-validation on the training "
         "rows (the mean of five scores) instead of on the test rows: steadier numbers, and the "
         "test set stays unseen while you choose.",

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "BACKGROUND",
     "CLASS_COLORS",
+    "DIVERGING_SCALE",
     "EDGE_COLOR",
     "FONT_COLOR",
     "GRID_COLOR",
@@ -97,6 +98,17 @@ SEQUENTIAL_SCALE: tuple[tuple[float, str], ...] = (
     (0.5, "#6BAED6"),
     (0.75, "#2171B5"),
     (1.0, "#08306B"),
+)
+
+
+#: Diverging scale for a difference, purple (below 0) through white (0) to green (above 0):
+#: ColorBrewer's PRGn, colour-blind safe, and far from the vermillion that outlines a cell.
+DIVERGING_SCALE: tuple[tuple[float, str], ...] = (
+    (0.0, "#762A83"),
+    (0.25, "#C2A5CF"),
+    (0.5, "#F7F7F7"),
+    (0.75, "#A6DBA0"),
+    (1.0, "#1B7837"),
 )
 
 

@@ -2,7 +2,8 @@
 
 :func:`compute_param_map` scores one tree per cell of the grid, on the held-out test rows or
 by k-fold cross-validation on the training rows; :func:`param_map_figure` draws the scores as a
-heat map, the current setting outlined and the best cells in bold.
+heat map, the current setting outlined and the best cells in bold;
+:func:`param_map_difference_figure` draws two maps' difference cell by cell (Gini vs entropy).
 
 One tree is grown per ``min_samples_leaf`` (per fold), to full depth and unpruned; each
 shallower tree is that tree cut at its depth (:meth:`~core.engine.structure.Tree.top`), then
@@ -36,17 +37,20 @@ from numpy.typing import ArrayLike
 from core.engine.pruning import prune
 from core.figures._layout import FONT_SIZE, axis_style, build_figure, styled_layout
 from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
-from core.figures.palette import SEQUENTIAL_SCALE
+from core.figures.palette import DIVERGING_SCALE, SEQUENTIAL_SCALE
 
 __all__ = [
     "DEPTHS",
+    "DIFFERENCE_SPREAD",
     "LEAF_SIZES",
+    "MapDifference",
     "ParamMap",
     "clicked_setting",
     "column_scores",
     "compute_param_map",
     "fold_labels",
     "param_grid",
+    "param_map_difference_figure",
     "param_map_figure",
 ]
 
@@ -113,6 +117,12 @@ class ParamMap:
         if self.n_folds is None:
             return f"test {self.metric}"
         return f"{self.n_folds}-fold CV {self.metric}"
+
+    @property
+    def colour_range(self) -> tuple[float, float]:
+        """``(low, best)``: the scores the map's colours span, :data:`COLOUR_SPREAD` at most."""
+        best = float(np.max(self.scores))
+        return max(float(np.min(self.scores)), best - COLOUR_SPREAD), best
 
     def setting(self, cell: tuple[int, int]) -> tuple[int | None, int]:
         """``(max_depth, min_samples_leaf)`` of the cell ``(row, column)``."""
@@ -344,7 +354,14 @@ def _depth_label(depth: int | None) -> str:
     return "none" if depth is None else str(depth)
 
 
-def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 560) -> go.Figure:
+def param_map_figure(
+    pmap: ParamMap,
+    *,
+    title: str | None = None,
+    height: int = 560,
+    compact: bool = False,
+    colour_range: tuple[float, float] | None = None,
+) -> go.Figure:
     """The scores as a heat map: ``max_depth`` down, ``min_samples_leaf`` across.
 
     Each cell shows its score (the best in bold). Colours run from pale to dark blue over
@@ -359,6 +376,12 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
     title : str, optional
         Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
     height : int, default 560
+    compact : bool, default False
+        For half a page: smaller cell text (still 11 px or more) and no colour bar, every
+        cell's score being written in it.
+    colour_range : (float, float), optional
+        The scores the colours span, ``(low, best)``: give two maps shown side by side one
+        range, so a colour means one score on both. Default: this map's own.
 
     Returns
     -------
@@ -366,12 +389,10 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         Trace 0 the heat map, trace 1 the clickable points (customdata ``[row, column]``).
     """
     n_rows, n_columns = pmap.scores.shape
-    best = float(np.max(pmap.scores))
-    low = max(float(np.min(pmap.scores)), best - COLOUR_SPREAD)
+    low, best = pmap.colour_range if colour_range is None else colour_range
     shown = [[f"{score:.3f}" for score in row] for row in pmap.scores.tolist()]
     for i, j in pmap.best_cells:
         shown[i][j] = f"<b>{shown[i][j]}</b>"
-    depth_labels = [_depth_label(d) for d in pmap.depths]
     heat: dict[str, Any] = {
         "type": "heatmap",
         "z": pmap.scores,
@@ -379,7 +400,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "y": list(range(n_rows)),
         "text": shown,
         "texttemplate": "%{text}",
-        "textfont": {"size": FONT_SIZE - 2},
+        "textfont": {"size": FONT_SIZE - 4 if compact else FONT_SIZE - 2},
         "colorscale": [list(stop) for stop in SEQUENTIAL_SCALE],
         "zmin": low,
         "zmax": best if best > low else low + 1e-9,
@@ -387,14 +408,30 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "ygap": 2,
         "hoverinfo": "skip",
         "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
+        "showscale": not compact,
     }
+    hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
+    layout = _grid_layout(
+        pmap,
+        f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and min_samples_leaf"
+        if title is None
+        else title,
+        height,
+    )
+    return build_figure([heat, _click_points(pmap, hover)], layout)
+
+
+def _click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
+    """The invisible trace of one point per cell: hover text (the setting, then ``lines``,
+    one per cell, row by row) and a target for a click (:func:`clicked_setting`)."""
+    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
     rows, columns = np.divmod(np.arange(n_rows * n_columns), n_columns)
     hover = [
-        f"max_depth {depth_labels[i]}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
-        f"{pmap.scored_on} {pmap.scores[i, j]:.3f}<br>click to grow this tree"
-        for i, j in zip(rows, columns, strict=True)
+        f"max_depth {_depth_label(pmap.depths[i])}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
+        f"{line}<br>click to grow this tree"
+        for i, j, line in zip(rows, columns, lines, strict=True)
     ]
-    points: dict[str, Any] = {
+    return {
         "type": "scatter",
         "x": columns,
         "y": rows,
@@ -405,14 +442,13 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "hovertemplate": "%{text}<extra></extra>",
         "showlegend": False,
     }
+
+
+def _grid_layout(pmap: ParamMap, title: str, height: int) -> dict[str, Any]:
+    """The layout of a map's grid: leaf sizes across, depths down, the current cell outlined."""
+    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
     layout = styled_layout(
-        title=f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and "
-        "min_samples_leaf"
-        if title is None
-        else title,
-        x_title="min_samples_leaf",
-        y_title="max_depth",
-        height=height,
+        title=title, x_title="min_samples_leaf", y_title="max_depth", height=height
     )
     layout["xaxis"] = {
         **axis_style("min_samples_leaf"),
@@ -428,7 +464,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
         "showgrid": False,
         "tickmode": "array",
         "tickvals": list(range(n_rows)),
-        "ticktext": depth_labels,
+        "ticktext": [_depth_label(d) for d in pmap.depths],
         "range": [n_rows - 0.5, -0.5],  # depth 1 at the top: deeper trees further down
         "fixedrange": True,
     }
@@ -450,7 +486,7 @@ def param_map_figure(pmap: ParamMap, *, title: str | None = None, height: int = 
                 "line": {"color": CURRENT_COLOR, "width": 4},
             }
         ]
-    return build_figure([heat, points], layout)
+    return layout
 
 
 def clicked_setting(
@@ -471,3 +507,128 @@ def clicked_setting(
             if 0 <= i < len(pmap.depths) and 0 <= j < len(pmap.leaf_sizes):
                 return pmap.setting((i, j))
     return None
+
+
+@dataclass(frozen=True)
+class MapDifference:
+    """Two parameter maps of one grid, compared cell by cell: ``second`` minus ``first``.
+
+    Attributes
+    ----------
+    first, second : ParamMap
+        Maps of the same rows, columns, metric and scoring (test rows or the same folds),
+        such as the Gini tree's and the entropy tree's.
+
+    Raises
+    ------
+    ValueError
+        When the two maps differ in grid, metric or scoring: their cells would not match.
+    """
+
+    first: ParamMap
+    second: ParamMap
+
+    def __post_init__(self) -> None:
+        for name in ("depths", "leaf_sizes", "metric", "n_folds"):
+            a, b = getattr(self.first, name), getattr(self.second, name)
+            if a != b:
+                raise ValueError(f"the two maps must have the same {name}, got {a!r} and {b!r}")
+
+    @property
+    def scores(self) -> FloatArray:
+        """``second.scores - first.scores``, shape (n_depths, n_leaf_sizes)."""
+        return self.second.scores - self.first.scores
+
+    def share_within(self, points: float) -> float:
+        """The share of cells whose scores differ by at most ``points`` hundredths.
+
+        One point of accuracy is 0.01. A small tolerance keeps a difference of exactly
+        ``points`` (a few test rows, as floats) inside.
+        """
+        return float(np.mean(np.abs(self.scores) <= points / 100 + 1e-9))
+
+
+#: The difference map's colours reach full strength at this many points or more; smaller
+#: differences stay pale, so a map of tiny differences does not look like a map of large ones.
+DIFFERENCE_SPREAD = 5.0
+
+
+def _points_text(points: float) -> str:
+    if abs(points) < 0.05:  # shows as 0.0 either way: no sign to suggest a direction
+        return "0"
+    return f"{points:+.1f}".replace("-", "\u2212")
+
+
+def param_map_difference_figure(
+    first: ParamMap,
+    second: ParamMap,
+    *,
+    names: tuple[str, str] = ("first", "second"),
+    title: str | None = None,
+    height: int = 560,
+) -> go.Figure:
+    """The difference of two maps, ``second - first``, in points (hundredths) of the metric.
+
+    Laid out as :func:`param_map_figure`, the current cell (``first``'s) outlined, with the
+    same clickable trace: :func:`clicked_setting` reads a click on it against either map.
+    Each cell shows its difference, ``"+1.3"``, ``"−2.2"`` or ``"0"`` (at 12 px, for half a
+    page). The colours diverge
+    from white at 0: green where ``second`` scores higher, purple where ``first`` does, at
+    full strength from the largest difference or :data:`DIFFERENCE_SPREAD` points, whichever
+    is larger.
+
+    Parameters
+    ----------
+    first, second : ParamMap
+        Maps of one grid (see :class:`MapDifference`).
+    names : (str, str), default ``("first", "second")``
+        What to call the two maps in the hover text and the default title (``"Gini"``).
+    title : str, optional
+        Default ``"<second> − <first>, points of <scored_on>"``; ``""`` for none.
+    height : int, default 560
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 the heat map (``z`` in points: 100 x the difference), trace 1 the clickable
+        points (customdata ``[row, column]``).
+
+    Raises
+    ------
+    ValueError
+        When the maps' grids, metrics or scorings differ.
+    """
+    difference = MapDifference(first, second)
+    points = 100 * difference.scores
+    spread = max(float(np.max(np.abs(points))), DIFFERENCE_SPREAD)
+    n_rows, n_columns = points.shape
+    unit = f"points of {first.scored_on}"
+    heat: dict[str, Any] = {
+        "type": "heatmap",
+        "z": points,
+        "x": list(range(n_columns)),
+        "y": list(range(n_rows)),
+        "text": [[_points_text(p) for p in row] for row in points.tolist()],
+        "texttemplate": "%{text}",
+        "textfont": {"size": FONT_SIZE - 4},  # drawn at half a page: "−11.1" fits a cell
+        "colorscale": [list(stop) for stop in DIVERGING_SCALE],
+        "zmin": -spread,
+        "zmid": 0.0,
+        "zmax": spread,
+        "xgap": 2,
+        "ygap": 2,
+        "hoverinfo": "skip",
+        "colorbar": {"title": {"text": "points"}, "thickness": 14},
+    }
+    hover = [
+        f"{names[1]} {b:.3f}, {names[0]} {a:.3f}: {_points_text(p)} {unit}"
+        for a, b, p in zip(
+            first.scores.ravel().tolist(),
+            second.scores.ravel().tolist(),
+            points.ravel().tolist(),
+            strict=True,
+        )
+    ]
+    default = f"{names[1]} \u2212 {names[0]}, {unit}"
+    layout = _grid_layout(first, default if title is None else title, height)
+    return build_figure([heat, _click_points(first, hover)], layout)

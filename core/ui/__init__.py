@@ -9,7 +9,8 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
   curves, rendered diagrams.
 - :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes, the
   pruning walk).
-- :mod:`core.ui.param_map_panel`: the parameter map, a click on a cell loading its setting.
+- :mod:`core.ui.param_map_panel`: the parameter map, a click on a cell loading its setting;
+  Gini vs entropy's two maps and their difference.
 - :mod:`core.ui.growth_panels`: a tree grown step by step, "why this split?" at any node,
   and a student's own split against the tree's.
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
@@ -66,7 +67,7 @@ from core.ui.panels import (
     scores,
     votes,
 )
-from core.ui.param_map_panel import param_map, param_map_notice
+from core.ui.param_map_panel import criterion_maps, param_map, param_map_notice
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
 from core.ui.what_if_panel import forest_vote_parts, what_if
@@ -79,6 +80,7 @@ __all__ = [
     "catalogue",
     "chart",
     "clear_caches",
+    "criterion_maps",
     "criterion_view",
     "curve_trees",
     "dataset_infos",
