@@ -8,6 +8,7 @@ from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
 from core.engine.grow import grow_tree
 from core.engine.scan import score_splits
+from core.figures.contributions import path_contributions
 from core.figures.leaves import compute_leaves, leaves_figure
 from core.figures.param_map import column_scores, compute_param_map
 
@@ -192,6 +193,9 @@ ui.how_computed(
         "full tree per min_samples_leaf (and fold), cut at each depth and then pruned, which "
         "is the very tree that depth grows."
         if lesson == "map"
+        else " `path_contributions` builds the edited sample's prediction: the root's value, "
+        "then the change at each node of its path, which add up to the leaf's value exactly."
+        if lesson == "what-if"
         else ""
     ),
     [
@@ -199,5 +203,6 @@ ui.how_computed(
         score_splits,
         path_in_words,
         *((compute_param_map, column_scores) if lesson == "map" else ()),
+        *((path_contributions,) if lesson == "what-if" else ()),
     ],
 )

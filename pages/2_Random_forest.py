@@ -8,6 +8,8 @@ from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
 from core.engine.grow import grow_tree
 from core.figures import forest_curve_figure
+from core.figures.contributions import forest_contributions
+from core.figures.variance import compute_spread, decomposition
 
 controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
@@ -196,6 +198,20 @@ ui.how_computed(
     "forest averages the trees' class shares (or numbers). The curve comes from one pass "
     "over the trees: the forest of k trees is the running mean of the first k. Every tree "
     "grows by the same loop as a single tree, `grow_tree`, trying `max_features` features "
-    "drawn at random at each node.",
-    [type(forest).fit, grow_tree, type(forest).staged_scores, type(forest).predict_per_tree],
+    "drawn at random at each node. `forest_contributions` takes the voted sample's answer "
+    "apart: each tree's root value and its path's changes, averaged over the trees."
+    + (
+        " `compute_spread` and `decomposition` turn the resampled trees' predictions into "
+        "the view above: their disagreement, the error of their average, and its parts."
+        if lesson == "variance"
+        else ""
+    ),
+    [
+        type(forest).fit,
+        grow_tree,
+        type(forest).staged_scores,
+        type(forest).predict_per_tree,
+        forest_contributions,
+        *((compute_spread, decomposition) if lesson == "variance" else ()),
+    ],
 )

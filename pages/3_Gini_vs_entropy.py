@@ -16,6 +16,7 @@ from core.figures import (
     impurity_figure,
     node_proportion,
 )
+from core.figures.criterion import first_parting, seed_study
 
 controls = ui.start(GINI_VS_ENTROPY)
 with st.sidebar:
@@ -172,6 +173,19 @@ ui.how_computed(
     "Both trees grow by the same loop and score splits with the same `score_splits`; only "
     "the impurity function differs. "
     "Gini: 1 − Σ pₖ². Entropy: −Σ pₖ log₂ pₖ. A split is chosen to lower the samples-weighted "
-    "impurity of the two children the most.",
-    [criteria.node_gini, criteria.node_entropy, scan.score_splits, grow_tree, differing_nodes],
+    "impurity of the two children the most."
+    + (
+        " `first_parting` walks both trees level by level to the first node where they ask "
+        "different questions; `seed_study` grows both on 50 train/test splits."
+        if lesson == "criterion-matters"
+        else ""
+    ),
+    [
+        criteria.node_gini,
+        criteria.node_entropy,
+        scan.score_splits,
+        grow_tree,
+        differing_nodes,
+        *((first_parting, seed_study) if lesson == "criterion-matters" else ()),
+    ],
 )
