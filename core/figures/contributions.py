@@ -23,7 +23,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import build_figure, merge, styled_layout
+from core.figures._layout import build_figure, merge, styled_layout, wrap_text
 from core.figures.palette import LINE_COLORS, MUTED_COLOR
 
 __all__ = [
@@ -161,10 +161,12 @@ def waterfall_figure(parts: Contributions, *, height: int | None = None) -> go.F
     Bars run across, one row per step, top to bottom in order: the labels (rules, feature
     names) then read on one line each, also on a phone. ``height`` defaults to 60 px a row.
     """
-    labels = ["at the root", *(label for label, _ in parts.steps), "prediction"]
+    # A long feature name wraps: on a phone the names would leave the bars no room.
+    names = [wrap_text(label, 16) for label, _ in parts.steps]
+    labels = ["at the root", *names, "prediction"]
     measures = ["absolute", *("relative" for _ in parts.steps), "total"]
     values = [parts.start, *(change for _, change in parts.steps), 0.0]
-    texts = [f"{parts.start:.3g}", *(f"{change:+.3g}" for _, change in parts.steps)]
+    texts = [f"{parts.start:.2g}", *(f"{change:+.2g}" for _, change in parts.steps)]
     texts.append(f"{parts.prediction:.3g}")
     trace = {
         "type": "waterfall",
@@ -173,7 +175,8 @@ def waterfall_figure(parts: Contributions, *, height: int | None = None) -> go.F
         "x": values,
         "measure": measures,
         "text": texts,
-        "textposition": "auto",
+        "textposition": "outside",
+        "cliponaxis": False,
         "textfont": {"size": 14},
         "increasing": {"marker": {"color": LINE_COLORS[0]}},
         "decreasing": {"marker": {"color": LINE_COLORS[1]}},
@@ -182,12 +185,17 @@ def waterfall_figure(parts: Contributions, *, height: int | None = None) -> go.F
         "hovertemplate": "%{y}: %{text}<extra></extra>",
         "showlegend": False,
     }
-    rows = len(labels)
+    rows = len(labels) + sum(label.count("<br>") for label in names)
+    # Room beside the longest bar for its label: the labels stand outside short bars.
+    levels = np.cumsum([parts.start, *(change for _, change in parts.steps)])
+    low, high = min(0.0, float(levels.min())), max(0.0, float(levels.max()))
+    pad = 0.5 * (high - low or 1.0)
     layout = merge(
         styled_layout(title=None, x_title=parts.what, y_title="", height=height or 60 + 34 * rows),
         {
             "yaxis": {"autorange": "reversed", "automargin": True, "showgrid": False},
-            "margin": {"t": 20, "b": 60},
+            "xaxis": {"range": [low - (pad if low < 0 else 0.0), high + pad]},
+            "margin": {"t": 20, "b": 60, "r": 30},
         },
     )
     return build_figure([trace], layout)
