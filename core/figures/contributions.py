@@ -190,11 +190,13 @@ def waterfall_figure(parts: Contributions, *, height: int | None = None) -> go.F
     levels = np.cumsum([parts.start, *(change for _, change in parts.steps)])
     low, high = min(0.0, float(levels.min())), max(0.0, float(levels.max()))
     pad = 0.5 * (high - low or 1.0)
+    falls = low < 0 or any(change < 0 for _, change in parts.steps)
     layout = merge(
         styled_layout(title=None, x_title=parts.what, y_title="", height=height or 60 + 34 * rows),
         {
             "yaxis": {"autorange": "reversed", "automargin": True, "showgrid": False},
-            "xaxis": {"range": [low - (pad if low < 0 else 0.0), high + pad]},
+            # A fall's label stands left of its bar: room on that side too, whenever one falls.
+            "xaxis": {"range": [low - (pad if falls else 0.0), high + pad]},
             "margin": {"t": 20, "b": 60, "r": 30},
         },
     )
