@@ -275,14 +275,19 @@ class ModelView:
         *,
         edges_from: Sequence[Any] = (),
         through_sample: int | None = None,
+        through_row: np.ndarray | None = None,
+        through_name: str = "",
     ) -> BoundaryData:
         """``model``'s decision regions over the columns ``pair`` (positions in ``columns``).
 
         On more than two columns the picture is a slice; with ``through_sample`` it passes
         through that test sample, so the sample's star sits in the region of the class the
-        model gives it. Without, through the training medians.
+        model gives it; ``through_row`` (values of ``columns``, named ``through_name``) does
+        the same for any row, an edited one. Without, through the training medians.
         """
-        through = None if through_sample is None else self.X_test[through_sample]
+        through = through_row
+        if through_sample is not None:
+            through, through_name = self.X_test[through_sample], f"test sample #{through_sample}"
         return compute_boundary(
             model,
             self.X_train,
@@ -296,7 +301,7 @@ class ModelView:
             test_ids=self.rows.test_index,
             edges_from=tuple(edges_from) or None,
             through=through,
-            through_name="" if through_sample is None else f"test sample #{through_sample}",
+            through_name=through_name,
         )
 
     def regression_lines(self, models: Mapping[str, Any]) -> RegressionLines:

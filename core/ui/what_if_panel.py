@@ -16,7 +16,7 @@ import streamlit as st
 
 from core.app.models import ModelView
 from core.app.words import md, path_in_words
-from core.figures import boundary_figure, compute_boundary, regression_figure
+from core.figures import boundary_figure, regression_figure
 from core.figures.contributions import (
     Contributions,
     forest_contributions,
@@ -66,18 +66,10 @@ def what_if(model: Any, view: ModelView, sample: int, pair: tuple[int, int]) -> 
     picture, words = st.columns(2, gap="large")
     with picture:
         if view.classify:
-            data = compute_boundary(
+            data = view.boundary(
                 model,
-                view.X_train,
-                view.y_train,
-                X_test=view.X_test,
-                y_test=view.y_test,
-                features=pair,
-                feature_names=list(view.names),
-                class_names=list(view.class_names),
-                train_ids=view.rows.train_index,
-                test_ids=view.rows.test_index,
-                through=np.nan_to_num(row, nan=0.0),
+                pair,
+                through_row=np.nan_to_num(row, nan=0.0),
                 through_name="the edited sample",
             )
             figure = boundary_figure(data, title="", height=460, legend_below=True)
