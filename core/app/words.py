@@ -19,6 +19,7 @@ from core.engine.node_splits import SplitComparison, StopReason
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
 from core.figures import score_name as score_name
+from core.figures.criterion import same_question
 from core.figures.rules import Categories, category_of, path_step
 
 # --- a tree in words -----------------------------------------------------------------------
@@ -113,13 +114,7 @@ def differing_nodes(a: Any, b: Any, *, atol: float = 1e-9) -> tuple[set[int], se
         leaf_a, leaf_b = ta.children_left[na] == -1, tb.children_left[nb] == -1
         if leaf_a and leaf_b:
             continue
-        same = (
-            not leaf_a
-            and not leaf_b
-            and ta.feature[na] == tb.feature[nb]
-            and abs(float(ta.threshold[na]) - float(tb.threshold[nb])) <= atol
-        )
-        if not same:
+        if not same_question(ta, na, tb, nb, atol=atol):
             only_a.update(int(n) for n in ta.subtree(na))
             only_b.update(int(n) for n in tb.subtree(nb))
             continue

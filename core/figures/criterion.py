@@ -41,6 +41,7 @@ __all__ = [
     "gini",
     "lab_figure",
     "parting_figure",
+    "same_question",
     "seed_figure",
     "seed_study",
     "split_lab",
@@ -106,6 +107,18 @@ class Parting:
     scans: dict[tuple[str, int], SplitScan]
 
 
+def same_question(ta: Any, na: int, tb: Any, nb: int, *, atol: float = 1e-9) -> bool:
+    """Whether node ``na`` of tree arrays ``ta`` and node ``nb`` of ``tb`` ask one question:
+    both split, on the same feature, at the same threshold (to ``atol``).
+    """
+    return bool(
+        ta.children_left[na] != -1
+        and tb.children_left[nb] != -1
+        and ta.feature[na] == tb.feature[nb]
+        and abs(float(ta.threshold[na]) - float(tb.threshold[nb])) <= atol
+    )
+
+
 def _decrease(scan: SplitScan, threshold: float) -> float:
     """Share of the node's impurity the split at ``threshold`` removes."""
     if scan.parent_impurity <= 0:
@@ -129,13 +142,7 @@ def first_parting(
         leaf_a, leaf_b = ta.children_left[na] == -1, tb.children_left[nb] == -1
         if leaf_a and leaf_b:
             continue
-        same = (
-            not leaf_a
-            and not leaf_b
-            and ta.feature[na] == tb.feature[nb]
-            and abs(float(ta.threshold[na]) - float(tb.threshold[nb])) <= 1e-9
-        )
-        if same:
+        if same_question(ta, na, tb, nb):
             question = (int(ta.feature[na]), float(ta.threshold[na]))
             queue.append(
                 (int(ta.children_left[na]), int(tb.children_left[nb]), (*path, (*question, True)))
