@@ -16,6 +16,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.app.classroom import Membership
 from core.app.own_data import OwnData
 from core.app.settings import DataKind, Form, Settings
 
@@ -50,6 +51,10 @@ class Visit:
         Why the latest upload, or the points drawn, cannot make a tree.
     points : Any
         The points drawn by hand (``core.data.drawn.DrawnPoints``), or None.
+    seat : Membership or None
+        The session's seat in a class (teacher or student), or None.
+    join_tries : tuple of float
+        When the session's recent attempts to join a class failed (they are rate-limited).
     """
 
     page: str | None = None
@@ -65,6 +70,8 @@ class Visit:
     upload_problem: str | None = None
     drawing_problem: str | None = None
     points: Any = None
+    seat: Membership | None = None
+    join_tries: tuple[float, ...] = ()
 
     def arrival(
         self, page: str, form: Form, query: Mapping[str, str], history: bool, unread: frozenset[str]
