@@ -457,13 +457,17 @@ class Membership:
         return replace(self, following=on, seen=0 if on else self.seen, landed=None)
 
     def needs(self, version: int | None) -> bool:
-        """Whether a check that read ``version`` must read the class's state."""
-        return version is None or (self.following and version != self.seen)
+        """Whether a check that read ``version`` must read the class's state (a student who
+        explores alone still sees the teacher's polls)."""
+        return version is None or version != self.seen
 
     def opening(self, state: ClassState, here: Shown) -> Membership:
-        """The class at ``state`` was read; ``here`` is what this session shows now."""
-        pending = state.shown if state.shown is not None and state.shown != here else None
-        return replace(self, seen=state.version, pending=pending)
+        """The class at ``state`` was read; ``here`` is what this session shows now.
+
+        A follower opens the teacher's view next (``pending``) unless it already shows it.
+        """
+        follow = self.following and state.shown is not None and state.shown != here
+        return replace(self, seen=state.version, pending=state.shown if follow else None)
 
     def opened(self, page: str) -> tuple[Shown | None, Membership]:
         """The teacher's view, if it is for ``page``: this run opens it."""

@@ -55,6 +55,8 @@ class Visit:
         The session's seat in a class (teacher or student), or None.
     join_tries : tuple of float
         When the session's recent attempts to join a class failed (they are rate-limited).
+    class_problem : str or None
+        Why the session's class stopped or could not start (ended, store unreachable).
     """
 
     page: str | None = None
@@ -72,6 +74,7 @@ class Visit:
     points: Any = None
     seat: Membership | None = None
     join_tries: tuple[float, ...] = ()
+    class_problem: str | None = None
 
     def arrival(
         self, page: str, form: Form, query: Mapping[str, str], history: bool, unread: frozenset[str]

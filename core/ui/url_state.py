@@ -24,6 +24,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 from core.app import settings as state
 from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
+from core.ui.class_panel import class_wrote, opened_view
 from core.ui.internals import history_navigation, sent_label, unread_browser_states
 from core.ui.visit import keep, visit
 
@@ -119,9 +120,13 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     in the page list opens a page without them.
     """
     query = _url_query(form)
+    teachers = opened_view(page.path)  # a follower opens the teacher's view as a link
     now = visit()
     unread = frozenset(unread_browser_states()) if now.page is None and query else frozenset()
     arrived, held = now.arrival(page.path, form, query, history_navigation(), unread)
+    if teachers is not None:
+        query = {name: value for name, value in teachers.items() if name in form.entries}
+        arrived, held = True, frozenset()
     if arrived:
         source = query if query else now.carried
         settings, notices = state.parse(form, source, catalogue())
@@ -152,6 +157,8 @@ def finish(settings: state.Settings) -> dict[str, str]:
         # from_dict keeps Streamlit's own embed options in the URL.
         st.query_params.from_dict(query)
     keep(visit().finish(settings, query, state.to_query(settings, full=True)))
+    if visit().page is not None:
+        class_wrote(str(visit().page), query)
     return query
 
 
