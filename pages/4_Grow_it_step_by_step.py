@@ -43,6 +43,8 @@ settings = controls.finish()
 
 with top:
     ui.show_notices(settings)
+    # A class's "where will the tree split next?": its answer stays hidden until revealed.
+    hidden = ui.split_poll(model, view, steps, k)
     ui.what_to_notice(
         "The tree is grown one split at a time, always splitting the leaf whose split lowers "
         "the impurity of the whole tree the most: its gain, weighted by the share of the "
@@ -99,12 +101,17 @@ with diagram_box, ui.guard("the tree diagram"):
         + ("." if grown_id >= 0 else f", once it grows: at step {k} it is not there yet.")
     )
 
-with ui.guard("why this split"):
-    ui.why_this_split(model, view, node)
-
-st.subheader("Your split against the tree's")
-with ui.guard("your split"):
-    ui.your_split(model, view, node)
+if hidden:
+    st.info(
+        "Hidden while the class answers the teacher's question: it would give the answer away.",
+        icon=":material/visibility_off:",
+    )
+else:
+    with ui.guard("why this split"):
+        ui.why_this_split(model, view, node)
+    st.subheader("Your split against the tree's")
+    with ui.guard("your split"):
+        ui.your_split(model, view, node)
 
 ui.how_computed(
     "The tree is fitted once. `growth_steps` orders its splits best first; `prefix_after` "

@@ -302,10 +302,16 @@ class Classroom:
         return self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
 
     def show(self, teacher: Teacher, shown: Shown) -> int:
-        """The teacher now shows ``shown``; returns the class's new version."""
+        """The teacher now shows ``shown``; returns the class's new version.
+
+        A split poll asked about another view closes: its tree is no longer the one shown.
+        """
         record = self._owned(teacher)
         if Shown.from_dict(record.get("shown")) == shown:
             return self.version(teacher.code) or 0
+        poll = Poll.from_dict(record.get("poll"))
+        if poll is not None and poll.kind == "split" and poll.shown != shown:
+            record = {**record, "poll": None}  # its tree is no longer on the board
         return self._write(teacher, {**record, "shown": shown.as_dict()})
 
     def ask(self, teacher: Teacher, poll: Poll) -> Poll:

@@ -29,6 +29,7 @@ from urllib.parse import urlencode, urlsplit
 
 import segno
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 from core.app.classroom import (
     CHECK_IN_EVERY,
@@ -69,7 +70,7 @@ def _seat() -> Membership | None:
     return visit().seat
 
 
-def _reach(call: Callable[[], _T]) -> _T | None:
+def reach(call: Callable[[], _T]) -> _T | None:
     """``call()``, or None when the class is gone or the store cannot be reached: the session
     then leaves its class, with a notice that says why."""
     try:
@@ -89,8 +90,8 @@ def _reach(call: Callable[[], _T]) -> _T | None:
 
 
 def _reached(call: Callable[[], object]) -> bool:
-    """Whether ``call()`` ran (see :func:`_reach`)."""
-    return _reach(lambda: (call(), True)[1]) is not None
+    """Whether ``call()`` ran (see :func:`reach`)."""
+    return reach(lambda: (call(), True)[1]) is not None
 
 
 # --- following -----------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def _check(page: str, *, timer: bool) -> None:
     if held is None or held.teaching:
         return
     seat, room, code = held, classroom(), held.code
-    version = _reach(lambda: room.version(code))
+    version = reach(lambda: room.version(code))
     if version is None:
         if _seat() is not None:  # the store answered: no such class any more
             change(seat=None, class_problem="The class has ended. Thank you for taking part!")
@@ -128,7 +129,7 @@ def _check(page: str, *, timer: bool) -> None:
     if not seat.needs(version):
         change(seat=seat)
         return
-    state = _reach(lambda: room.state(code))
+    state = reach(lambda: room.state(code))
     if state is None:
         if timer:
             st.rerun()
@@ -136,7 +137,10 @@ def _check(page: str, *, timer: bool) -> None:
     seat = seat.opening(state, _here(page))
     change(seat=seat)
     if seat.pending is not None and seat.pending.page != page:
-        st.switch_page(seat.pending.page, query_params=dict(seat.pending.query))
+        try:
+            st.switch_page(seat.pending.page, query_params=dict(seat.pending.query))
+        except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other
+            change(seat=seat.follow(False))
     if timer:
         st.rerun()  # the same page opens the teacher's settings, or draws the new poll
 
@@ -150,7 +154,7 @@ def _join(typed: str, page: str) -> None:
         return
     code = clean_code(typed)
     room = classroom()
-    exists = code is not None and _reach(lambda: room.exists(code))
+    exists = code is not None and reach(lambda: room.exists(code))
     if code is None or not exists:
         if "store" in (visit().class_problem or ""):
             return  # the store is down: already said
@@ -169,7 +173,7 @@ def _join(typed: str, page: str) -> None:
 
 
 def _start(page: str) -> None:
-    teacher = _reach(lambda: classroom().start(_here(page)))
+    teacher = reach(lambda: classroom().start(_here(page)))
     if teacher is not None:
         change(
             seat=Membership(teacher.code, seat_token(), secret=teacher.secret, seen=0),
@@ -180,14 +184,14 @@ def _start(page: str) -> None:
 def _end() -> None:
     seat = _seat()
     if seat is not None and seat.teaching:
-        _reach(lambda: classroom().end(seat.teacher))
+        reach(lambda: classroom().end(seat.teacher))
     change(seat=None, class_problem=None)
 
 
 def _leave() -> None:
     seat = _seat()
     if seat is not None:
-        _reach(lambda: classroom().leave(seat.code, seat.seat))
+        reach(lambda: classroom().leave(seat.code, seat.seat))
     change(seat=None, class_problem=None)
 
 
@@ -271,7 +275,9 @@ def _outside(page: str, problem: str | None) -> None:
             _start(page)
             st.rerun()
         with st.form("class-join", border=False, enter_to_submit=True):
-            typed = st.text_input("Student: the class code", max_chars=12, placeholder="e.g. KX39P")
+            typed = st.text_input(
+                "Student: the class code", max_chars=12, placeholder="e.g. KX39P", key="class-code"
+            )
             if st.form_submit_button("Join the class", icon=":material/login:"):
                 _join(typed, page)
                 st.rerun()
@@ -305,7 +311,7 @@ def _ask_choice(seat: Membership, question: str, options: str) -> None:
     except ValueError as problem:
         st.warning(str(problem), icon=":material/edit:")
         return
-    _reach(lambda: classroom().ask(seat.teacher, poll))
+    reach(lambda: classroom().ask(seat.teacher, poll))
 
 
 @st.fragment(run_every=TEACHER_SECONDS)
@@ -313,7 +319,7 @@ def _class_size() -> None:
     seat = _seat()
     if seat is None:
         return
-    students = _reach(lambda: classroom().students(seat.code))
+    students = reach(lambda: classroom().students(seat.code))
     if students is None and _seat() is None:
         st.rerun()
     count = students or 0
@@ -358,7 +364,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
         return
     if seat.teaching:
         shown, teacher = Shown(page, query), seat.teacher
-        if seat.shown != shown and _reach(lambda: classroom().show(teacher, shown)) is not None:
+        if seat.shown != shown and reach(lambda: classroom().show(teacher, shown)) is not None:
             change(seat=seat.published(shown))
         return
     left, seat = seat.wrote(query)
@@ -389,7 +395,7 @@ def class_poll() -> Poll | None:
     seat = _seat()
     if seat is None:
         return None
-    state = _reach(lambda: classroom().state(seat.code))
+    state = reach(lambda: classroom().state(seat.code))
     return None if state is None else state.poll
 
 
@@ -429,7 +435,7 @@ def _choice_answer(seat: Membership, poll: Poll) -> None:
         except ValueError as problem:
             st.warning(str(problem))
         except (StoreDown, NoClass):
-            _reach(lambda: classroom().state(seat.code))
+            reach(lambda: classroom().state(seat.code))
 
 
 @st.fragment(run_every=TEACHER_SECONDS)
@@ -449,7 +455,7 @@ def _choice_results(poll: Poll) -> None:
     from core.figures.poll import choice_figure
     from core.ui.display import chart
 
-    answers = _reach(lambda: classroom().answers(seat.code, poll)) or {}
+    answers = reach(lambda: classroom().answers(seat.code, poll)) or {}
     counts = [0] * len(poll.options)
     for answer in answers.values():
         if isinstance(answer, ChoiceAnswer):
@@ -458,16 +464,17 @@ def _choice_results(poll: Poll) -> None:
     if seat.teaching:
         reveal, close = st.columns(2)
         if not poll.revealed and reveal.button("Reveal to the class", key="class-reveal"):
-            _reach(lambda: classroom().reveal(seat.teacher))
+            reach(lambda: classroom().reveal(seat.teacher))
             st.rerun()
         if close.button("Close the question", key="class-close"):
-            _reach(lambda: classroom().close_poll(seat.teacher))
+            reach(lambda: classroom().close_poll(seat.teacher))
             st.rerun()
 
 
 __all__ = [
     "CHECK_SECONDS",
     "JOIN_PARAMETER",
+    "TEACHER_SECONDS",
     "choice_box",
     "class_panel",
     "class_poll",
@@ -476,4 +483,5 @@ __all__ = [
     "join_link",
     "opened_view",
     "qr_png",
+    "reach",
 ]

@@ -285,80 +285,119 @@ def _slider_step(low: float, high: float) -> float:
     return float(10 ** math.floor(math.log10((high - low) / 100)))
 
 
-def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split") -> None:
-    """The student picks a feature and a threshold at ``node``; their split against the best."""
+def node_targets(model: Any, view: ModelView, node: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The training rows at ``node``, their targets as the criterion counts them (class
+    codes, or values), and the number of classes (0 for regression)."""
     at = node_rows(model, view.X_train, node)
     X_node, y_node = view.X_train[at], view.y_train[at]
     if view.classify:
-        targets, n_classes = np.searchsorted(model.classes_, y_node), len(model.classes_)
-    else:
-        targets, n_classes = y_node, 0
+        return X_node, np.searchsorted(model.classes_, y_node), len(model.classes_)
+    return X_node, y_node, 0
+
+
+class NoSplit(ValueError):
+    """The picked feature cannot split the node's rows; the message says why, in words."""
+
+
+def pick_split(view: ModelView, X_node: np.ndarray, node: int, *, key: str) -> tuple[int, float]:
+    """A feature and a threshold on it, chosen with a select box and a slider over the
+    node's range ``X_node`` (its rows, of shape (n_node, n_features)).
+
+    Raises
+    ------
+    NoSplit
+        When the chosen feature cannot split the node's rows (all missing, or all equal).
+    """
+    left, right = st.columns([1, 2])
+    feature = int(
+        left.selectbox(
+            "Your feature",
+            range(len(view.names)),
+            format_func=view.names.__getitem__,
+            key=f"{key}-feature",
+        )
+    )
+    present = X_node[:, feature][~np.isnan(X_node[:, feature])]
+    if present.size == 0:
+        raise NoSplit(
+            f"Every sample at node {node} is missing {md(view.names[feature])}: no "
+            "threshold splits them. Pick another feature."
+        )
+    low, high = float(present.min()), float(present.max())
+    if low == high:
+        raise NoSplit(
+            f"Every sample at node {node} has {md(view.names[feature])} = {low:.4g}: no "
+            "threshold splits them. Pick another feature."
+        )
+    step = _slider_step(low, high)
+    low, high = math.floor(low / step) * step, math.ceil(high / step) * step
+    threshold = right.slider(
+        f"{view.names[feature]} ≤",
+        min_value=low,
+        max_value=high,
+        value=round((low + high) / 2 / step) * step,
+        step=step,
+        key=f"{key}-threshold-{node}-{feature}",
+    )
+    return feature, float(threshold)
+
+
+def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split") -> None:
+    """The student picks a feature and a threshold at ``node``; their split against the best."""
+    X_node, targets, n_classes = node_targets(model, view, node)
     with st.container(key=key):
         if node == 0 and view.classify:
             st.markdown(
                 "**Beat the tree.** Choose a feature and slide its threshold: can your "
                 "question about all the training samples gain more than the tree's first one?"
             )
-        left, right = st.columns([1, 2])
-        feature = int(
-            left.selectbox(
-                "Your feature",
-                range(len(view.names)),
-                format_func=view.names.__getitem__,
-                key=f"{key}-feature",
-            )
-        )
-        present = X_node[:, feature][~np.isnan(X_node[:, feature])]
-        if present.size == 0:
-            st.info(
-                f"Every sample at node {node} is missing {md(view.names[feature])}: no "
-                "threshold splits them. Pick another feature."
-            )
+        try:
+            feature, threshold = pick_split(view, X_node, node, key=key)
+        except NoSplit as why:
+            st.info(str(why))
             return
-        low, high = float(present.min()), float(present.max())
-        if low == high:
-            st.info(
-                f"Every sample at node {node} has {md(view.names[feature])} = {low:.4g}: no "
-                "threshold splits them. Pick another feature."
-            )
-            return
-        step = _slider_step(low, high)
-        low, high = math.floor(low / step) * step, math.ceil(high / step) * step
-        threshold = right.slider(
-            f"{view.names[feature]} ≤",
-            min_value=low,
-            max_value=high,
-            value=round((low + high) / 2 / step) * step,
-            step=step,
-            key=f"{key}-threshold-{node}-{feature}",
-        )
-        comparison = compare_with_best(
-            X_node,
-            targets,
-            feature,
-            float(threshold),
-            str(model.criterion),
-            n_classes,
-            min_samples_leaf=int(model.min_samples_leaf),
-        )
-        st.markdown(f"**{md(comparison_sentence(comparison))}**")
-        rows = [_split_row("yours", comparison.yours, view)]
-        if comparison.best is not None:
-            rows.append(_split_row("the tree's best", comparison.best, view))
-        st.dataframe(
-            rows,
-            hide_index=True,
-            width="stretch",
-            column_config={
-                name: _NUMBER
-                for name in ("left impurity", "right impurity", "weighted impurity", "gain")
-            },
-        )
-        bars = split_comparison_figure(comparison, view.names, title="", height=240)
-        chart(bars, key=f"{key}-bars")
-        st.caption(
-            "Left and right: samples on each side"
-            + (", with their class counts" if view.classify else "")
-            + ". The weighted impurity is the children's impurities weighted by their sizes; "
-            "the gain is how far it falls below the node's own impurity."
-        )
+        split_against_best(model, view, X_node, targets, n_classes, feature, threshold, key=key)
+
+
+def split_against_best(
+    model: Any,
+    view: ModelView,
+    X_node: np.ndarray,
+    targets: np.ndarray,
+    n_classes: int,
+    feature: int,
+    threshold: float,
+    *,
+    key: str,
+) -> None:
+    """A split at a node's rows against the tree's best one: a sentence, a table, two bars."""
+    comparison = compare_with_best(
+        X_node,
+        targets,
+        feature,
+        float(threshold),
+        str(model.criterion),
+        n_classes,
+        min_samples_leaf=int(model.min_samples_leaf),
+    )
+    st.markdown(f"**{md(comparison_sentence(comparison))}**")
+    rows = [_split_row("yours", comparison.yours, view)]
+    if comparison.best is not None:
+        rows.append(_split_row("the tree's best", comparison.best, view))
+    st.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            name: _NUMBER
+            for name in ("left impurity", "right impurity", "weighted impurity", "gain")
+        },
+    )
+    bars = split_comparison_figure(comparison, view.names, title="", height=240)
+    chart(bars, key=f"{key}-bars")
+    st.caption(
+        "Left and right: samples on each side"
+        + (", with their class counts" if view.classify else "")
+        + ". The weighted impurity is the children's impurities weighted by their sizes; "
+        "the gain is how far it falls below the node's own impurity."
+    )

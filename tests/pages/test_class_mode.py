@@ -1,0 +1,188 @@
+"""Class mode through the real pages: a teacher's session and students' sessions, one store.
+
+AppTest runs every session in this process, so they share the server's class store (a
+``MemoryStore`` behind ``st.cache_resource``) exactly as the sessions of one replica do. A
+student's timer check is a fragment run; here a student's ``run()`` reads the same version
+first, as a page run does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from page_helpers import (
+    HOME,
+    RANDOM_FOREST,
+    ROOT,
+    SINGLE_TREE,
+    assert_healthy,
+    open_page,
+    raw_query_of,
+)
+from streamlit.testing.v1 import AppTest
+
+from core.app.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.app.pages import GROW_STEP_BY_STEP
+from core.ui.class_panel import classroom
+
+STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
+
+
+def seat(app: AppTest) -> Membership | None:
+    held: Membership | None = app.session_state["_arboretum"].seat
+    return held
+
+
+def problem(app: AppTest) -> str | None:
+    held: str | None = app.session_state["_arboretum"].class_problem
+    return held
+
+
+def opened(path: Any) -> AppTest:
+    """``path`` opened as the app opens it: from app.py, so every page is known."""
+    app = open_page(HOME)
+    if path != HOME:
+        app.switch_page(str(path.relative_to(ROOT))).run()
+    return app
+
+
+def start_class(path: Any = SINGLE_TREE) -> tuple[AppTest, str]:
+    teacher = opened(path)
+    teacher.button(key="class-start").click().run()
+    assert_healthy(teacher)
+    held = seat(teacher)
+    assert held is not None and held.teaching
+    return teacher, held.code
+
+
+def join(code: str, path: Any = HOME) -> AppTest:
+    student = opened(path)
+    student.query_params["class"] = code
+    student.run()
+    assert_healthy(student)
+    return student
+
+
+def page_of(app: AppTest) -> str:
+    return str(app.session_state["_arboretum"].page)
+
+
+def test_a_class_code_is_short_and_has_no_look_alikes() -> None:
+    _, code = start_class()
+    assert len(code) == CODE_LENGTH
+    assert set(code) <= set(ALPHABET)
+    assert not set(code) & set("0O1IL2Z5S8B")
+
+
+def test_a_student_follows_the_teachers_settings_and_page() -> None:
+    teacher, code = start_class()
+    student = join(code)
+    assert seat(student) is not None and seat(student).following  # type: ignore[union-attr]
+    assert page_of(student) == "pages/1_Single_tree.py"  # the home page moved to the teacher's
+
+    teacher.select_slider(key="max_depth").set_value(2).run()
+    teacher.selectbox(key="dataset").set_value("wine").run()
+    student.run()  # what the fragment's check does every second
+    assert_healthy(student)
+    assert student.select_slider(key="max_depth").value == 2
+    assert student.selectbox(key="dataset").value == "wine"
+    assert raw_query_of(student) == raw_query_of(teacher)
+
+    teacher.switch_page(str(RANDOM_FOREST.relative_to(ROOT))).run()
+    assert_healthy(teacher)
+    student.run()
+    assert_healthy(student)
+    assert page_of(student) == "pages/2_Random_forest.py"
+    assert raw_query_of(student) == raw_query_of(teacher)
+
+
+def test_moving_a_control_leaves_the_teacher_and_the_toggle_jumps_back() -> None:
+    teacher, code = start_class()
+    student = join(code, SINGLE_TREE)
+    student.run()
+    student.select_slider(key="max_depth").set_value(7).run()
+    assert_healthy(student)
+    assert not seat(student).following  # type: ignore[union-attr]
+
+    teacher.select_slider(key="max_depth").set_value(2).run()
+    student.run()
+    assert student.select_slider(key="max_depth").value == 7  # exploring alone
+
+    student.toggle(key="class-follow").set_value(True).run()
+    student.run()
+    assert seat(student).following  # type: ignore[union-attr]
+    assert student.select_slider(key="max_depth").value == 2
+
+
+def test_the_sidebar_says_whom_a_student_follows_and_counts_the_class() -> None:
+    teacher, code = start_class()
+    join(code)
+    join(code)
+    teacher.run()
+    captions = " ".join(c.value for c in teacher.sidebar.caption)
+    assert "2 students in the class" in captions
+    student = join(code)
+    assert any(code in m.value for m in student.sidebar.markdown)
+    assert student.toggle(key="class-follow").value is True
+
+
+def test_a_wrong_code_is_explained_and_tries_are_limited() -> None:
+    student = open_page(HOME)
+    student.text_input(key="class-code").input("ZZZZZ")  # Z is not in the alphabet
+    student.button(key="FormSubmitter:class-join-Join the class").click().run()
+    assert seat(student) is None
+    assert "No class has the code" in (problem(student) or "")
+    assert any("ZZZZZ" in i.value for i in student.sidebar.info)
+    for _ in range(JOIN_TRIES):
+        student.query_params["class"] = "KXKXK"
+        student.run()
+    assert "Too many codes tried" in (problem(student) or "")
+    assert_healthy(student)
+
+
+def test_a_hostile_code_shows_as_text() -> None:
+    student = open_page(HOME, **{"class": "<b>**x**</b>"})
+    assert_healthy(student)
+    shown = " ".join(i.value for i in student.sidebar.info)
+    assert "<b>" not in shown.replace("\\<b\\>", "")
+
+
+def test_the_teacher_ends_the_class_and_students_are_told() -> None:
+    teacher, code = start_class()
+    student = join(code)
+    teacher.button(key="class-end").click().run()
+    assert seat(teacher) is None
+    student.run()
+    assert_healthy(student)
+    assert seat(student) is None
+    assert "ended" in (problem(student) or "")
+    assert not classroom().exists(code)
+
+
+def test_only_the_teacher_controls_the_class() -> None:
+    _, code = start_class()
+    student = join(code)
+    held = seat(student)
+    assert held is not None and not held.teaching
+    keys = {b.key for b in student.sidebar.button}
+    assert "class-end" not in keys and "class-show-code" not in keys
+
+
+@pytest.mark.parametrize("path", [SINGLE_TREE, STEP_PAGE])
+def test_a_class_survives_an_unreachable_store(path: Any, monkeypatch: Any) -> None:
+    from core.app.store import StoreDown
+
+    teacher, code = start_class(path)
+    student = join(code, path)
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise StoreDown("test: the store is down")
+
+    monkeypatch.setattr(type(classroom().store), "get", down)
+    student.run()
+    assert_healthy(student)
+    assert seat(student) is None
+    assert "cannot be reached" in (problem(student) or "")
+    teacher.run()
+    assert_healthy(teacher)
