@@ -16,6 +16,9 @@ from pathlib import Path
 
 from deploy.process import LiveServer
 
+#: The variable that names the store to a replica: ``core.app.store.REDIS_URL_VARIABLE``, not
+#: imported from there, since importing ``core`` loads the engine (a test checks they agree).
+REDIS_URL_VARIABLE = "ARBORETUM_REDIS_URL"
 MISSING_REDIS = """\
 redis-server is not installed. The class store runs on a real Redis server:
     bash .ci/system-deps.sh redis    (or: make system-redis; Debian's package `redis-server`)"""
@@ -153,6 +156,7 @@ def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
 
 __all__ = [
     "MISSING_REDIS",
+    "REDIS_URL_VARIABLE",
     "RedisServer",
     "launch_redis",
     "redis_binary",

@@ -9,7 +9,8 @@ session's browser.
 The class store's tests run against Debian's ``redis-server`` (``make test`` installs it):
 one server for the session (:func:`redis_server`), emptied before each test that asks for
 :func:`redis_url`, and a server of its own for a test that stops it (:func:`own_redis`).
-As with HAProxy, a missing ``redis-server`` fails those tests and says how to install it.
+As with HAProxy, a missing ``redis-server`` fails those tests and says how to install it
+(:func:`redis_installed`, also for the tests of ``make replicas``'s Redis).
 """
 
 from __future__ import annotations
@@ -62,10 +63,15 @@ def browser(chromium: str) -> Iterator[Any]:
         launched.close()
 
 
-def _start_redis(directory: Path) -> RedisServer:
-    """A redis-server on a free loopback port, answering PING; fails the test when missing."""
+@pytest.fixture(scope="session")
+def redis_installed() -> None:
+    """Fails, saying how to install it, when redis-server is missing (``make test`` installs it)."""
     if redis_binary() is None:
         pytest.fail(MISSING_REDIS, pytrace=False)
+
+
+def _start_redis(directory: Path) -> RedisServer:
+    """A redis-server on a free loopback port, answering PING."""
     # free_port's port can be taken by another process before the server binds it: try again.
     tries = 3
     for attempt in range(1, tries + 1):
@@ -78,7 +84,9 @@ def _start_redis(directory: Path) -> RedisServer:
 
 
 @pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+def redis_server(
+    redis_installed: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RedisServer]:
     """One redis-server for the whole session, stopped at its end (``.url`` names it)."""
     with _start_redis(tmp_path_factory.mktemp("redis")) as server:
         yield server
@@ -95,7 +103,7 @@ def redis_url(redis_server: RedisServer) -> str:
 
 
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+def own_redis(redis_installed: None, tmp_path: Path) -> Iterator[RedisServer]:
     """A redis-server for this test alone, which it may stop (``.stop()``); stopped after it."""
     with _start_redis(tmp_path) as server:
         yield server
