@@ -1,9 +1,10 @@
 """A server process the tools start and stop: one piece of code for all of them.
 
 ``make replicas`` (``deploy.replicas``) runs its app replicas and HAProxy as :class:`LiveServer`
-processes; the benchmarks and the browser tests (``bench.live_app``) serve the app the same
-way. Each runs in its own process group, so whatever it starts (Graphviz's ``dot``) stops with
-it.
+processes, and its Redis as one that answers PING instead of ``/_stcore/health``
+(``deploy.redis_server.RedisServer``); the benchmarks and the browser tests
+(``bench.live_app``) serve the app the same way. Each runs in its own process group, so
+whatever it starts (Graphviz's ``dot``) stops with it.
 """
 
 from __future__ import annotations
