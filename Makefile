@@ -6,6 +6,9 @@
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
 #   make bench-classroom - simulated students against the real server: latency, CPU, memory
 #   make replicas - REPLICAS copies of the app (one per core) behind HAProxy on http://localhost:LB_PORT=8640
+#                   with a redis-server beside them, the class store the replicas share
+# System packages come from Debian through .ci/system-deps.sh, when missing: Graphviz, Chromium,
+# HAProxy and Redis (redis-server: `make test` runs the store's tests against a real one).
 
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +17,7 @@ STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
 .PHONY: run dev test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
-	system-browser setup replicas system-haproxy
+	system-browser setup replicas system-haproxy system-redis
 
 # Two malloc arenas: every session's script thread would get its own otherwise, each keeping
 # freed memory, and the server holds several times what a class needs (README, Deploying).
@@ -28,7 +31,7 @@ dev: export MALLOC_ARENA_MAX ?= 2
 dev: setup system-graphviz
 	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
-test: setup system-graphviz system-browser system-haproxy lint typecheck pytest floors
+test: setup system-graphviz system-browser system-haproxy system-redis lint typecheck pytest floors
 
 # numba compiles the engine's loops once and keeps them (core/engine/__pycache__); later
 # processes load them in a fraction of a second, so no visitor waits for the compiler.
@@ -54,11 +57,17 @@ system-browser:
 system-haproxy:
 	@bash .ci/system-deps.sh haproxy
 
+# Redis holds the class store the replicas of `make replicas` share (core/app/store.py); the
+# store's tests start their own redis-server. Without it `make replicas` still runs, each
+# replica on its own (no class across replicas), so it only warns.
+system-redis:
+	@bash .ci/system-deps.sh redis || echo "warning: redis-server is missing; make replicas runs without a shared class store"
+
 # Several replicas of the app on one machine, behind HAProxy with sticky sessions (deploy/).
 # One replica per core unless REPLICAS says otherwise: a replica's Python runs on one core.
 REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 LB_PORT ?= 8640
-replicas: setup system-graphviz system-haproxy
+replicas: setup system-graphviz system-haproxy system-redis
 	$(BIN)/python -m deploy.replicas --replicas $(REPLICAS) --port $(LB_PORT)
 
 lint: setup

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the system packages Arboretum needs when they are missing: `graphviz` (the `dot`
-# binary), `chromium` (the browser the end-to-end tests drive) and `haproxy` (the load balancer
-# in front of `make replicas` and the deploy tests). Idempotent.
+# binary), `chromium` (the browser the end-to-end tests drive), `haproxy` (the load balancer
+# in front of `make replicas` and the deploy tests) and `redis` (the class store `make replicas`
+# shares between its replicas, and the store's tests). Idempotent.
 set -euo pipefail
 
 need=()
@@ -10,6 +11,7 @@ for what in "$@"; do
     graphviz) command -v dot >/dev/null 2>&1 || need+=(graphviz) ;;
     chromium) test -x /usr/bin/chromium || need+=(chromium fonts-dejavu-core) ;;
     haproxy) command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || need+=(haproxy) ;;
+    redis) command -v redis-server >/dev/null 2>&1 || test -x /usr/bin/redis-server || need+=(redis-server) ;;
     *) echo "system-deps: unknown package group '$what'" >&2; exit 2 ;;
   esac
 done

@@ -1,9 +1,10 @@
 """A server process the tools start and stop: one piece of code for all of them.
 
 ``make replicas`` (``deploy.replicas``) runs its app replicas and HAProxy as :class:`LiveServer`
-processes; the benchmarks and the browser tests (``bench.live_app``) serve the app the same
-way. Each runs in its own process group, so whatever it starts (Graphviz's ``dot``) stops with
-it.
+processes, and its Redis as one that answers PING instead of ``/_stcore/health``
+(``deploy.redis_server.RedisServer``); the benchmarks and the browser tests
+(``bench.live_app``) serve the app the same way. Each runs in its own process group, so
+whatever it starts (Graphviz's ``dot``) stops with it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,20 +54,29 @@ class LiveServer:
 
     @classmethod
     def launch(
-        cls, command: list[str], url: str, log: Path, *, name: str = "Streamlit"
-    ) -> LiveServer:
+        cls,
+        command: list[str],
+        url: str,
+        log: Path,
+        *,
+        name: str = "Streamlit",
+        env: Mapping[str, str] | None = None,
+    ) -> Self:
         """Run ``command`` (cwd: the project, so its config applies) without waiting for it.
 
         Parameters
         ----------
         command : list of str
-            The command; it should answer ``/_stcore/health`` at ``url`` once up.
+            The command; it should answer :meth:`healthy` at ``url`` once up.
         url : str
             Where it serves, without a trailing slash.
         log : Path
             Where its output goes.
         name : str, default "Streamlit"
             What the error messages call it.
+        env : mapping of str to str, optional
+            Variables to set on top of this process's environment (a replica's
+            ``ARBORETUM_REDIS_URL``).
 
         Returns
         -------
@@ -72,12 +84,12 @@ class LiveServer:
             The server, perhaps not answering yet.
         """
         # As `make run` serves: two malloc arenas unless the caller's environment says otherwise.
-        env = {"MALLOC_ARENA_MAX": "2", **os.environ}
+        environment = {"MALLOC_ARENA_MAX": "2", **os.environ, **(env or {})}
         with log.open("wb") as out:
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
-                env=env,
+                env=environment,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -117,6 +129,11 @@ class LiveServer:
         server.wait_healthy(time.monotonic() + timeout)
         return server
 
+    @property
+    def health_check(self) -> str:
+        """What :meth:`healthy` asks, as the error messages name it."""
+        return f"{self.url}/_stcore/health"
+
     def healthy(self) -> bool:
         """Whether ``/_stcore/health`` answers ``ok`` within 2 s."""
         try:
@@ -150,7 +167,7 @@ class LiveServer:
             time.sleep(0.25)
         self.stop()
         raise RuntimeError(
-            f"{self.name} was not healthy at {self.url}/_stcore/health in time; its log "
+            f"{self.name} was not healthy at {self.health_check} in time; its log "
             f"({self.log}) ends:\n{self.log_tail()}"
         )
 
@@ -189,7 +206,7 @@ class LiveServer:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
 
-    def __enter__(self) -> LiveServer:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

@@ -18,6 +18,14 @@ the app, and runs until Ctrl-C or SIGTERM, when it stops every process it starte
 that dies is reported and left out by HAProxy; the others go on. Everything each process
 prints goes to ``--log-dir`` (``build/replicas/`` by default).
 
+A class (``core.app.classroom``) spreads over every replica, so the replicas keep it in one
+store outside them all: the launcher first starts a ``redis-server`` on 127.0.0.1 (a free
+port, or ``--redis-port``) and names it to every replica in ``ARBORETUM_REDIS_URL``. When that
+variable already names a store, the replicas use that one and none is started. Without
+``redis-server`` (``bash .ci/system-deps.sh redis``) the launcher says so and the replicas run
+anyway, each keeping its classes in its own memory: a class then reaches only the students
+HAProxy sends to the teacher's replica.
+
 ``python -m deploy.replicas --compose-config 3`` prints the configuration the Compose file
 uses (``deploy/compose/haproxy.cfg``): the same template, with replicas found by name.
 """
@@ -31,7 +39,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -45,6 +53,13 @@ from deploy.haproxy import (
     render_config,
 )
 from deploy.process import LiveServer
+from deploy.redis_server import (
+    REDIS_URL_VARIABLE,
+    RedisServer,
+    launch_redis,
+    redis_binary,
+    redis_url,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One replica per core: a replica's Python code runs on one core at a time.
@@ -90,6 +105,72 @@ def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
         return True
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port on ``host`` that was free a moment ago (the system picks it)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class ClassStore:
+    """Where the replicas keep their classes, as :func:`choose_class_store` decides.
+
+    Attributes
+    ----------
+    redis_port : int or None
+        Start a redis-server on 127.0.0.1 at this port, or start none.
+    url : str or None
+        The store the replicas use (``ARBORETUM_REDIS_URL``); None when each keeps its own.
+    note : str
+        What the launcher tells its user about it.
+    """
+
+    redis_port: int | None
+    url: str | None
+    note: str
+
+
+def choose_class_store(
+    redis_port: int | None, binary: str | None, environ: Mapping[str, str]
+) -> ClassStore:
+    """The class store for the replicas: the one the environment names, else a redis-server
+    of our own, else none (each replica on its own, with a warning).
+
+    Parameters
+    ----------
+    redis_port : int or None
+        ``--redis-port``; None picks a free port.
+    binary : str or None
+        redis-server's executable (:func:`deploy.redis_server.redis_binary`), None if missing.
+    environ : mapping of str to str
+        The launcher's environment, which the replicas inherit.
+
+    Returns
+    -------
+    ClassStore
+        What to start, and what to say.
+    """
+    named = environ.get(REDIS_URL_VARIABLE, "").strip()
+    if named:
+        return ClassStore(
+            None, named, f"class store: {named} (from {REDIS_URL_VARIABLE}); no Redis started"
+        )
+    if binary is None:
+        return ClassStore(
+            None,
+            None,
+            "warning: redis-server is not installed (bash .ci/system-deps.sh redis), so the "
+            "replicas run without a shared class store: each keeps its classes to itself, and "
+            "a class reaches only the students on the teacher's replica",
+        )
+    port = redis_port if redis_port is not None else free_port()
+    return ClassStore(
+        port, redis_url(port), f"class store: starting Redis at {redis_url(port)} for the replicas"
+    )
+
+
 @dataclass(frozen=True)
 class Replica:
     """One Streamlit replica: its HAProxy name, port and server process."""
@@ -105,7 +186,8 @@ class Replica:
 
 @dataclass
 class Cluster:
-    """Replicas and the HAProxy in front of them, started by :meth:`start`.
+    """Replicas, the HAProxy in front of them and the Redis behind them, started by
+    :meth:`start`.
 
     Use it as a context manager, or call :meth:`stop`: either stops every process it started.
 
@@ -119,12 +201,15 @@ class Cluster:
         The replicas, in HAProxy's order (``r1`` first).
     haproxy : LiveServer or None
         HAProxy, once started (:attr:`balancer` when it must be there).
+    redis : RedisServer or None
+        The class store the replicas share, when the cluster started one.
     """
 
     port: int
     log_dir: Path
     replicas: list[Replica] = field(default_factory=list)
     haproxy: LiveServer | None = None
+    redis: RedisServer | None = None
 
     @property
     def config(self) -> Path:
@@ -150,8 +235,9 @@ class Cluster:
         *,
         bind: str = "*",
         timeout: float = 120.0,
+        redis_port: int | None = None,
     ) -> Cluster:
-        """Start the replicas, wait until they are healthy, then start HAProxy before them.
+        """Start Redis if asked, then the replicas; once they are healthy, HAProxy before them.
 
         Parameters
         ----------
@@ -164,7 +250,10 @@ class Cluster:
         bind : str, default "*"
             HAProxy's listening address.
         timeout : float, default 120.0
-            Seconds to wait for all replicas, then HAProxy, to be healthy.
+            Seconds to wait for Redis, all replicas, then HAProxy, to be healthy.
+        redis_port : int, optional
+            Start a redis-server on 127.0.0.1 at this port first, and name it to every replica
+            in ``ARBORETUM_REDIS_URL``; without it the replicas inherit this environment.
 
         Returns
         -------
@@ -174,8 +263,9 @@ class Cluster:
         Raises
         ------
         RuntimeError
-            If HAProxy is missing, a port is taken, or a process does not come up in time; what
-            was started is stopped first, and the message says why (with the log's tail).
+            If HAProxy (or the Redis asked for) is missing, a port is taken, or a process does
+            not come up in time; what was started is stopped first, and the message says why
+            (with the log's tail).
         """
         haproxy = haproxy_binary()
         if haproxy is None:
@@ -183,14 +273,30 @@ class Cluster:
                 "HAProxy is not installed: run `bash .ci/system-deps.sh haproxy` "
                 "(or `sudo apt-get install -y haproxy`)"
             )
-        if len(set(replica_ports)) != len(replica_ports) or port in replica_ports:
-            raise RuntimeError(f"ports must be distinct; got {port} and {list(replica_ports)}")
-        taken = [p for p in (port, *replica_ports) if not port_is_free(p)]
+        if redis_port is not None and redis_binary() is None:
+            raise RuntimeError(
+                "redis-server is not installed: run `bash .ci/system-deps.sh redis` "
+                "(or `sudo apt-get install -y redis-server`)"
+            )
+        ports = [port, *replica_ports, *([redis_port] if redis_port is not None else [])]
+        if len(set(ports)) != len(ports):
+            raise RuntimeError(
+                f"ports must be distinct; got {port}, {list(replica_ports)} and Redis {redis_port}"
+            )
+        taken = [p for p in ports if not port_is_free(p)]
         if taken:
-            raise RuntimeError(f"ports already in use: {taken} (pick others with --port)")
+            raise RuntimeError(
+                f"ports already in use: {taken} (pick others with --port or --redis-port)"
+            )
         log_dir.mkdir(parents=True, exist_ok=True)
         cluster = cls(port, log_dir)
         try:
+            deadline = time.monotonic() + timeout
+            store: dict[str, str] = {}
+            if redis_port is not None:
+                cluster.redis = launch_redis(redis_port, log_dir / "redis.log")
+                cluster.redis.wait_healthy(deadline)
+                store = {REDIS_URL_VARIABLE: cluster.redis.url}
             for backend, replica_port in zip(
                 local_backends(replica_ports), replica_ports, strict=True
             ):
@@ -200,9 +306,9 @@ class Cluster:
                     f"http://127.0.0.1:{replica_port}",
                     log_dir / f"{backend.name}.log",
                     name=backend.name,
+                    env=store,
                 )
                 cluster.replicas.append(Replica(backend.name, replica_port, process))
-            deadline = time.monotonic() + timeout
             for replica in cluster.replicas:
                 replica.process.wait_healthy(deadline)
             cluster.config.write_text(render_config(local_backends(replica_ports), port, bind=bind))
@@ -221,18 +327,22 @@ class Cluster:
         return cluster
 
     def processes(self) -> list[LiveServer]:
-        """Every process started, HAProxy first (it goes first when stopping)."""
+        """Every process started, in the order they stop: HAProxy, the replicas, Redis."""
         front = [self.haproxy] if self.haproxy is not None else []
-        return front + [replica.process for replica in self.replicas]
+        back = [self.redis] if self.redis is not None else []
+        return front + [replica.process for replica in self.replicas] + back
 
     def stop(self) -> None:
-        """Stop HAProxy, then every replica at once; returns when all are gone."""
+        """Stop HAProxy, then every replica at once, then Redis (which the replicas may use
+        until they are gone); returns when all are gone."""
         if self.haproxy is not None:
             self.haproxy.stop()
         for replica in self.replicas:
             replica.process.signal(signal.SIGTERM)
         for replica in self.replicas:
             replica.process.stop()
+        if self.redis is not None:
+            self.redis.stop()
 
     def __enter__(self) -> Cluster:
         return self
@@ -266,6 +376,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="comma-separated ports of the replicas (default: the ports after --port)",
     )
     parser.add_argument("--bind", default="*", help="HAProxy's address (default: every interface)")
+    parser.add_argument(
+        "--redis-port",
+        type=int,
+        help="the class store's Redis port on 127.0.0.1 (default: a free one)",
+    )
     parser.add_argument("--log-dir", type=Path, default=ROOT / "build" / "replicas")
     parser.add_argument(
         "--compose-config",
@@ -290,7 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 after a requested stop; 1 if starting failed, HAProxy died, or every replica did.
+        0 after a requested stop; 1 if starting failed, HAProxy died, or every replica did
+        (Redis dying is only reported: the replicas go on, without classes).
     """
     args = parse_args(argv)
     if args.compose_config is not None:
@@ -306,15 +422,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
     print(f"Starting {args.replicas} Arboretum replicas behind HAProxy...", flush=True)
+    store = choose_class_store(args.redis_port, redis_binary(), os.environ)
+    print(store.note, flush=True)
     try:
-        cluster = Cluster.start(args.replica_ports, args.port, args.log_dir, bind=args.bind)
+        cluster = Cluster.start(
+            args.replica_ports,
+            args.port,
+            args.log_dir,
+            bind=args.bind,
+            redis_port=store.redis_port,
+        )
     except RuntimeError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     with cluster:
         _announce(cluster, args.bind)
         code = _supervise(cluster, stopping)
-    print("Stopped: HAProxy and every replica have exited.", flush=True)
+    stopped = (
+        "HAProxy, every replica and Redis"
+        if cluster.redis is not None
+        else "HAProxy and every replica"
+    )
+    print(f"Stopped: {stopped} have exited.", flush=True)
     return code
 
 
@@ -328,11 +457,17 @@ def _announce(cluster: Cluster, bind: str) -> None:
     if bind in ("*", "0.0.0.0", "::"):
         where += f" (from other machines: http://{socket.gethostname()}:{cluster.port})"
     print(f"  haproxy: pid {cluster.balancer.pid}, config {cluster.config}")
+    if cluster.redis is not None:
+        print(
+            f"  redis: 127.0.0.1:{cluster.redis.port}, pid {cluster.redis.pid}, "
+            f"log {cluster.redis.log} (the class store: {REDIS_URL_VARIABLE}={cluster.redis.url})"
+        )
     print(f"Arboretum is ready: open {where}. Ctrl-C stops everything.", flush=True)
 
 
 def _supervise(cluster: Cluster, stopping: threading.Event) -> int:
     reported: set[str] = set()
+    redis_reported = False
     while not stopping.wait(0.5):
         if not cluster.balancer.alive():
             print(f"error: HAProxy exited; its log ends:\n{cluster.balancer.log_tail()}")
@@ -349,6 +484,14 @@ def _supervise(cluster: Cluster, stopping: threading.Event) -> int:
         if len(reported) == len(cluster.replicas):
             print("error: every replica has exited", file=sys.stderr)
             return 1
+        if cluster.redis is not None and not cluster.redis.alive() and not redis_reported:
+            redis_reported = True
+            print(
+                f"warning: Redis exited with code {cluster.redis.process.returncode}; the "
+                f"replicas go on, but no class works until make replicas starts again "
+                f"(log: {cluster.redis.log})",
+                flush=True,
+            )
     print("Stopping HAProxy and the replicas...", flush=True)
     return 0
 

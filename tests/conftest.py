@@ -1,20 +1,29 @@
-"""Fixtures shared by every folder of tests: the one Chromium that Playwright drives.
+"""Fixtures shared by every folder of tests: the one Chromium that Playwright drives, and a
+real Redis server for the class store.
 
 Playwright's synchronous API runs one event loop per thread, so a second
 ``sync_playwright()`` while the first is open fails ("using Playwright Sync API inside the
 asyncio loop"). The browser tests and the load balancer's fault test therefore share this
 session's browser.
+
+The class store's tests run against Debian's ``redis-server`` (``make test`` installs it):
+one server for the session (:func:`redis_server`), emptied before each test that asks for
+:func:`redis_url`, and a server of its own for a test that stops it (:func:`own_redis`).
+As with HAProxy, a missing ``redis-server`` fails those tests and says how to install it
+(:func:`redis_installed`, also for the tests of ``make replicas``'s Redis).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.live_app import chromium_path, launch_chromium
+from bench.live_app import chromium_path, free_port, launch_chromium
+from deploy.redis_server import MISSING_REDIS, RedisServer, redis_binary, start_redis
 
 MISSING_CHROMIUM = """\
 Chromium was not found at {path}.
@@ -52,3 +61,49 @@ def browser(chromium: str) -> Iterator[Any]:
         launched = launch_chromium(playwright, chromium)
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="session")
+def redis_installed() -> None:
+    """Fails, saying how to install it, when redis-server is missing (``make test`` installs it)."""
+    if redis_binary() is None:
+        pytest.fail(MISSING_REDIS, pytrace=False)
+
+
+def _start_redis(directory: Path) -> RedisServer:
+    """A redis-server on a free loopback port, answering PING."""
+    # free_port's port can be taken by another process before the server binds it: try again.
+    tries = 3
+    for attempt in range(1, tries + 1):
+        try:
+            return start_redis(free_port(), directory / f"redis-{attempt}.log")
+        except RuntimeError:
+            if attempt == tries:
+                raise
+    raise RuntimeError(f"redis-server did not start in {tries} tries")
+
+
+@pytest.fixture(scope="session")
+def redis_server(
+    redis_installed: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RedisServer]:
+    """One redis-server for the whole session, stopped at its end (``.url`` names it)."""
+    with _start_redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, emptied for this test: ``redis://127.0.0.1:PORT/0``."""
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    return redis_server.url
+
+
+@pytest.fixture
+def own_redis(redis_installed: None, tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server for this test alone, which it may stop (``.stop()``); stopped after it."""
+    with _start_redis(tmp_path) as server:
+        yield server

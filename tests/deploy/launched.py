@@ -19,11 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.live_app import ROOT, free_port
+from deploy.redis_server import REDIS_URL_VARIABLE
 
 READY = "Arboretum is ready"
-# "  replica r1: 127.0.0.1:8641, pid 1234, log ..." and "  haproxy: pid 1240, config ..."
+# "  replica r1: 127.0.0.1:8641, pid 1234, log ...", "  haproxy: pid 1240, config ..." and
+# "  redis: 127.0.0.1:41234, pid 1230, log ..."
 REPLICA_LINE = re.compile(r"replica (r\d+): 127\.0\.0\.1:(\d+), pid (\d+)")
 HAPROXY_LINE = re.compile(r"haproxy: pid (\d+)")
+REDIS_LINE = re.compile(r"redis: 127\.0\.0\.1:(\d+), pid (\d+)")
 START_TIMEOUT = 150.0  # two Streamlit processes starting on two shared, busy cores
 
 MISSING_HAPROXY = """\
@@ -58,6 +61,12 @@ def process_start_time(pid: int) -> str | None:
     if fields[0] == "Z":  # a zombie has exited; only its parent's bookkeeping is left
         return None
     return fields[19]
+
+
+def environment(pid: int) -> dict[str, str]:
+    """The environment ``pid`` was started with (``/proc/PID/environ``)."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
+    return dict(entry.split("=", 1) for entry in raw.split("\0") if "=" in entry)
 
 
 def descendants(pid: int) -> dict[int, str]:
@@ -102,6 +111,8 @@ class Launched:
         Replica name -> (port, pid), as the launcher printed them.
     haproxy_pid : int
         HAProxy's pid, as printed.
+    redis : (int, int) or None
+        The class store's (port, pid), as printed; None when the launcher started no Redis.
     output : Path
         What the launcher printed.
     log_dir : Path
@@ -112,6 +123,7 @@ class Launched:
     port: int
     replicas: dict[str, tuple[int, int]]
     haproxy_pid: int
+    redis: tuple[int, int] | None
     output: Path
     log_dir: Path
 
@@ -134,9 +146,16 @@ class Launched:
             "--bind=127.0.0.1",
             f"--log-dir={log_dir}",
         ]
+        # A store named by the caller's environment would stand in for the launcher's own Redis.
+        env = {name: value for name, value in os.environ.items() if name != REDIS_URL_VARIABLE}
         with output.open("wb") as out:
             process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         deadline = time.monotonic() + START_TIMEOUT
         while READY not in output.read_text():
@@ -155,7 +174,16 @@ class Launched:
         haproxy = HAPROXY_LINE.search(text)
         if haproxy is None or len(replicas) != count:
             raise RuntimeError(f"the launcher's report is not as expected:\n{text}")
-        return cls(process, port, replicas, int(haproxy.group(1)), output, log_dir)
+        redis = REDIS_LINE.search(text)
+        return cls(
+            process,
+            port,
+            replicas,
+            int(haproxy.group(1)),
+            (int(redis.group(1)), int(redis.group(2))) if redis is not None else None,
+            output,
+            log_dir,
+        )
 
     def printed(self) -> str:
         return self.output.read_text(errors="replace")

@@ -1,4 +1,5 @@
-"""``make replicas``'s launcher: the HAProxy configuration it writes, and a clean stop."""
+"""``make replicas``'s launcher: the HAProxy configuration it writes, the class store it
+starts, and a clean stop."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from launched import Launched, descendants, haproxy_installed, still_alive
+from launched import Launched, descendants, environment, haproxy_installed, still_alive
 
+from core.app import store
 from deploy.haproxy import (
     COOKIE,
     Backend,
@@ -24,7 +26,8 @@ from deploy.haproxy import (
     local_backends,
     render_config,
 )
-from deploy.replicas import parse_args, port_is_free
+from deploy.redis_server import REDIS_URL_VARIABLE, redis_url
+from deploy.replicas import Cluster, choose_class_store, parse_args, port_is_free
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,6 +121,57 @@ def test_haproxy_accepts_the_generated_configs(which: str, tmp_path: Path) -> No
         check_config(path, haproxy)
 
 
+# --- the class store ---------------------------------------------------------------------------
+
+
+def test_the_launcher_names_the_store_as_the_app_reads_it() -> None:
+    assert REDIS_URL_VARIABLE == store.REDIS_URL_VARIABLE
+
+
+def test_the_launcher_starts_redis_on_a_free_port_unless_told_which() -> None:
+    chosen = choose_class_store(None, "/usr/bin/redis-server", {})
+    assert chosen.redis_port is not None and port_is_free(chosen.redis_port)
+    assert chosen.url == redis_url(chosen.redis_port) == f"redis://127.0.0.1:{chosen.redis_port}/0"
+    given = choose_class_store(9379, "/usr/bin/redis-server", {"PATH": "/usr/bin"})
+    assert (given.redis_port, given.url) == (9379, "redis://127.0.0.1:9379/0")
+    assert parse_args([]).redis_port is None
+    assert parse_args(["--redis-port", "9379"]).redis_port == 9379
+
+
+def test_a_store_the_environment_names_is_used_and_no_redis_started() -> None:
+    chosen = choose_class_store(
+        9379, "/usr/bin/redis-server", {REDIS_URL_VARIABLE: " redis://db:6379/2 "}
+    )
+    assert (chosen.redis_port, chosen.url) == (None, "redis://db:6379/2")
+    assert "redis://db:6379/2" in chosen.note
+
+
+def test_without_redis_server_the_launcher_says_replicas_share_no_class() -> None:
+    chosen = choose_class_store(None, None, {REDIS_URL_VARIABLE: ""})
+    assert (chosen.redis_port, chosen.url) == (None, None)
+    assert chosen.note.startswith("warning: redis-server is not installed")
+    assert ".ci/system-deps.sh redis" in chosen.note
+    assert "without a shared class store" in chosen.note
+
+
+def test_a_cluster_asked_for_redis_without_redis_server_starts_nothing(
+    haproxy: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("deploy.replicas.redis_binary", lambda: None)
+    with pytest.raises(RuntimeError, match="redis-server is not installed"):
+        Cluster.start([9101], 9100, tmp_path / "logs", redis_port=9102)
+    assert not (tmp_path / "logs").exists()
+
+
+def test_redis_takes_a_port_of_its_own(haproxy: None, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="ports must be distinct"):
+        Cluster.start([9101, 9102], 9100, tmp_path / "logs", redis_port=9102)
+    assert not (tmp_path / "logs").exists()
+
+
+# --- the arguments and the Makefile ------------------------------------------------------------
+
+
 def test_replica_ports_follow_the_public_port_unless_given() -> None:
     assert parse_args(["--replicas", "3", "--port", "8640"]).replica_ports == [8641, 8642, 8643]
     given = parse_args(["--replicas", "2", "--replica-ports", "9100,9200"])
@@ -151,8 +205,8 @@ def test_make_replicas_runs_the_launcher_with_its_variables() -> None:
 # --- the processes -----------------------------------------------------------------------------
 
 
-def test_ctrl_c_stops_haproxy_and_every_replica(
-    launcher: Callable[[int], Launched],
+def test_ctrl_c_stops_haproxy_every_replica_and_redis(
+    launcher: Callable[[int], Launched], redis_installed: None
 ) -> None:
     launched = launcher(2)
     with urllib.request.urlopen(launched.url + "/_stcore/health", timeout=10) as answer:
@@ -162,13 +216,26 @@ def test_ctrl_c_stops_haproxy_and_every_replica(
     started = descendants(launched.process.pid)
     pids = {pid for _, pid in launched.replicas.values()} | {launched.haproxy_pid}
     assert pids <= started.keys(), "the launcher's children are not the processes it printed"
+    # The class store: a Redis of the launcher's own, named to every replica, logging with them.
+    assert launched.redis is not None, launched.printed()
+    redis_port, redis_pid = launched.redis
+    assert redis_pid in started
+    url = redis_url(redis_port)
+    for name, (_, pid) in launched.replicas.items():
+        assert environment(pid).get(REDIS_URL_VARIABLE) == url, name
+    shared = store.RedisStore(url)
+    assert shared.put("launcher-test", "answered", 60) is True
+    assert shared.get("launcher-test") == "answered"
+    assert "Ready to accept connections" in (launched.log_dir / "redis.log").read_text()
 
     assert launched.stop(signal.SIGINT) == 0, launched.printed()
 
     assert still_alive(started) == [], f"left running:\n{launched.printed()}"
-    for port in (launched.port, *(port for port, _ in launched.replicas.values())):
+    for port in (launched.port, *(port for port, _ in launched.replicas.values()), redis_port):
         assert port_is_free(port), f"port {port} is still taken"
-    assert "Stopped: HAProxy and every replica have exited." in launched.printed()
+    assert "Stopped: HAProxy, every replica and Redis have exited." in launched.printed()
+    with pytest.raises(store.StoreDown):
+        shared.get("launcher-test")
 
 
 def test_a_static_file_comes_from_haproxy_once_a_replica_has_sent_it(

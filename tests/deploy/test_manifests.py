@@ -5,6 +5,7 @@ other and against the project (no Docker engine or cluster runs here: this is wh
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import json
 import os
 import re
@@ -12,9 +13,11 @@ import shlex
 import tomllib
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
+from core.app.store import REDIS_URL_VARIABLE
 from deploy.haproxy import CONTAINER_PORT, compose_config
 from deploy.replicas import DEFAULT_REPLICAS, replica_command
 
@@ -102,14 +105,43 @@ def compose() -> dict[str, Any]:
     return document
 
 
-def kubernetes() -> dict[str, dict[str, Any]]:
-    """Every manifest in deploy/k8s, by kind (one of each)."""
-    found: dict[str, dict[str, Any]] = {}
+def manifests() -> dict[tuple[str, str], dict[str, Any]]:
+    """Every manifest in deploy/k8s, by (kind, name)."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
     for path in sorted((ROOT / "deploy" / "k8s").glob("*.yaml")):
         for document in load_yaml(path):
-            assert document["kind"] not in found, f"two {document['kind']}s"
-            found[document["kind"]] = document
+            key = (document["kind"], document["metadata"]["name"])
+            assert key not in found, f"two {key}"
+            found[key] = document
     return found
+
+
+def kubernetes() -> dict[str, dict[str, Any]]:
+    """The app's manifests in deploy/k8s (named ``arboretum``), by kind."""
+    return {kind: doc for (kind, name), doc in manifests().items() if name == "arboretum"}
+
+
+def redis_manifests() -> dict[str, dict[str, Any]]:
+    """The class store's manifests in deploy/k8s (named ``arboretum-redis``), by kind."""
+    return {kind: doc for (kind, name), doc in manifests().items() if name == "arboretum-redis"}
+
+
+def selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return selector.items() <= labels.items()
+
+
+def store_address(url: str) -> tuple[str, int]:
+    """The host and port of a ``redis://HOST:PORT/0`` class store address."""
+    parts = urlsplit(url)
+    assert parts.scheme == "redis" and parts.path == "/0", url
+    assert parts.hostname is not None and parts.port is not None, url
+    return parts.hostname, parts.port
+
+
+def keeps_nothing_on_disk(command: list[str]) -> bool:
+    """Whether redis-server's ``command`` turns off snapshots and the append-only file."""
+    pairs = dict(itertools.pairwise(command))
+    return pairs.get("--save") == "" and pairs.get("--appendonly") == "no"
 
 
 def mebibytes(quantity: str) -> float:
@@ -176,7 +208,7 @@ def test_compose_runs_haproxy_in_front_of_its_app_replicas() -> None:
     services = compose()["services"]
     apps = sorted(name for name in services if name.startswith("app"))
     assert apps == [f"app{i}" for i in range(1, len(apps) + 1)] and len(apps) >= 2
-    assert set(services) == {*apps, "haproxy"}
+    assert set(services) == {*apps, "haproxy", "redis"}
     haproxy = services["haproxy"]
     assert haproxy["image"].startswith("haproxy:")
     assert haproxy["ports"] == ["8640:8640"]
@@ -196,7 +228,7 @@ def test_compose_runs_haproxy_in_front_of_its_app_replicas() -> None:
 def test_compose_replicas_are_the_image_healthy_and_reached_only_through_haproxy() -> None:
     services = compose()["services"]
     for name, service in services.items():
-        if name == "haproxy":
+        if name in ("haproxy", "redis"):
             continue
         assert service["build"] == "."
         assert "ports" not in service, f"{name} publishes a port around HAProxy"
@@ -208,11 +240,32 @@ def test_compose_replicas_are_the_image_healthy_and_reached_only_through_haproxy
     assert "option httpchk GET /_stcore/health" in config
 
 
+def test_compose_replicas_share_the_redis_service_as_their_class_store() -> None:
+    services = compose()["services"]
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:7")
+    assert "ports" not in redis, "Redis is for the replicas only"
+    assert redis["command"][0] == "redis-server" and keeps_nothing_on_disk(redis["command"])
+    assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
+    apps = [name for name in services if name.startswith("app")]
+    for name in apps:
+        host, port = store_address(services[name]["environment"][REDIS_URL_VARIABLE])
+        assert (host, str(port)) == ("redis", redis["expose"][0]), name
+        assert "redis" in services[name]["depends_on"], name
+    assert "redis" not in services["haproxy"]["depends_on"]
+
+
 # --- Kubernetes --------------------------------------------------------------------------------
 
 
-def test_kubernetes_has_a_deployment_a_service_and_an_ingress() -> None:
-    assert set(kubernetes()) == {"Deployment", "Service", "Ingress"}
+def test_kubernetes_has_the_apps_deployment_service_and_ingress_and_a_redis() -> None:
+    assert set(manifests()) == {
+        ("Deployment", "arboretum"),
+        ("Service", "arboretum"),
+        ("Ingress", "arboretum"),
+        ("Deployment", "arboretum-redis"),
+        ("Service", "arboretum-redis"),
+    }
 
 
 def test_deployment_selector_service_and_ingress_agree() -> None:
@@ -271,6 +324,40 @@ def test_ingress_keeps_a_browser_on_its_pod_and_its_websocket_open() -> None:
     assert notes[prefix + "session-cookie-change-on-failure"] == "true"
     for timeout in ("proxy-read-timeout", "proxy-send-timeout"):
         assert int(notes[prefix + timeout]) >= 3600, timeout
+
+
+def test_every_pod_names_the_redis_service_and_the_service_reaches_redis() -> None:
+    app, redis = kubernetes(), redis_manifests()
+    (container,) = app["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {item["name"]: item["value"] for item in container["env"]}
+    host, port = store_address(env[REDIS_URL_VARIABLE])
+    service = redis["Service"]
+    assert host == service["metadata"]["name"]
+    (service_port,) = service["spec"]["ports"]
+    assert service_port["port"] == port
+
+    pod = redis["Deployment"]["spec"]["template"]
+    assert redis["Deployment"]["spec"]["replicas"] == 1, "one store, or classes split"
+    assert selects(
+        redis["Deployment"]["spec"]["selector"]["matchLabels"], pod["metadata"]["labels"]
+    )
+    assert selects(service["spec"]["selector"], pod["metadata"]["labels"])
+    (redis_container,) = pod["spec"]["containers"]
+    container_ports = {p["name"]: p["containerPort"] for p in redis_container["ports"]}
+    assert container_ports == {service_port["targetPort"]: 6379}
+    assert redis_container["image"].startswith("redis:7")
+    assert keeps_nothing_on_disk(redis_container["args"])
+    assert redis_container["readinessProbe"]["exec"]["command"] == ["redis-cli", "ping"]
+    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
+    resources = redis_container["resources"]
+    assert (
+        0 < mebibytes(resources["requests"]["memory"]) <= mebibytes(resources["limits"]["memory"])
+    )
+    # The app's Service (and so its Ingress) never sends a browser to the Redis pod, nor the
+    # Redis Service a store command to an app pod.
+    app_pod = app["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert not selects(app["Service"]["spec"]["selector"], pod["metadata"]["labels"])
+    assert not selects(service["spec"]["selector"], app_pod)
 
 
 # --- serving defaults ------------------------------------------------------------------------

@@ -1,0 +1,166 @@
+"""A redis-server for the class store (``core.app.store``): ``make replicas`` and the tests.
+
+Replicas share a class only through a store outside every one of them; ``make replicas``
+starts a Redis server for it beside HAProxy, and the store's tests start their own. Both run
+Debian's ``redis-server`` (``bash .ci/system-deps.sh redis``) the same way: on 127.0.0.1 only,
+in the foreground, and without persistence, since a class is worth keeping only while it runs
+(its keys expire after a few idle hours anyway).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import time
+from pathlib import Path
+
+from deploy.process import LiveServer
+
+#: The variable that names the store to a replica: ``core.app.store.REDIS_URL_VARIABLE``, not
+#: imported from there, since importing ``core`` loads the engine (a test checks they agree).
+REDIS_URL_VARIABLE = "ARBORETUM_REDIS_URL"
+MISSING_REDIS = """\
+redis-server is not installed. The class store runs on a real Redis server:
+    bash .ci/system-deps.sh redis    (or: make system-redis; Debian's package `redis-server`)"""
+
+
+def redis_binary() -> str | None:
+    """Redis's server executable, or None when it is not installed."""
+    return shutil.which("redis-server") or shutil.which(
+        "redis-server", path="/usr/bin:/usr/local/bin"
+    )
+
+
+def redis_url(port: int) -> str:
+    """The store's address for a server on 127.0.0.1:``port`` (database 0), as
+    ``ARBORETUM_REDIS_URL`` names it."""
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def redis_command(binary: str, port: int, directory: Path) -> list[str]:
+    """``redis-server`` on 127.0.0.1:``port``, in the foreground, keeping nothing on disk.
+
+    Parameters
+    ----------
+    binary : str
+        The executable, from :func:`redis_binary`.
+    port : int
+        Where it listens, on the loopback interface only.
+    directory : Path
+        Its working directory (``--dir``): with snapshots and the append-only file off it
+        writes nothing there, but it would rather than in the project.
+
+    Returns
+    -------
+    list of str
+        The command line.
+    """
+    return [
+        binary,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--dir",
+        str(directory),
+    ]
+
+
+class RedisServer(LiveServer):
+    """A redis-server as a :class:`LiveServer`: healthy once it answers PING.
+
+    Its :attr:`url` is ``redis://127.0.0.1:PORT/0``, the value for ``ARBORETUM_REDIS_URL``.
+    """
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/", 1)[0])
+
+    @property
+    def health_check(self) -> str:
+        return f"PING to {self.url}"
+
+    def healthy(self) -> bool:
+        """Whether the server answers ``PING`` with ``PONG`` within 1 s."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as connection:
+                connection.sendall(b"*1\r\n$4\r\nPING\r\n")  # the protocol's array of one word
+                return connection.recv(64).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+def launch_redis(port: int, log: Path, *, binary: str | None = None) -> RedisServer:
+    """Start a redis-server on 127.0.0.1:``port`` without waiting for it.
+
+    Parameters
+    ----------
+    port : int
+        Where it listens.
+    log : Path
+        Where its output goes; its folder is also its ``--dir``.
+    binary : str, optional
+        The executable; :func:`redis_binary` by default.
+
+    Returns
+    -------
+    RedisServer
+        The server, perhaps not answering yet.
+
+    Raises
+    ------
+    RuntimeError
+        If redis-server is not installed (the message says how to install it).
+    """
+    binary = binary or redis_binary()
+    if binary is None:
+        raise RuntimeError(MISSING_REDIS)
+    return RedisServer.launch(
+        redis_command(binary, port, log.parent), redis_url(port), log, name="redis-server"
+    )
+
+
+def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
+    """Start a redis-server on 127.0.0.1:``port`` and wait until it answers PING.
+
+    Parameters
+    ----------
+    port : int
+        Where it listens, usually a free port (``bench.live_app.free_port``).
+    log : Path
+        Where its output goes.
+    timeout : float, default 10.0
+        Seconds to wait for the first PONG.
+
+    Returns
+    -------
+    RedisServer
+        The running server; stop it with :meth:`RedisServer.stop` or a ``with`` block.
+
+    Raises
+    ------
+    RuntimeError
+        If redis-server is missing, exits (a port already taken) or does not answer in time;
+        the message ends with the tail of its log.
+    """
+    server = launch_redis(port, log)
+    server.wait_healthy(time.monotonic() + timeout)
+    return server
+
+
+__all__ = [
+    "MISSING_REDIS",
+    "REDIS_URL_VARIABLE",
+    "RedisServer",
+    "launch_redis",
+    "redis_binary",
+    "redis_command",
+    "redis_url",
+    "start_redis",
+]
