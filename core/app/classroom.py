@@ -211,7 +211,7 @@ def read_answer(text: str, poll: Poll) -> Answer | None:
             return SplitAnswer(int(held["feature"]), threshold)
         option = int(held["option"])
         return ChoiceAnswer(option) if 0 <= option < len(poll.options) else None
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, OverflowError):
         return None
 
 
@@ -251,7 +251,7 @@ class Teacher:
     """What the teacher's session holds: the code, and the secret that alone controls it."""
 
     code: str
-    secret: str
+    secret: str = field(repr=False)
 
 
 class Classroom:
@@ -440,7 +440,7 @@ class Membership:
 
     code: str
     seat: str
-    secret: str | None = None
+    secret: str | None = field(default=None, repr=False)
     following: bool = True
     seen: int = 0
     pending: Shown | None = None
@@ -459,8 +459,11 @@ class Membership:
         return Teacher(self.code, self.secret)
 
     def follow(self, on: bool) -> Membership:
-        """Follow the teacher again (from the teacher's view now) or explore alone."""
-        return replace(self, following=on, seen=0 if on else self.seen, landed=None)
+        """Follow the teacher again (from the teacher's view now) or explore alone (a view
+        read but not opened yet is dropped)."""
+        if on:
+            return replace(self, following=True, seen=0, landed=None)
+        return replace(self, following=False, pending=None, landed=None)
 
     def needs(self, version: int | None) -> bool:
         """Whether a check that read ``version`` must read the class's state (a student who

@@ -423,11 +423,12 @@ def poll_figure(
 ) -> go.Figure:
     """One feature's answers over its weighted child impurity curve.
 
-    The curve is the scan's ``(n_L I(L) + n_R I(R)) / n`` against the threshold; the
-    students' thresholds are bars on a second axis ("answers"); the node's impurity is dashed
-    (a split's gain is the gap below it). Once ``revealed``, the tree's split is a vertical line
-    labelled "the tree's split" when the tree split on this feature, else a note names its
-    feature. Before, nothing on the figure tells the tree's choice.
+    Before the reveal, only the students' thresholds, as bars: the curve's lowest point would
+    give the answer away on the projector. Once ``revealed``, the curve joins them: the scan's
+    ``(n_L I(L) + n_R I(R)) / n`` against the threshold, with the bars on a second axis
+    ("answers"), the node's impurity dashed (a split's gain is the gap below it), and the
+    tree's split as a vertical line labelled "the tree's split" when the tree split on this
+    feature, else a note naming its feature.
 
     Parameters
     ----------
@@ -467,8 +468,12 @@ def poll_figure(
     centres = (edges[:-1] + edges[1:]) / 2
     low, high = float(edges[0]), float(edges[-1])
     top_count = int(histogram.counts.max(initial=0))
-    layout["yaxis2"] = _bar_axis(top_count)
-    layout["yaxis"]["rangemode"] = "tozero"
+    if revealed:
+        layout["yaxis2"] = _bar_axis(top_count)
+        layout["yaxis"]["rangemode"] = "tozero"
+    else:  # the answers alone: the curve's lowest point would give the answer away
+        bars = {k: v for k, v in _bar_axis(top_count).items() if k != "overlaying"}
+        layout["yaxis"] = {**bars, "side": "left", "showgrid": True}
     layout["xaxis"]["range"] = [low - (high - low) * 0.02, high + (high - low) * 0.02]
     bar_color = LINE_COLORS[2]
     traces: list[dict[str, Any]] = [
@@ -479,12 +484,14 @@ def poll_figure(
             "width": float(edges[1] - edges[0]),
             "customdata": np.stack([edges[:-1], edges[1:]], axis=-1),
             "name": "answers",
-            "yaxis": "y2",
+            "yaxis": "y2" if revealed else "y",
             "marker": {"color": blend(bar_color, 0.45), "line": {"color": bar_color, "width": 1}},
             "opacity": 0.8,
             "hovertemplate": "%{y} answers from %{customdata[0]:.3g} to %{customdata[1]:.3g}"
             "<extra></extra>",
         },
+    ]
+    curves: list[dict[str, Any]] = [
         {
             "type": "scatter",
             "x": curve.thresholds,
@@ -504,6 +511,8 @@ def poll_figure(
             "hoverinfo": "skip",
         },
     ]
+    if revealed:
+        traces += curves
     shapes: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
     if revealed:

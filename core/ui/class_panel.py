@@ -47,6 +47,8 @@ from core.app.classroom import (
 )
 from core.app.store import StoreDown, open_store
 from core.app.words import md
+from core.figures.poll import choice_figure
+from core.ui.display import chart
 from core.ui.visit import change, visit
 
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
@@ -452,9 +454,6 @@ def _choice_results(poll: Poll) -> None:
     seat = _seat()
     if seat is None:
         return
-    from core.figures.poll import choice_figure
-    from core.ui.display import chart
-
     answers = reach(lambda: classroom().answers(seat.code, poll)) or {}
     counts = [0] * len(poll.options)
     for answer in answers.values():

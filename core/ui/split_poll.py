@@ -20,6 +20,7 @@ from core.app.store import StoreDown
 from core.app.words import md
 from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
+from core.figures.poll import answer_counts_text, compute_poll_results, node_rows, poll_figure
 from core.ui.cached import built_once
 from core.ui.class_panel import TEACHER_SECONDS, class_poll, classroom, reach
 from core.ui.display import chart
@@ -80,23 +81,23 @@ def _teacher(
 def _live_answers(model: Any, view: ModelView) -> None:
     """The teacher's count and histogram, redrawn as answers come in (the page stays: a
     fragment's own runs reuse the arguments of the page's last run)."""
-    from core.figures.poll import compute_poll_results, poll_figure
-
     seat, poll = visit().seat, class_poll()
     if seat is None or poll is None or poll.kind != "split":
         st.rerun()
         return
     answers = reach(lambda: classroom().answers(seat.code, poll)) or {}
     splits = [answer for answer in answers.values() if isinstance(answer, SplitAnswer)]
-    scan = built_once(
+    node = poll.node
+    scan, X_node = built_once(
         [model],
-        ("class-poll-scan", poll.node),
-        lambda: compute_split_scan(
-            model, view.X_train, view.y_train, poll.node, feature_names=view.names
+        ("class-poll-scan", node),
+        lambda: (
+            compute_split_scan(model, view.X_train, view.y_train, node, feature_names=view.names),
+            node_rows(model, view.X_train, node),
         ),
     )
-    results = compute_poll_results(scan, splits)
-    st.markdown(f"**{len(splits)} answer{'s' if len(splits) != 1 else ''}** so far.")
+    results = compute_poll_results(scan, splits, X_node)
+    st.markdown(f"**{md(answer_counts_text(results))}**")
     chart(poll_figure(results, revealed=poll.revealed), key="class-split-chart")
     teacher = seat.teacher
     reveal, close = st.columns(2)
@@ -144,8 +145,10 @@ def _student(seat: Membership, poll: Poll, model: Any, view: ModelView) -> bool:
             return True
         if st.button("Send my answer", icon=":material/send:", key=f"{key}-send"):
             try:
-                classroom().answer(seat.code, poll, seat.seat, SplitAnswer(feature, threshold))
-                sent = SplitAnswer(feature, threshold)
+                classroom().answer(
+                    seat.code, poll, seat.seat, SplitAnswer(int(feature), float(threshold))
+                )
+                sent = SplitAnswer(int(feature), float(threshold))
             except ValueError as problem:
                 st.warning(str(problem))
             except StoreDown:

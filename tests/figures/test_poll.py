@@ -257,10 +257,16 @@ def _bars(figure: go.Figure) -> Any:
 def test_the_poll_figure_draws_the_most_answered_feature(iris_root: Any) -> None:
     scan, rows, _, _ = iris_root
     results = compute_poll_results(scan, _iris_answers(scan), rows)
-    figure = poll_figure(results, revealed=False)
+    hidden = poll_figure(results, revealed=False)
+    assert_valid(hidden)
+    assert sum(_bars(hidden).y) == results.counts[2] == 7
+    # Before the reveal, the bars alone: the curve's lowest point is the tree's answer.
+    assert [t.type for t in hidden.data] == ["bar"]
+    assert _bars(hidden).yaxis == "y" and hidden.layout.yaxis.title.text == "answers"
+    figure = poll_figure(results, revealed=True)
     assert_valid(figure)
     bars = _bars(figure)
-    assert sum(bars.y) == results.counts[2] == 7
+    assert sum(bars.y) == 7
     assert bars.yaxis == "y2" and figure.layout.yaxis2.title.text == "answers"
     assert figure.layout.yaxis2.overlaying == "y"
     (curve,) = [t for t in figure.data if t.name == "weighted child gini"]
@@ -269,7 +275,7 @@ def test_the_poll_figure_draws_the_most_answered_feature(iris_root: Any) -> None
     (parent,) = [t for t in figure.data if t.type == "scatter" and t.line.dash == "dash"]
     assert list(parent.y) == [scan.parent_impurity] * 2
     assert (
-        figure.layout.title.text.replace("<br>", " ") == "7 of 11 answers chose petal length (cm)"
+        hidden.layout.title.text.replace("<br>", " ") == "7 of 11 answers chose petal length (cm)"
     )
     # Sepal length's one answer lies above every value: drawn in the last bar, and said.
     sepal = poll_figure(results, 0, revealed=False)

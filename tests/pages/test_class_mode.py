@@ -8,6 +8,7 @@ first, as a page run does.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -17,8 +18,11 @@ from page_helpers import (
     ROOT,
     SINGLE_TREE,
     assert_healthy,
+    block,
+    chart_spec,
     open_page,
     raw_query_of,
+    values,
 )
 from streamlit.testing.v1 import AppTest
 
@@ -186,3 +190,71 @@ def test_a_class_survives_an_unreachable_store(path: Any, monkeypatch: Any) -> N
     assert "cannot be reached" in (problem(student) or "")
     teacher.run()
     assert_healthy(teacher)
+
+
+def test_a_choice_question_counts_every_answer_and_reveals() -> None:
+    teacher, code = start_class()
+    students = [join(code) for _ in range(3)]
+    teacher.text_input(key="class-question").input("Will test accuracy rise at depth 8?")
+    teacher.text_area(key="class-options").input("Yes\nNo\n<b>Maybe</b>")
+    teacher.button(key="FormSubmitter:class-ask-Ask").click().run()
+    assert_healthy(teacher)
+    poll = classroom().state(code).poll
+    assert poll is not None and poll.kind == "choice" and len(poll.options) == 3
+    for i, student in enumerate(students):
+        student.run()
+        box = block(student, "class-choice")
+        assert "Will test accuracy rise at depth 8?" in box.markdown[0].value
+        box.radio[0].set_value([1, 1, 2][i]).run()
+        block(student, "class-choice").button[0].click().run()
+        assert_healthy(student)
+    students[0].radio(key=f"class-choice-{code}-{poll.number}").set_value(0).run()
+    block(students[0], "class-choice").button[0].click().run()  # changed: still one answer
+    answers = classroom().answers(code, poll)
+    assert sorted(a.option for a in answers.values()) == [0, 1, 2]  # type: ignore[union-attr]
+
+    teacher.run()
+    spec = chart_spec(teacher, "class-choice")
+    assert [int(x) for x in values(spec["data"][0]["x"])] == [1, 1, 1]
+    assert "<b>Maybe" not in json.dumps(spec)
+    teacher.button(key="class-reveal").click().run()
+    students[1].run()
+    assert students[1].radio(key=f"class-choice-{code}-{poll.number}").disabled
+    teacher.button(key="class-close").click().run()
+    students[1].run()
+    assert not [b for b in students[1].container if "class-choice" in b.proto.id]
+
+
+def test_the_step_page_poll_hides_the_answer_counts_answers_and_reveals() -> None:
+    teacher, code = start_class(STEP_PAGE)
+    assert not [b for b in teacher.button if b.key == "class-ask-split"]  # the whole tree
+    teacher.button(key="step-first").click().run()
+    teacher.button(key="step-next").click().run()
+    teacher.button(key="class-ask-split").click().run()
+    assert_healthy(teacher)
+    poll = classroom().state(code).poll
+    assert poll is not None and poll.kind == "split"
+    student = join(code, STEP_PAGE)
+    student.run()
+    assert_healthy(student)
+    assert any("Hidden while the class answers" in i.value for i in student.info)
+    box = block(student, "class-split-poll")
+    assert f"node {poll.node}" in box.markdown[0].value
+    box.button[0].click().run()  # sends the slider's middle on the first feature
+    assert_healthy(student)
+    assert len(classroom().answers(code, poll)) == 1
+    assert any("Sent:" in s.value for s in student.success)
+
+    teacher.run()
+    assert "1 answer" in block(teacher, "class-split-poll").markdown[1].value
+    teacher.button(key="class-reveal-split").click().run()
+    student.run()
+    assert_healthy(student)
+    assert not any("Hidden while the class answers" in i.value for i in student.info)
+    box = block(student, "class-split-poll")
+    assert any("You answered" in m.value for m in box.markdown)
+    assert any("the tree's best" in m.value for m in box.markdown)
+
+    # The teacher steps on: the question was about the board before, so it closes.
+    teacher.select_slider(key="max_depth").set_value(2).run()
+    assert classroom().state(code).poll is None
