@@ -297,6 +297,14 @@ class Classroom:
             raise NotTeacher(teacher.code)
         return record
 
+    def owns(self, teacher: Teacher) -> bool:
+        """Whether ``teacher``'s secret controls its class (a reloaded teacher's page asks)."""
+        try:
+            self._owned(teacher)
+        except (NoClass, NotTeacher):
+            return False
+        return True
+
     def _write(self, teacher: Teacher, record: dict[str, Any]) -> int:
         self.store.put(_key(teacher.code), json.dumps(record), CLASS_TTL)
         return self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
@@ -501,6 +509,28 @@ class Membership:
         return replace(self, checked_in=now)
 
 
+def remembered(membership: Membership) -> str:
+    """What the browser keeps so a reload keeps its seat: ``t.CODE.SECRET`` for the teacher
+    (the secret never leaves the teacher's browser and server), ``s.CODE.SEAT`` for a student."""
+    if membership.secret is not None:
+        return f"t.{membership.code}.{membership.secret}"
+    return f"s.{membership.code}.{membership.seat}"
+
+
+def recalled(text: str) -> Membership | None:
+    """The seat :func:`remembered` wrote, or None when ``text`` is not one (it is checked
+    against the store before it is used)."""
+    role, _, rest = text.partition(".")
+    code, _, token = rest.partition(".")
+    if role not in ("t", "s") or clean_code(code) != code or not 8 <= len(token) <= 64:
+        return None
+    if not all(ch.isalnum() or ch in "-_" for ch in token):
+        return None
+    if role == "t":
+        return Membership(code, seat_token(), secret=token)
+    return Membership(code, token)
+
+
 def may_try_joining(tries: tuple[float, ...], now: float) -> bool:
     """Whether a session that failed to join at times ``tries`` may try again at ``now``."""
     return sum(1 for when in tries if now - when < JOIN_WINDOW) < JOIN_TRIES
@@ -531,5 +561,7 @@ __all__ = [
     "clean_code",
     "may_try_joining",
     "read_answer",
+    "recalled",
+    "remembered",
     "seat_token",
 ]

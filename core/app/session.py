@@ -57,6 +57,9 @@ class Visit:
         When the session's recent attempts to join a class failed (they are rate-limited).
     class_problem : str or None
         Why the session's class stopped or could not start (ended, store unreachable).
+    class_cookie : str or None
+        What the browser's class cookie must become at the next run's sidebar ("" clears
+        it; None: nothing to write).
     """
 
     page: str | None = None
@@ -75,6 +78,7 @@ class Visit:
     seat: Membership | None = None
     join_tries: tuple[float, ...] = ()
     class_problem: str | None = None
+    class_cookie: str | None = None
 
     def arrival(
         self, page: str, form: Form, query: Mapping[str, str], history: bool, unread: frozenset[str]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -33,6 +34,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from core.app.classroom import (
     CHECK_IN_EVERY,
+    CLASS_TTL,
     ChoiceAnswer,
     Classroom,
     Membership,
@@ -43,6 +45,8 @@ from core.app.classroom import (
     choice_poll,
     clean_code,
     may_try_joining,
+    recalled,
+    remembered,
     seat_token,
 )
 from core.app.store import StoreDown, open_store
@@ -56,6 +60,8 @@ from core.ui.visit import change, visit
 CHECK_SECONDS = 1.0
 #: Seconds between the teacher's updates of the class size and a poll's answers.
 TEACHER_SECONDS = 2.0
+#: The cookie that lets a reloaded page keep its seat (see ``classroom.remembered``).
+COOKIE = "arboretum_class"
 #: The query parameter of a join link: ``/?class=KX39P``.
 JOIN_PARAMETER = "class"
 
@@ -85,9 +91,15 @@ def reach(call: Callable[[], _T]) -> _T | None:
             "again in a moment.",
         )
     except NoClass:
-        change(seat=None, class_problem="The class has ended. Thank you for taking part!")
+        change(
+            seat=None,
+            class_problem="The class has ended. Thank you for taking part!",
+            class_cookie="",
+        )
     except NotTeacher:
-        change(seat=None, class_problem="This session no longer controls the class.")
+        change(
+            seat=None, class_problem="This session no longer controls the class.", class_cookie=""
+        )
     return None
 
 
@@ -117,7 +129,11 @@ def _check(page: str, *, timer: bool) -> None:
     version = reach(lambda: room.version(code))
     if version is None:
         if _seat() is not None:  # the store answered: no such class any more
-            change(seat=None, class_problem="The class has ended. Thank you for taking part!")
+            change(
+                seat=None,
+                class_problem="The class has ended. Thank you for taking part!",
+                class_cookie="",
+            )
         if timer:
             st.rerun()
         return
@@ -170,31 +186,29 @@ def _join(typed: str, page: str) -> None:
     seat = Membership(code, seat_token())
     if not _reached(lambda: room.check_in(code, seat.seat)):
         return  # the class ended, or the store went down, that very moment: said
-    change(seat=seat.checked(now), class_problem=None)
+    change(seat=seat.checked(now), class_problem=None, class_cookie=remembered(seat))
     _check(page, timer=False)
 
 
 def _start(page: str) -> None:
     teacher = reach(lambda: classroom().start(_here(page)))
     if teacher is not None:
-        change(
-            seat=Membership(teacher.code, seat_token(), secret=teacher.secret, seen=0),
-            class_problem=None,
-        )
+        seat = Membership(teacher.code, seat_token(), secret=teacher.secret)
+        change(seat=seat, class_problem=None, class_cookie=remembered(seat))
 
 
 def _end() -> None:
     seat = _seat()
     if seat is not None and seat.teaching:
         reach(lambda: classroom().end(seat.teacher))
-    change(seat=None, class_problem=None)
+    change(seat=None, class_problem=None, class_cookie="")
 
 
 def _leave() -> None:
     seat = _seat()
     if seat is not None:
         reach(lambda: classroom().leave(seat.code, seat.seat))
-    change(seat=None, class_problem=None)
+    change(seat=None, class_problem=None, class_cookie="")
 
 
 def _set_following() -> None:
@@ -246,6 +260,7 @@ def class_panel(page: str) -> None:
     A join link (``?class=CODE``) joins here; a follower whose teacher moved on opens the
     teacher's view now (``arrive`` reads it), or on another page.
     """
+    _recall()
     code = st.query_params.get(JOIN_PARAMETER)
     if code is not None:
         del st.query_params[JOIN_PARAMETER]
@@ -258,6 +273,7 @@ def class_panel(page: str) -> None:
     else:
         _check(page, timer=False)
     with st.sidebar, st.container(key="class-panel"):
+        _remember()
         problem = visit().class_problem
         seat = _seat()
         if seat is None:
@@ -266,6 +282,43 @@ def class_panel(page: str) -> None:
             _teacher_sidebar(seat)
         else:
             _student_sidebar(seat, page)
+
+
+def _recall() -> None:
+    """A new session (a reload, or a replica that died) takes back the seat its browser
+    remembers, once the store confirms it: the teacher's secret, or the student's seat."""
+    if visit().page is not None or _seat() is not None:
+        return
+    held = st.context.cookies.get(COOKIE)
+    text = held if isinstance(held, str) else None
+    seat = recalled(text) if text else None
+    if seat is None:
+        if text:
+            change(class_cookie="")
+        return
+    room = classroom()
+    if seat.teaching:
+        teacher = seat.teacher
+        held = reach(lambda: room.owns(teacher))
+    else:
+        held = reach(lambda: room.exists(seat.code))
+    if held:
+        change(seat=seat, class_problem=None)
+    elif held is not None:  # the store answered: that class is gone
+        change(class_cookie="")
+
+
+def _remember() -> None:
+    """Write (or clear) the browser's class cookie when the seat changed (a short script:
+    Streamlit reads cookies, ``st.context.cookies``, but has no call to set one)."""
+    value = visit().class_cookie
+    if value is None:
+        return
+    age = int(CLASS_TTL) if value else 0
+    cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
+    script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
+    st.html(script, unsafe_allow_javascript=True)
+    change(class_cookie=None)
 
 
 def _outside(page: str, problem: str | None) -> None:

@@ -31,6 +31,8 @@ from core.app.classroom import (
     clean_code,
     may_try_joining,
     read_answer,
+    recalled,
+    remembered,
     seat_token,
 )
 from core.app.store import MemoryStore
@@ -561,3 +563,30 @@ def test_an_answer_from_garbage_is_none(text: str) -> None:
 def test_an_answer_with_an_infinite_number_is_none(text: str) -> None:
     assert read_answer(text, split_poll()) is None
     assert read_answer(text, choice_poll(1, "q", ["a", "b"])) is None
+
+
+def test_a_remembered_seat_is_recalled_and_garbage_is_not() -> None:
+    room = Classroom(MemoryStore())
+    teacher = room.start()
+    mine = Membership(teacher.code, seat_token(), secret=teacher.secret)
+    back = recalled(remembered(mine))
+    assert back is not None and back.teaching and back.secret == teacher.secret
+    assert room.owns(back.teacher)
+    assert not room.owns(Teacher(teacher.code, "a-guessed-secret"))
+    student = Membership(teacher.code, seat_token())
+    again = recalled(remembered(student))
+    assert again == Membership(teacher.code, student.seat)  # following, from the start
+    for garbage in (
+        "",
+        "x",
+        "t.KX39P",
+        "t.kx39p.abcdefghij",
+        "s.KX39P.short",
+        "q.KX39P.abcdefghij",
+        "s.KX39P.abc def ghij",
+        "s.KX39P." + "a" * 65,
+        "t.KX39P.<script>alert(1)",
+    ):
+        assert recalled(garbage) is None, garbage
+    room.end(teacher)
+    assert not room.owns(back.teacher)
