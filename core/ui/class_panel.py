@@ -342,9 +342,21 @@ def _teacher_sidebar(seat: Membership) -> None:
     st.markdown(f"**:material/co_present: You teach class `{seat.code}`**")
     _class_size()
     left, right = st.columns(2)
-    if left.button("Show the code", icon=":material/qr_code_2:", key="class-show-code"):
+    if left.button(
+        "Code",
+        icon=":material/qr_code_2:",
+        key="class-show-code",
+        width="stretch",
+        help="The class code, its join link and a QR code, large, for the projector.",
+    ):
         _show_code(seat.code)
-    if right.button("End the class", icon=":material/logout:", key="class-end"):
+    if right.button(
+        "End",
+        icon=":material/logout:",
+        key="class-end",
+        width="stretch",
+        help="End the class: every student's page stops following and the answers go.",
+    ):
         _end()
         st.rerun()
     asking = st.popover("Ask the class a question", icon=":material/quiz:", width="stretch")

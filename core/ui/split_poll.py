@@ -98,7 +98,7 @@ def _live_answers(model: Any, view: ModelView) -> None:
     )
     results = compute_poll_results(scan, splits, X_node)
     st.markdown(f"**{md(answer_counts_text(results))}**")
-    chart(poll_figure(results, revealed=poll.revealed), key="class-split-chart")
+    chart(poll_figure(results, revealed=poll.revealed, height=380), key="class-split-chart")
     teacher = seat.teacher
     reveal, close = st.columns(2)
     if not poll.revealed and reveal.button(
