@@ -289,8 +289,8 @@ def _recall() -> None:
     remembers, once the store confirms it: the teacher's secret, or the student's seat."""
     if visit().page is not None or _seat() is not None:
         return
-    held = st.context.cookies.get(COOKIE)
-    text = held if isinstance(held, str) else None
+    cookie = st.context.cookies.get(COOKIE)
+    text = cookie if isinstance(cookie, str) else None
     seat = recalled(text) if text else None
     if seat is None:
         if text:
@@ -299,12 +299,12 @@ def _recall() -> None:
     room = classroom()
     if seat.teaching:
         teacher = seat.teacher
-        held = reach(lambda: room.owns(teacher))
+        kept = reach(lambda: room.owns(teacher))
     else:
-        held = reach(lambda: room.exists(seat.code))
-    if held:
+        kept = reach(lambda: room.exists(seat.code))
+    if kept:
         change(seat=seat, class_problem=None)
-    elif held is not None:  # the store answered: that class is gone
+    elif kept is not None:  # the store answered: that class is gone
         change(class_cookie="")
 
 
@@ -403,10 +403,15 @@ def _student_sidebar(seat: Membership, page: str) -> None:
         help="On: your page shows what the teacher's shows. Off: explore on your own; turn "
         "it on again to jump back to the teacher.",
     )
+    count = reach(lambda: classroom().students(seat.code))
+    others = f" {count} students are in the class." if count and count > 1 else ""
     st.caption(
-        "Your page follows the teacher's."
-        if seat.following
-        else "You explore on your own; the teacher's questions still reach you."
+        (
+            "Your page follows the teacher's."
+            if seat.following
+            else "You explore on your own; the teacher's questions still reach you."
+        )
+        + others
     )
     if st.button("Leave the class", icon=":material/logout:", key="class-leave"):
         _leave()
