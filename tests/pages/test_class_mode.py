@@ -28,7 +28,9 @@ from streamlit.testing.v1 import AppTest
 
 from core.app.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.app.pages import GROW_STEP_BY_STEP
+from core.app.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.class_panel import classroom
+from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
 
@@ -258,3 +260,36 @@ def test_the_step_page_poll_hides_the_answer_counts_answers_and_reveals() -> Non
     # The teacher steps on: the question was about the board before, so it closes.
     teacher.select_slider(key="max_depth").set_value(2).run()
     assert classroom().state(code).poll is None
+
+
+def test_on_redis_a_class_goes_on_and_a_lost_store_turns_class_mode_off(
+    own_redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages over a real redis-server: a class works, the server dies (every page says so
+    and goes on alone), a server comes back, and a new class starts."""
+    monkeypatch.setenv(REDIS_URL_VARIABLE, own_redis.url)
+    classroom.clear()  # the server's store is chosen once: choose again, with Redis
+    try:
+        assert isinstance(classroom().store, RedisStore)
+        teacher, code = start_class()
+        student = join(code)
+        teacher.select_slider(key="max_depth").set_value(2).run()
+        student.run()
+        assert student.select_slider(key="max_depth").value == 2
+
+        own_redis.stop()
+        student.run()
+        teacher.select_slider(key="max_depth").set_value(4).run()
+        for app in (student, teacher):
+            assert_healthy(app)
+            assert seat(app) is None
+            assert "cannot be reached" in (problem(app) or "")
+        assert teacher.select_slider(key="max_depth").value == 4  # the page works alone
+
+        with start_redis(own_redis.port, own_redis.log.with_name("again.log")):
+            teacher.button(key="class-start").click().run()
+            assert_healthy(teacher)
+            assert seat(teacher) is not None and seat(teacher).code != code  # type: ignore[union-attr]
+    finally:
+        monkeypatch.delenv(REDIS_URL_VARIABLE)
+        classroom.clear()
