@@ -366,9 +366,10 @@ def param_map_figure(
 
     Each cell shows its score (the best in bold). Colours run from pale to dark blue over
     the :data:`COLOUR_SPREAD` below the best score, every lower score the palest, so the good
-    region stands out. The current setting's cell has a thick vermillion outline. A second,
-    invisible trace puts one point on every cell, for hover text and for a click to select
-    (:func:`clicked_setting`).
+    region stands out. With every score written in its cell there is no colour bar: on a
+    390 px phone one took half the width, and the cells' scores ran into each other. The
+    current setting's cell has a thick vermillion outline. A second, invisible trace puts one
+    point on every cell, for hover text and for a click to select (:func:`clicked_setting`).
 
     Parameters
     ----------
@@ -377,8 +378,7 @@ def param_map_figure(
         Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
     height : int, default 560
     compact : bool, default False
-        For half a page: smaller cell text (still 11 px or more) and no colour bar, every
-        cell's score being written in it.
+        For half a page: smaller cell text (still 11 px or more).
     colour_range : (float, float), optional
         The scores the colours span, ``(low, best)``: give two maps shown side by side one
         range, so a colour means one score on both. Default: this map's own.
@@ -407,8 +407,7 @@ def param_map_figure(
         "xgap": 2,
         "ygap": 2,
         "hoverinfo": "skip",
-        "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
-        "showscale": not compact,
+        "showscale": False,
     }
     hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
     layout = _grid_layout(
@@ -575,7 +574,7 @@ def param_map_difference_figure(
     page). The colours diverge
     from white at 0: green where ``second`` scores higher, purple where ``first`` does, at
     full strength from the largest difference or :data:`DIFFERENCE_SPREAD` points, whichever
-    is larger.
+    is larger. No colour bar, as on :func:`param_map_figure`: every cell says its number.
 
     Parameters
     ----------
@@ -618,7 +617,7 @@ def param_map_difference_figure(
         "xgap": 2,
         "ygap": 2,
         "hoverinfo": "skip",
-        "colorbar": {"title": {"text": "points"}, "thickness": 14},
+        "showscale": False,
     }
     hover = [
         f"{names[1]} {b:.3f}, {names[0]} {a:.3f}: {_points_text(p)} {unit}"

@@ -81,7 +81,9 @@ def param_map(spec: TreeSpec, view: ModelView, cross_validate: bool) -> ParamMap
     ):
         pmap = cached_param_map(spec, n_folds)
     with st.container(key="param-map"):
-        _clickable(param_map_figure(pmap, title="", height=520), pmap, _CHART_KEY)
+        # Titled with what is scored ("Test accuracy"): the figure has no colour bar to say it.
+        title = pmap.scored_on[:1].upper() + pmap.scored_on[1:]
+        _clickable(param_map_figure(pmap, title=title, height=520), pmap, _CHART_KEY)
     best = pmap.best_cells
     best_score = float(pmap.scores[best[0]])
     others = f" ({len(best)} cells share it)" if len(best) > 1 else ""
