@@ -349,7 +349,7 @@ def spread_figure(spread: Spread, *, average: bool = True, height: int = 480) ->
                 "x": spread.xs,
                 "y": spread.ys,
                 # A share shown to the percent: single precision halves what the browser reads.
-                "z": spread.disagreement.astype(np.float32),
+                "z": np.asarray(spread.disagreement, dtype=np.float32),
                 "zmin": 0.0,
                 "zmax": 1.0 - 1.0 / max(len(spread.class_names), 2),
                 "colorscale": [[0.0, "#FFFFFF"], [1.0, "#C4C4C4"]],
