@@ -18,14 +18,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
-from core.figures.param_map import (
-    MapDifference,
-    ParamMap,
-    clicked_setting,
-    param_grid,
-    param_map_difference_figure,
-    param_map_figure,
-)
+from core.figures.map_difference import MapDifference, param_map_difference_figure
+from core.figures.param_map import ParamMap, clicked_setting, param_grid, param_map_figure
 from core.ui.cached import param_map as cached_param_map
 from core.ui.url_state import _to_widget
 
