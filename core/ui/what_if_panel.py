@@ -48,7 +48,9 @@ def edited_row(controls: Binding, view: ModelView, sample: int) -> np.ndarray:
     session = st.session_state
     now = controls.settings
     start = edits_to_keep(controls.last, now)
-    sample_is = tuple(now.values()[name] for name in SAMPLE_SETTINGS)
+    # The sample, and which of its features the inputs show: with the plotted pair the
+    # inputs follow x and y, so an input keyed by its place may now show another feature.
+    sample_is = (tuple(now.values()[name] for name in SAMPLE_SETTINGS), view.columns)
     original = view.X_test[sample]
     # Keyed by the sample: another sample starts from its own values.
     keys = [f"what-if-{sample}-{i}" for i in range(len(view.names))]

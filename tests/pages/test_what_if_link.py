@@ -94,3 +94,15 @@ def test_edits_from_a_link_are_edited_on_and_keep_their_sample() -> None:
     app.number_input(key="what-if-3-0").set_value(4.75).run()
     assert raw_query_of(app)["edit"] == "2~4.75_3~2"
     assert app.number_input(key="what-if-3-1").value == 2.0
+
+
+def test_another_plotted_pair_keeps_the_edits_by_feature() -> None:
+    # Iris's plotted pair is petal length (2) and width (3); the inputs follow the pair.
+    app = open_page(SINGLE_TREE, view="what-if", edit="3~2")
+    first = app.number_input(key="what-if-0-0").value
+    app.selectbox(key="x").set_value(0).run()  # sepal length and petal width
+    assert_healthy(app)
+    assert app.number_input(key="what-if-0-0").label.startswith("sepal length")
+    assert app.number_input(key="what-if-0-0").value != first, "sepal length's own value"
+    assert app.number_input(key="what-if-0-1").value == 2.0
+    assert raw_query_of(app)["edit"] == "3~2"
