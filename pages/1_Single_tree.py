@@ -3,6 +3,7 @@
 import streamlit as st
 
 from core import ui
+from core.app.edits import NO_EDITS
 from core.app.models import plotted_pair, tree_spec
 from core.app.pages import SINGLE_TREE
 from core.app.words import md, path_in_words
@@ -36,6 +37,19 @@ pick_column, trace_column = st.columns([2, 3], gap="large")
 with pick_column:
     sample = controls.sample(view)
     test_on_tree = controls.show("test_on_tree")
+if lesson == "what-if":  # the inputs first: their edits are a setting, in the link
+    with lesson_box:
+        st.subheader("What if this sample changed?")
+        ui.what_to_notice(
+            "Only the features the path asks about matter: change any other and nothing "
+            "moves. Change one it asks about across its threshold and the sample takes another "
+            "branch, and its star crosses into another region. The bars show how the answer is "
+            "built: the training rows' answer at the root, then what each question adds.",
+            key="what-if-notice",
+        )
+        edited = ui.edited_row(controls, view, sample)
+else:
+    controls.hold("edit", NO_EDITS)  # edits belong to the what-if view, and close with it
 settings = controls.finish()
 
 with top:
@@ -65,15 +79,7 @@ if lesson == "map":
         ui.param_map_notice(parameter_map, len(view.y_test))
 elif lesson == "what-if":
     with lesson_box, ui.guard("the edited sample"):
-        st.subheader("What if this sample changed?")
-        ui.what_to_notice(
-            "Only the features the path asks about matter: change any other and nothing "
-            "moves. Change one it asks about across its threshold and the sample takes another "
-            "branch, and its star crosses into another region. The bars show how the answer is "
-            "built: the training rows' answer at the root, then what each question adds.",
-            key="what-if-notice",
-        )
-        ui.what_if(model, view, sample, plotted_pair(settings))
+        ui.what_if(model, view, sample, plotted_pair(settings), edited)
 
 with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"):
     steps, answer = path_in_words(

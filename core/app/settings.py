@@ -24,11 +24,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from core.app.edits import (
+    NO_EDITS,
+    VALUE_LIMIT,
+    Edits,
+    edits_are_valid,
+    edits_words,
+    read_edits,
+    write_edits,
+)
 from core.data.datasets import SINE_NOISE, Task
 from core.data.puzzles import NOISE_LIMIT, noise_scale
 
 Query: TypeAlias = Mapping[str, str | list[str]]
-Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features"]
+Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features", "values"]
 #: The widget that shows a setting; "custom" ones are drawn by a control of their own (their
 #: options depend on the dataset or the fitted model).
 Widget: TypeAlias = Literal[
@@ -66,7 +75,8 @@ class Setting:
     defaults : its default on each page (form key) that shows it
     kind : ``int``, ``float`` (both from ``low`` to ``high``), ``choice`` (one of
         ``options``), ``bool``, or ``features`` (one of ``options`` or a whole number
-        from ``low`` to ``high``)
+        from ``low`` to ``high``), or ``values`` (feature values, each a number from ``low`` to
+        ``high`` or missing: :mod:`core.app.edits`)
     none : when not None, None is allowed too: in a URL it is ``none``, and a control shows
         it under this label ("no limit"; "" when no control offers it)
     most : per task, the largest value that task allows (a link may ask up to ``high``)
@@ -101,6 +111,8 @@ class Setting:
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(self.options)
+        if self.kind == "values":
+            return edits_words(self.high)
         span = f"{self.low:g} to {self.high:g}"
         if self.kind in ("int", "features"):
             span = f"{int(self.low)} to {int(self.high)}"
@@ -111,6 +123,8 @@ class Setting:
 
     def accepts(self, value: object) -> bool:
         """Whether ``value`` (not text) is one this setting can hold."""
+        if self.kind == "values":
+            return edits_are_valid(value, self.high)
         if value is None:
             return self.none is not None
         if isinstance(value, bool):
@@ -125,6 +139,11 @@ class Setting:
 
     def read(self, raw: str) -> Any:
         """The value ``raw`` (URL text) stands for; raises :class:`Invalid` with the rule."""
+        if self.kind == "values":  # a list, longer than any single value
+            try:
+                return read_edits(raw, self.high)
+            except ValueError as error:
+                raise Invalid(str(error)) from None
         text = raw.strip().lower()
         if len(raw) > _MAX_VALUE_LENGTH:
             raise Invalid(self.words)
@@ -148,6 +167,8 @@ class Setting:
 
     def write(self, value: Any) -> str:
         """``value`` as URL text; :meth:`read` gives it back."""
+        if self.kind == "values":
+            return write_edits(value)
         if value is None:
             return "none"
         if isinstance(value, bool):
@@ -354,6 +375,11 @@ TABLE: tuple[Setting, ...] = (
         help="Gives 1-10, 10-100 and 100-1000 trees the same room, as in studies that measured "
         "forests of 1 to 1000 trees: the first few trees change the most.",
     ),
+    Setting(  # the what-if view's changes to the traced sample; they belong to that sample
+        "edit", _on(NO_EDITS, SINGLE), "values", -VALUE_LIMIT, VALUE_LIMIT,
+        label="Edited values",
+        help="The traced test sample's values changed in the what-if view, by feature number.",
+    ),
     Setting("step", _on(None, STEP), "int", 0, STEP_LIMIT, none="the whole tree"),
     Setting("node", _on(0, STEP), "int", 0, NODE_LIMIT, label="Node"),
 )
@@ -436,12 +462,26 @@ class Form:
             value = values.pop(name, entry.defaults[self.key])
             if entry.kind == "float" and isinstance(value, (int, float)):
                 value = round(float(value), 6)  # slider arithmetic gives 0.15000000000000002
+            if entry.kind == "values" and isinstance(value, (list, tuple)):
+                value = _as_edits(value)
             if name != "dataset" and not entry.accepts(value):
                 raise ValueError(f"{name} must be {entry.words}; got {value!r}")
             held[name] = value
         if values:
             raise ValueError(f"{self.key} has no settings {sorted(values)}")
         return Settings(self, tuple(held.items()))
+
+
+def _as_edits(value: Sequence[Any]) -> Any:
+    """Edits in their one form: ``(feature, float or None)`` pairs, as a tuple, by feature.
+
+    Anything that is not pairs comes back as a tuple, for :meth:`Setting.accepts` to refuse.
+    """
+    try:
+        pairs = sorted((tuple(pair) for pair in value), key=lambda pair: pair[0])
+        return tuple((f, float(v) if type(v) is int else v) for f, v in pairs)
+    except (TypeError, ValueError):  # not pairs, or features that do not compare
+        return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -562,6 +602,14 @@ def _fit_to(settings: Settings, shape: DatasetShape) -> tuple[dict[str, Any], li
             f"max_features: {features} is more than the {n_columns} features the tree is "
             "grown on; using all."
         )
+    edits = values.get("edit", NO_EDITS)
+    kept = tuple((feature, value) for feature, value in edits if feature < shape.n_features)
+    if kept != edits:
+        resets["edit"] = kept
+        notices.append(
+            f"edit: this dataset's features are numbered 0 to {shape.n_features - 1}; the "
+            "edits of any other are left out."
+        )
     if values.get("tree", 0) >= values.get("n_estimators", N_ESTIMATORS_LIMIT):
         resets["tree"] = 0
         notices.append(
@@ -635,7 +683,8 @@ def parse(
         except Invalid:
             default = defaults.get(name, entry.defaults[form.key])
             notices.append(
-                f"{name}: {_shown(raw)} is not {entry.words}; using {entry.write(default)}."
+                f"{name}: {_shown(raw)} is not {entry.words}; using "
+                f"{entry.write(default) or 'none'}."
             )
             if name in defaults:
                 values[name] = default
@@ -712,6 +761,8 @@ def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Setting
         changes["sample"] = 0
     if values.get("node"):  # another dataset's node number means nothing here
         changes["node"] = 0
+    if values.get("edit"):  # edits belong to a sample of the old dataset
+        changes["edit"] = NO_EDITS
     for key, entry in settings.form.entries.items():
         if entry.scale is not None and values[key] > entry.scale[shape.task]:
             changes[key] = 0.0
@@ -729,6 +780,23 @@ def fit_sample(settings: Settings, n_test: int) -> tuple[Settings, list[str]]:
         return settings, []
     notice = f"sample must be below {n_test}, the size of this test set; showing sample 0."
     return settings.replace(sample=0), [notice]
+
+
+#: The settings that pick the traced test sample's row: another value of any is another sample.
+SAMPLE_SETTINGS = ("dataset", "n_samples", "noise", "data_seed", "seed", "test_size", "sample")
+
+
+def edits_to_keep(last: Settings, now: Settings) -> Edits:
+    """The edits a run of the what-if view starts from: ``last``'s while ``now`` traces the
+    same test sample, none once another one is traced.
+
+    Edits belong to the sample they were made on: another sample, dataset, seed or test size
+    starts again from that sample's own values.
+    """
+    before, after = last.values(), now.values()
+    if all(before.get(name) == after.get(name) for name in SAMPLE_SETTINGS):
+        return tuple(before.get("edit", NO_EDITS))
+    return NO_EDITS
 
 
 def fit_growth(settings: Settings, n_steps: int, n_nodes: int) -> tuple[Settings, list[str]]:

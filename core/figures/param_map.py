@@ -2,8 +2,9 @@
 
 :func:`compute_param_map` scores one tree per cell of the grid, on the held-out test rows or
 by k-fold cross-validation on the training rows; :func:`param_map_figure` draws the scores as a
-heat map, the current setting outlined and the best cells in bold;
-:func:`param_map_difference_figure` draws two maps' difference cell by cell (Gini vs entropy).
+heat map, the current setting outlined and the best cells in bold. Two maps compared cell by
+cell (Gini vs entropy) are :mod:`core.figures.map_difference`'s, on the same grid layout
+(:func:`grid_layout`, :func:`click_points`).
 
 One tree is grown per ``min_samples_leaf`` (per fold), to full depth and unpruned; each
 shallower tree is that tree cut at its depth (:meth:`~core.engine.structure.Tree.top`), then
@@ -37,20 +38,19 @@ from numpy.typing import ArrayLike
 from core.engine.pruning import prune
 from core.figures._layout import FONT_SIZE, axis_style, build_figure, styled_layout
 from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
-from core.figures.palette import DIVERGING_SCALE, SEQUENTIAL_SCALE
+from core.figures.palette import SEQUENTIAL_SCALE
 
 __all__ = [
     "DEPTHS",
-    "DIFFERENCE_SPREAD",
     "LEAF_SIZES",
-    "MapDifference",
     "ParamMap",
+    "click_points",
     "clicked_setting",
     "column_scores",
     "compute_param_map",
     "fold_labels",
+    "grid_layout",
     "param_grid",
-    "param_map_difference_figure",
     "param_map_figure",
 ]
 
@@ -366,9 +366,10 @@ def param_map_figure(
 
     Each cell shows its score (the best in bold). Colours run from pale to dark blue over
     the :data:`COLOUR_SPREAD` below the best score, every lower score the palest, so the good
-    region stands out. The current setting's cell has a thick vermillion outline. A second,
-    invisible trace puts one point on every cell, for hover text and for a click to select
-    (:func:`clicked_setting`).
+    region stands out. With every score written in its cell there is no colour bar: on a
+    390 px phone one took half the width, and the cells' scores ran into each other. The
+    current setting's cell has a thick vermillion outline. A second, invisible trace puts one
+    point on every cell, for hover text and for a click to select (:func:`clicked_setting`).
 
     Parameters
     ----------
@@ -377,8 +378,7 @@ def param_map_figure(
         Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
     height : int, default 560
     compact : bool, default False
-        For half a page: smaller cell text (still 11 px or more) and no colour bar, every
-        cell's score being written in it.
+        For half a page: smaller cell text (still 11 px or more).
     colour_range : (float, float), optional
         The scores the colours span, ``(low, best)``: give two maps shown side by side one
         range, so a colour means one score on both. Default: this map's own.
@@ -407,21 +407,20 @@ def param_map_figure(
         "xgap": 2,
         "ygap": 2,
         "hoverinfo": "skip",
-        "colorbar": {"title": {"text": pmap.metric}, "thickness": 14},
-        "showscale": not compact,
+        "showscale": False,
     }
     hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
-    layout = _grid_layout(
+    layout = grid_layout(
         pmap,
         f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and min_samples_leaf"
         if title is None
         else title,
         height,
     )
-    return build_figure([heat, _click_points(pmap, hover)], layout)
+    return build_figure([heat, click_points(pmap, hover)], layout)
 
 
-def _click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
+def click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
     """The invisible trace of one point per cell: hover text (the setting, then ``lines``,
     one per cell, row by row) and a target for a click (:func:`clicked_setting`)."""
     n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
@@ -444,7 +443,7 @@ def _click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _grid_layout(pmap: ParamMap, title: str, height: int) -> dict[str, Any]:
+def grid_layout(pmap: ParamMap, title: str, height: int) -> dict[str, Any]:
     """The layout of a map's grid: leaf sizes across, depths down, the current cell outlined."""
     n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
     layout = styled_layout(
@@ -507,128 +506,3 @@ def clicked_setting(
             if 0 <= i < len(pmap.depths) and 0 <= j < len(pmap.leaf_sizes):
                 return pmap.setting((i, j))
     return None
-
-
-@dataclass(frozen=True)
-class MapDifference:
-    """Two parameter maps of one grid, compared cell by cell: ``second`` minus ``first``.
-
-    Attributes
-    ----------
-    first, second : ParamMap
-        Maps of the same rows, columns, metric and scoring (test rows or the same folds),
-        such as the Gini tree's and the entropy tree's.
-
-    Raises
-    ------
-    ValueError
-        When the two maps differ in grid, metric or scoring: their cells would not match.
-    """
-
-    first: ParamMap
-    second: ParamMap
-
-    def __post_init__(self) -> None:
-        for name in ("depths", "leaf_sizes", "metric", "n_folds"):
-            a, b = getattr(self.first, name), getattr(self.second, name)
-            if a != b:
-                raise ValueError(f"the two maps must have the same {name}, got {a!r} and {b!r}")
-
-    @property
-    def scores(self) -> FloatArray:
-        """``second.scores - first.scores``, shape (n_depths, n_leaf_sizes)."""
-        return self.second.scores - self.first.scores
-
-    def share_within(self, points: float) -> float:
-        """The share of cells whose scores differ by at most ``points`` hundredths.
-
-        One point of accuracy is 0.01. A small tolerance keeps a difference of exactly
-        ``points`` (a few test rows, as floats) inside.
-        """
-        return float(np.mean(np.abs(self.scores) <= points / 100 + 1e-9))
-
-
-#: The difference map's colours reach full strength at this many points or more; smaller
-#: differences stay pale, so a map of tiny differences does not look like a map of large ones.
-DIFFERENCE_SPREAD = 5.0
-
-
-def _points_text(points: float) -> str:
-    if abs(points) < 0.05:  # shows as 0.0 either way: no sign to suggest a direction
-        return "0"
-    return f"{points:+.1f}".replace("-", "\u2212")
-
-
-def param_map_difference_figure(
-    first: ParamMap,
-    second: ParamMap,
-    *,
-    names: tuple[str, str] = ("first", "second"),
-    title: str | None = None,
-    height: int = 560,
-) -> go.Figure:
-    """The difference of two maps, ``second - first``, in points (hundredths) of the metric.
-
-    Laid out as :func:`param_map_figure`, the current cell (``first``'s) outlined, with the
-    same clickable trace: :func:`clicked_setting` reads a click on it against either map.
-    Each cell shows its difference, ``"+1.3"``, ``"−2.2"`` or ``"0"`` (at 12 px, for half a
-    page). The colours diverge
-    from white at 0: green where ``second`` scores higher, purple where ``first`` does, at
-    full strength from the largest difference or :data:`DIFFERENCE_SPREAD` points, whichever
-    is larger.
-
-    Parameters
-    ----------
-    first, second : ParamMap
-        Maps of one grid (see :class:`MapDifference`).
-    names : (str, str), default ``("first", "second")``
-        What to call the two maps in the hover text and the default title (``"Gini"``).
-    title : str, optional
-        Default ``"<second> − <first>, points of <scored_on>"``; ``""`` for none.
-    height : int, default 560
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        Trace 0 the heat map (``z`` in points: 100 x the difference), trace 1 the clickable
-        points (customdata ``[row, column]``).
-
-    Raises
-    ------
-    ValueError
-        When the maps' grids, metrics or scorings differ.
-    """
-    difference = MapDifference(first, second)
-    points = 100 * difference.scores
-    spread = max(float(np.max(np.abs(points))), DIFFERENCE_SPREAD)
-    n_rows, n_columns = points.shape
-    unit = f"points of {first.scored_on}"
-    heat: dict[str, Any] = {
-        "type": "heatmap",
-        "z": points,
-        "x": list(range(n_columns)),
-        "y": list(range(n_rows)),
-        "text": [[_points_text(p) for p in row] for row in points.tolist()],
-        "texttemplate": "%{text}",
-        "textfont": {"size": FONT_SIZE - 4},  # drawn at half a page: "−11.1" fits a cell
-        "colorscale": [list(stop) for stop in DIVERGING_SCALE],
-        "zmin": -spread,
-        "zmid": 0.0,
-        "zmax": spread,
-        "xgap": 2,
-        "ygap": 2,
-        "hoverinfo": "skip",
-        "colorbar": {"title": {"text": "points"}, "thickness": 14},
-    }
-    hover = [
-        f"{names[1]} {b:.3f}, {names[0]} {a:.3f}: {_points_text(p)} {unit}"
-        for a, b, p in zip(
-            first.scores.ravel().tolist(),
-            second.scores.ravel().tolist(),
-            points.ravel().tolist(),
-            strict=True,
-        )
-    ]
-    default = f"{names[1]} \u2212 {names[0]}, {unit}"
-    layout = _grid_layout(first, default if title is None else title, height)
-    return build_figure([heat, _click_points(first, hover)], layout)

@@ -73,7 +73,7 @@ from core.ui.param_map_panel import criterion_maps, param_map, param_map_notice
 from core.ui.split_poll import split_poll
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
-from core.ui.what_if_panel import forest_vote_parts, what_if
+from core.ui.what_if_panel import edited_row, forest_vote_parts, what_if
 
 __all__ = [
     "GLANCE_TREES",
@@ -90,6 +90,7 @@ __all__ = [
     "depth_curve",
     "describe_node",
     "diagram",
+    "edited_row",
     "fit_forest",
     "fit_tree",
     "forest_curve",

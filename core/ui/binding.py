@@ -63,6 +63,15 @@ class Binding:
         self.values[key] = value
         return value
 
+    def hold(self, key: str, value: Any) -> Any:
+        """Take ``value`` for setting ``key`` from a control of the page's own (several inputs
+        that make one setting, as the what-if view's); checked as a widget's value is."""
+        if not self._valid(key, value):
+            _LOG.warning("control %s gave %r; keeping its last value", key, value)
+            value = getattr(self.last, key)
+        self.values[key] = value
+        return value
+
     @property
     def settings(self) -> state.Settings:
         """The settings the controls drawn so far show; the others keep the last run's.

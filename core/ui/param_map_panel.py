@@ -18,14 +18,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
-from core.figures.param_map import (
-    MapDifference,
-    ParamMap,
-    clicked_setting,
-    param_grid,
-    param_map_difference_figure,
-    param_map_figure,
-)
+from core.figures.map_difference import MapDifference, param_map_difference_figure
+from core.figures.param_map import ParamMap, clicked_setting, param_grid, param_map_figure
 from core.ui.cached import param_map as cached_param_map
 from core.ui.url_state import _to_widget
 
@@ -81,7 +75,9 @@ def param_map(spec: TreeSpec, view: ModelView, cross_validate: bool) -> ParamMap
     ):
         pmap = cached_param_map(spec, n_folds)
     with st.container(key="param-map"):
-        _clickable(param_map_figure(pmap, title="", height=520), pmap, _CHART_KEY)
+        # Titled with what is scored ("Test accuracy"): the figure has no colour bar to say it.
+        title = pmap.scored_on[:1].upper() + pmap.scored_on[1:]
+        _clickable(param_map_figure(pmap, title=title, height=520), pmap, _CHART_KEY)
     best = pmap.best_cells
     best_score = float(pmap.scores[best[0]])
     others = f" ({len(best)} cells share it)" if len(best) > 1 else ""

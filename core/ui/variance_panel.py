@@ -87,10 +87,19 @@ def variance_view(settings: Settings, shape: DatasetShape) -> None:
         settings, shape, columns=columns, n_estimators=settings.resamples, bootstrap=True
     )
     spec, cost = affordable(wanted, view)
-    forest = fit_forest(spec, cost, show_progress=False)
-    spread = built_once(
-        [forest], ("spread", settings.dataset), lambda: spread_of(forest, view, settings.dataset)
-    )
+    points = f"{GRID * GRID:,} points of the plane" if view.classify else f"{CURVE_POINTS} xs"
+    # Shown only when it takes longer than half a second: a first open, for the whole server.
+    with st.spinner(
+        f"Growing {spec.n_estimators} trees on resamples of the training rows and asking each "
+        f"one about {points} and the {len(view.y_test)} test rows…",
+        show_time=True,
+    ):
+        forest = fit_forest(spec, cost, show_progress=False)
+        spread = built_once(
+            [forest],
+            ("spread", settings.dataset),
+            lambda: spread_of(forest, view, settings.dataset),
+        )
     K = spread.n_trees
     picture, numbers = st.columns([3, 2], gap="large")
     with picture:

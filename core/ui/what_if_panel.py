@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from core.app.edits import VALUE_LIMIT, apply_edits, edits_between
 from core.app.models import ModelView
+from core.app.settings import SAMPLE_SETTINGS, edits_to_keep
 from core.app.words import md, path_in_words
 from core.figures import boundary_figure, regression_figure
 from core.figures.contributions import (
@@ -24,39 +26,72 @@ from core.figures.contributions import (
     waterfall_figure,
 )
 from core.figures.overlays import mark_sample
+from core.ui.binding import Binding
 from core.ui.cached import built_once
 from core.ui.display import chart
+from core.ui.internals import unread_browser_states
+
+#: The sample (by the settings that pick it) and the edits the inputs showed last run.
+_SHOWN = "what-if-shown"
 
 
-def _edited_row(view: ModelView, sample: int) -> np.ndarray:
-    """One input per feature, starting from test sample ``sample``; empty means missing."""
-    original = view.X_test[sample]
-    columns = st.columns(min(4, len(view.names)))
-    values = []
-    for i, name in enumerate(view.names):
-        start = float(original[i])
-        with columns[i % len(columns)]:
-            value = st.number_input(
-                name,
-                value=None if math.isnan(start) else start,
-                format="%.4g",
-                # Keyed by the sample: another sample starts from its own values.
-                key=f"what-if-{sample}-{i}",
-                placeholder="missing",
-            )
-        values.append(np.nan if value is None else float(value))
-    return np.asarray(values, dtype=float)
+def edited_row(controls: Binding, view: ModelView, sample: int) -> np.ndarray:
+    """One input per model column, starting from test sample ``sample``'s values with the
+    setting ``edit`` applied; empty means missing. Holds the inputs' edits as the setting
+    (so the link carries them) and returns the edited row.
 
-
-def what_if(model: Any, view: ModelView, sample: int, pair: tuple[int, int]) -> np.ndarray:
-    """The view: the inputs, then the boundary (or fit) with the edited star, the path and its
-    contributions. Returns the edited row.
+    Call before ``controls.finish()``. The inputs hold the truth, except when the settings
+    this run starts from bring other edits than the inputs showed (a link, the back button)
+    or the traced sample changed (another sample, dataset, seed or test size: edits belong to
+    their sample, and it starts again from its own values): then the inputs are set again.
     """
+    session = st.session_state
+    now = controls.settings
+    start = edits_to_keep(controls.last, now)
+    # The sample, and which of its features the inputs show: with the plotted pair the
+    # inputs follow x and y, so an input keyed by its place may now show another feature.
+    sample_is = (tuple(now.values()[name] for name in SAMPLE_SETTINGS), view.columns)
+    original = view.X_test[sample]
+    # Keyed by the sample: another sample starts from its own values.
+    keys = [f"what-if-{sample}-{i}" for i in range(len(view.names))]
+    unset = session.get(_SHOWN) != (sample_is, start) or any(key not in session for key in keys)
+    if unset and not _browser_holds(keys):
+        shown = apply_edits(original, view.columns, start)
+        for key, value in zip(keys, shown, strict=True):
+            session[key] = None if math.isnan(value) else float(value)
+
     st.caption(
         f"Test sample #{sample}'s values: change any of them (leave one empty for a missing "
-        "value) and watch its path, its prediction and its star move."
+        "value) and watch its path, its prediction and its star move. The link keeps them."
     )
-    row = _edited_row(view, sample)
+    columns = st.columns(min(4, len(view.names)))
+    values = []
+    for i, (name, key) in enumerate(zip(view.names, keys, strict=True)):
+        held = session.get(key)
+        # Wide enough for any value a link may hold, and for the sample's own.
+        low = min(-VALUE_LIMIT, held) if isinstance(held, float) else -VALUE_LIMIT
+        high = max(VALUE_LIMIT, held) if isinstance(held, float) else VALUE_LIMIT
+        with columns[i % len(columns)]:
+            value = st.number_input(
+                name, low, high, value=None, format="%.4g", key=key, placeholder="missing"
+            )
+        values.append(np.nan if value is None else float(value))
+    edits = controls.hold("edit", edits_between(original, np.asarray(values), view.columns))
+    session[_SHOWN] = (sample_is, edits)
+    return apply_edits(original, view.columns, edits)
+
+
+def _browser_holds(keys: list[str]) -> bool:
+    """Whether a browser that reconnected to this fresh session sent these inputs' values:
+    they are newer than the link's (see ``core.ui.url_state.arrive``)."""
+    return _SHOWN not in st.session_state and bool(set(keys) & set(unread_browser_states()))
+
+
+def what_if(
+    model: Any, view: ModelView, sample: int, pair: tuple[int, int], row: np.ndarray
+) -> None:
+    """The view's pictures for the edited ``row`` (:func:`edited_row`'s): the boundary (or fit)
+    with its star, its path in words and its contributions."""
     original = view.X_test[sample]
     changed = [
         view.names[i]
@@ -104,7 +139,6 @@ def what_if(model: Any, view: ModelView, sample: int, pair: tuple[int, int]) -> 
         )
         chart(waterfall_figure(parts), key="what-if-contributions")
         st.caption(contribution_words(parts))
-    return row
 
 
 def _predicted_name(model: Any, row: np.ndarray, view: ModelView) -> str:

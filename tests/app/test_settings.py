@@ -62,6 +62,7 @@ def test_every_field_is_read():
         "data_seed": "7",
         "view": "map",
         "map_cv": "true",
+        "edit": "0~5.1_12~missing",
     }
     settings, notices = parse(SingleTreeSettings, query, CATALOGUE)
     assert notices == []
@@ -86,6 +87,7 @@ def test_every_field_is_read():
         data_seed=7,
         view="map",
         map_cv=True,
+        edit=((0, 5.1), (12, None)),
     )
     assert to_query(settings, full=True) == query
 

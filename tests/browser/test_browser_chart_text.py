@@ -141,6 +141,16 @@ PAGES = (
         _lesson("Does the criterion matter?"),
         ("parting-curves", "criterion-seeds", "criterion-lab"),
     ),
+    # The parameter maps write a score in each of their 130 cells: on a phone a cell is 27 px
+    # wide, and the scores must not run into each other.
+    ChartPage(
+        "map-breast-cancer", f"{SINGLE_TREE.path}?view=map&dataset=breast_cancer", ("param-map",)
+    ),
+    ChartPage(
+        "gve-maps-breast-cancer",
+        f"{GINI_VS_ENTROPY.path}?view=map&dataset=breast_cancer",
+        ("gve-map-gini", "gve-map-entropy", "gve-map-difference"),
+    ),
 )
 
 

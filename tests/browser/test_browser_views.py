@@ -57,3 +57,6 @@ def test_editing_the_sample_moves_its_star_and_its_path(app: AppPage) -> None:
     app.wait_for_new_content(".st-key-what-if-contributions", before)
     assert "Changed:" in app.page.inner_text("[data-testid='stMain']")
     app.assert_healthy()
+    # The edit is in the address bar (feature 2, petal length), so a copied link keeps it.
+    app.page.wait_for_function("() => window.location.search.includes('edit=2~5.5')")
+    assert url_query(app)["edit"] == "2~5.5"

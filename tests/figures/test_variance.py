@@ -17,6 +17,7 @@ from core.figures.variance import (
     decomposition,
     decomposition_figure,
     spread_figure,
+    step_points,
 )
 
 
@@ -132,3 +133,35 @@ def test_every_figure_is_valid_plotly() -> None:
     ):
         go.Figure(figure.to_dict())  # raises on an invalid property
     assert len(spread_figure(spread, average=False).data) == len(spread_figure(spread).data) - 1
+
+
+def test_a_staircase_keeps_only_its_corners_and_draws_the_same_steps() -> None:
+    xs = np.linspace(0.0, 9.0, 10)
+    values = np.array([1.0, 1.0, 1.0, 4.0, 4.0, 2.0, 2.0, 2.0, 2.0, 2.0])
+    x, y = step_points(xs, values)
+    np.testing.assert_array_equal(x, [0.0, 3.0, 5.0, 9.0])
+    np.testing.assert_array_equal(y, [1.0, 4.0, 2.0, 2.0])
+    # Drawn "hv", each kept point's value holds until the next: every x of the full line.
+    held = y[np.searchsorted(x, xs, side="right") - 1]
+    np.testing.assert_array_equal(held, values)
+    flat = np.full(5, 3.0)
+    np.testing.assert_array_equal(step_points(np.arange(5.0), flat)[0], [0.0, 4.0])
+
+
+def test_the_trees_staircases_send_their_corners_only() -> None:
+    rng = np.random.default_rng(0)
+    xs = np.linspace(0.0, 1.0, 400)
+    tree_values = np.stack([np.round(np.sin(6 * xs + k) * 3) for k in range(5)])
+    spread = compute_spread(
+        "regression",
+        grid_values=tree_values,
+        test_values=tree_values[:, :20],
+        X_test=rng.random((20, 1)),
+        y_test=rng.random(20),
+        xs=xs,
+        feature_names=("x",),
+    )
+    (lines, *_) = spread_figure(spread).data
+    corners = sum(len(step_points(xs, v)[0]) for v in tree_values)
+    assert len(lines.x) == corners + 5, "each tree's corners and a gap after it"
+    assert corners < len(xs) * 5 / 10

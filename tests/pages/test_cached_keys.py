@@ -92,3 +92,22 @@ def test_the_curves_longer_forest_stays_under_the_ceiling(monkeypatch):
     curve = cached.forest_curve(spec, cost)
     np.testing.assert_array_equal(curve.n_trees, np.arange(1, 41))
     cached.clear_caches()
+
+
+def test_the_criterion_study_is_grown_once_for_every_page_seed(monkeypatch):
+    cached._criterion_study.clear()
+    studies: list[int] = []
+    real = cached.seed_study
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        studies.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cached, "seed_study", counting)
+    first = cached.criterion_study(WINE)
+    again = cached.criterion_study(replace(WINE, seed=7, criterion="entropy"))
+    np.testing.assert_array_equal(again.accuracy_gap, first.accuracy_gap)
+    assert len(studies) == 1, "the study grows its own seeds and criteria"
+    cached.criterion_study(replace(WINE, max_depth=2))  # what it reads makes a new study
+    assert len(studies) == 2
+    cached._criterion_study.clear()

@@ -192,7 +192,7 @@ def test_moving_the_sliders_moves_the_mark_and_scores_no_new_map(maps_scored):
 def test_cross_validation_scores_on_the_training_rows_and_is_in_the_link():
     app = open_page(SINGLE_TREE, view="map", dataset="sine")
     held_out = heat(app)["text"]
-    assert chart_spec(app, MAP)["data"][0]["colorbar"]["title"]["text"] == "R²"
+    assert chart_spec(app, MAP)["layout"]["title"]["text"] == "Test R²"
     app.toggle(key="map_cv").set_value(True).run()
     assert_healthy(app)
     assert heat(app)["text"] != held_out
