@@ -289,8 +289,8 @@ def _recall() -> None:
     remembers, once the store confirms it: the teacher's secret, or the student's seat."""
     if visit().page is not None or _seat() is not None:
         return
-    held = st.context.cookies.get(COOKIE)
-    text = held if isinstance(held, str) else None
+    cookie = st.context.cookies.get(COOKIE)
+    text = cookie if isinstance(cookie, str) else None
     seat = recalled(text) if text else None
     if seat is None:
         if text:
