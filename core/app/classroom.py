@@ -511,10 +511,11 @@ class Membership:
 
 def remembered(membership: Membership) -> str:
     """What the browser keeps so a reload keeps its seat: ``t.CODE.SECRET`` for the teacher
-    (the secret never leaves the teacher's browser and server), ``s.CODE.SEAT`` for a student."""
+    (the secret never leaves the teacher's browser and server), ``s.CODE.SEAT`` for a student
+    who follows, ``e.CODE.SEAT`` for one exploring alone."""
     if membership.secret is not None:
         return f"t.{membership.code}.{membership.secret}"
-    return f"s.{membership.code}.{membership.seat}"
+    return f"{'s' if membership.following else 'e'}.{membership.code}.{membership.seat}"
 
 
 def recalled(text: str) -> Membership | None:
@@ -522,13 +523,13 @@ def recalled(text: str) -> Membership | None:
     against the store before it is used)."""
     role, _, rest = text.partition(".")
     code, _, token = rest.partition(".")
-    if role not in ("t", "s") or clean_code(code) != code or not 8 <= len(token) <= 64:
+    if role not in ("t", "s", "e") or clean_code(code) != code or not 8 <= len(token) <= 64:
         return None
     if not all(ch.isalnum() or ch in "-_" for ch in token):
         return None
     if role == "t":
         return Membership(code, seat_token(), secret=token)
-    return Membership(code, token)
+    return Membership(code, token, following=role == "s")
 
 
 def may_try_joining(tries: tuple[float, ...], now: float) -> bool:

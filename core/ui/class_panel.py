@@ -215,7 +215,8 @@ def _set_following() -> None:
     seat = _seat()
     on = bool(st.session_state.get("class-follow", True))
     if seat is not None:
-        change(seat=seat.follow(on))
+        seat = seat.follow(on)
+        change(seat=seat, class_cookie=remembered(seat))  # a reload keeps the choice
 
 
 def join_link(code: str) -> str:
@@ -442,6 +443,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
     left, seat = seat.wrote(query)
     change(seat=seat)
     if left:
+        change(class_cookie=remembered(seat))
         st.toast(
             "You moved a control, so you explore on your own now. Turn on “Follow the "
             "teacher” in the sidebar to jump back.",

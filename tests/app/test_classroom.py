@@ -576,6 +576,8 @@ def test_a_remembered_seat_is_recalled_and_garbage_is_not() -> None:
     student = Membership(teacher.code, seat_token())
     again = recalled(remembered(student))
     assert again == Membership(teacher.code, student.seat)  # following, from the start
+    alone = recalled(remembered(student.follow(False)))
+    assert alone == Membership(teacher.code, student.seat, following=False)  # as it was left
     for garbage in (
         "",
         "x",
