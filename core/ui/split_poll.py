@@ -98,7 +98,10 @@ def _live_answers(model: Any, view: ModelView) -> None:
     )
     results = compute_poll_results(scan, splits, X_node)
     st.markdown(f"**{md(answer_counts_text(results))}**")
-    chart(poll_figure(results, revealed=poll.revealed, height=380), key="class-split-chart")
+    # Revealed: the tree's own feature, its split drawn over the class's answers there.
+    shown = scan.chosen_feature if poll.revealed else None
+    figure = poll_figure(results, shown, revealed=poll.revealed, height=380)
+    chart(figure, key="class-split-chart")
     teacher = seat.teacher
     reveal, close = st.columns(2)
     if not poll.revealed and reveal.button(

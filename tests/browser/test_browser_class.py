@@ -321,8 +321,15 @@ def lesson(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
         cluster.stop()
 
 
+def shoot(seat: Any, dirs: list[Path], name: str) -> None:
+    """The seat's screen as the projector shows it (1280x720), for the README."""
+    for folder in dirs:
+        folder.mkdir(parents=True, exist_ok=True)
+        seat.page.screenshot(path=str(folder / name))
+
+
 def test_the_teacher_starts_a_class_and_two_students_join_on_both_replicas(
-    lesson: Lesson, browser: Any
+    lesson: Lesson, browser: Any, screenshot_dirs: list[Path]
 ) -> None:
     lesson.step(1)
     teacher = lesson.teacher
@@ -345,6 +352,7 @@ def test_the_teacher_starts_a_class_and_two_students_join_on_both_replicas(
     link = dialog.locator('[data-testid="stCode"]').inner_text().strip()
     assert link == f"{lesson.cluster.url}/?class={lesson.code}"
     assert " ".join(lesson.code) in dialog.inner_text()
+    shoot(teacher, screenshot_dirs, "class-code.png")
     teacher.page.keyboard.press("Escape")
     dialog.wait_for(state="hidden", timeout=10_000)
 
@@ -422,7 +430,9 @@ def test_students_follow_the_teachers_depth_page_and_step(lesson: Lesson) -> Non
     lesson.steps_done = 2
 
 
-def test_a_poll_gets_both_answers_and_is_revealed(lesson: Lesson) -> None:
+def test_a_poll_gets_both_answers_and_is_revealed(
+    lesson: Lesson, screenshot_dirs: list[Path]
+) -> None:
     lesson.step(3)
     teacher = lesson.teacher
     # By its role: the key's container also holds a hidden copy of the button (its tooltip's).
@@ -450,6 +460,11 @@ def test_a_poll_gets_both_answers_and_is_revealed(lesson: Lesson) -> None:
             timeout=10_000
         )
         assert "Hidden while the class answers" not in seat.page.locator("body").inner_text()
+    # Revealed: the teacher's button is gone and the chart draws the curve over the answers.
+    teacher.page.locator(".st-key-class-reveal-split").wait_for(state="detached", timeout=10_000)
+    teacher.settle()
+    shoot(teacher, screenshot_dirs, "class-poll-teacher.png")
+    shoot(lesson.students[0], screenshot_dirs, "class-poll-student.png")
     lesson.steps_done = 3
 
 
