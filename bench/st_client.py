@@ -492,6 +492,11 @@ class StudentSession:
         return {fragment_id: t.interval for fragment_id, t in self._reader.timers.items()}
 
     @property
+    def stopped_early(self) -> Counter[str]:
+        """Runs that ended for a rerun, ``"page"`` or ``"fragment"`` (see :class:`RunReader`)."""
+        return Counter(self._reader.stopped_early)
+
+    @property
     def page_runs(self) -> int:
         """Runs of the whole page started on this connection."""
         return self._reader.starts
