@@ -333,9 +333,13 @@ class RunReader:
         if kind == "ref_hash":
             if message.ref_hash not in self.cache:
                 raise ProtocolError(f"reference to a message never seen: {message.ref_hash}")
-            path = list(message.metadata.delta_path)
-            message = self.cache[message.ref_hash]
-            message.metadata.delta_path[:] = path
+            # The cached message with the reference's own metadata, as the frontend reads it:
+            # its place (delta_path) and its run (a new_session's fragment ids: one cached
+            # new_session serves full runs and fragment runs of the same page alike).
+            referenced = ForwardMsg()
+            referenced.CopyFrom(self.cache[message.ref_hash])
+            referenced.metadata.CopyFrom(message.metadata)
+            message = referenced
             kind = message.WhichOneof("type")
         elif message.metadata.cacheable:
             self.cache[message.hash] = message

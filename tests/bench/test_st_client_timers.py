@@ -165,3 +165,23 @@ def test_a_switch_the_server_makes_moves_the_page_and_its_query(timer_app: str) 
     # The other page has no fragment: its run dropped the timer, and none was sent after.
     assert session.timers == {}
     assert sent_after == 0
+
+
+def test_a_reference_to_a_cached_new_session_takes_the_references_run() -> None:
+    # The server caches a large new_session and sends later ones as a ref_hash with their own
+    # metadata: the same page's full run and fragment run differ only there.
+    reader = RunReader()
+    cached = ForwardMsg()
+    cached.new_session.page_script_hash = "home"
+    cached.metadata.cacheable = True
+    cached.hash = "h1"
+    cached.metadata.run.fragment_ids.append("f1")  # first sent for a fragment run
+    reader.feed(cached.SerializeToString())
+    reader.feed(finished(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY))
+    reference = ForwardMsg()
+    reference.ref_hash = "h1"
+    reference.metadata.run.script_run_id = "run-2"  # a full run: no fragment ids
+    reader.feed(reference.SerializeToString())
+    run = reader.feed(finished(ForwardMsg.FINISHED_SUCCESSFULLY))
+    assert run is not None and run.whole_page and reader.starts == 1
+    assert list(reader.cache["h1"].metadata.run.fragment_ids) == ["f1"]  # the cache is kept
