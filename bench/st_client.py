@@ -301,6 +301,9 @@ class RunReader:
         The fragments to rerun on a timer, by fragment id.
     starts : int
         Runs of the whole page started on this connection.
+    retold : int
+        Runs whose ``script_finished`` named another run than the last ``new_session``
+        (the finish's word is taken).
     stopped_early : Counter of str
         Runs that ended for a rerun (``FINISHED_EARLY_FOR_RERUN``), ``"page"`` or ``"fragment"``:
         a fragment that called ``st.rerun()`` ends that way.
@@ -313,9 +316,12 @@ class RunReader:
     timers: dict[str, AutoRerun] = field(default_factory=dict)
     starts: int = 0
     stopped_early: Counter[str] = field(default_factory=Counter)
+    retold: int = 0
     _elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
     _shown: dict[tuple[int, ...], Element] = field(default_factory=dict)
     _fragment_ids: tuple[str, ...] = ()
+    _run_id: str = ""
+    _counted: str = ""
     _started: float = 0.0
     _asked: float | None = None
     _numbers: Iterator[int] = field(default_factory=itertools.count)
@@ -361,7 +367,7 @@ class RunReader:
             for fragment_id in message.stop_auto_rerun.fragment_ids:
                 self.timers.pop(fragment_id, None)
         elif kind == "script_finished" and message.script_finished in _ENDED:
-            return self._finish(int(message.script_finished))
+            return self._finish(int(message.script_finished), message.metadata.run)
         elif (
             kind == "script_finished"
             and message.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN
@@ -373,6 +379,7 @@ class RunReader:
         """A run starts. A full run draws the page anew and drops every timer (the browser's
         ``cleanupAutoReruns``: the run sets them again); a fragment run keeps both."""
         self._fragment_ids = tuple(message.metadata.run.fragment_ids)
+        self._run_id = message.metadata.run.script_run_id
         if self._fragment_ids:
             self._elements = dict(self._shown)
         else:
@@ -380,6 +387,7 @@ class RunReader:
             self.timers = {}
             self.page_hash = message.new_session.page_script_hash
             self.starts += 1
+            self._counted = self._run_id
         self._started = self._asked if self._asked is not None else time.perf_counter()
         self._asked = None
 
@@ -392,7 +400,16 @@ class RunReader:
         if held is None or held.interval != interval:
             self.timers[fragment_id] = AutoRerun(fragment_id, interval, next(self._numbers))
 
-    def _finish(self, status: int) -> Run:
+    def _finish(self, status: int, run: Any) -> Run:
+        """The run ends: what it was is what its ``script_finished`` says (its run identity, as
+        the frontend's ``handleScriptFinished`` reads it), else what its ``new_session`` said."""
+        if run.script_run_id:
+            if run.script_run_id != self._run_id or tuple(run.fragment_ids) != self._fragment_ids:
+                self.retold += 1
+            self._fragment_ids = tuple(run.fragment_ids)
+            if not self._fragment_ids and run.script_run_id != self._counted:
+                self.starts += 1  # a page run whose start was not told as one
+                self._counted = run.script_run_id
         self._shown = dict(self._elements)
         elements = tuple(self._elements[path] for path in sorted(self._elements))
         seconds = time.perf_counter() - self._started
@@ -499,6 +516,11 @@ class StudentSession:
     def stopped_early(self) -> Counter[str]:
         """Runs that ended for a rerun, ``"page"`` or ``"fragment"`` (see :class:`RunReader`)."""
         return Counter(self._reader.stopped_early)
+
+    @property
+    def retold(self) -> int:
+        """Runs whose end named another run than their start (see :class:`RunReader`)."""
+        return self._reader.retold
 
     @property
     def page_runs(self) -> int:

@@ -185,3 +185,19 @@ def test_a_reference_to_a_cached_new_session_takes_the_references_run() -> None:
     run = reader.feed(finished(ForwardMsg.FINISHED_SUCCESSFULLY))
     assert run is not None and run.whole_page and reader.starts == 1
     assert list(reader.cache["h1"].metadata.run.fragment_ids) == ["f1"]  # the cache is kept
+
+
+def test_a_run_is_what_its_script_finished_says_it_was() -> None:
+    # The frontend reads a run's end by the script_finished's own run identity.
+    reader = RunReader()
+    start = ForwardMsg()
+    start.new_session.page_script_hash = "home"
+    start.metadata.run.script_run_id = "run-1"
+    start.metadata.run.fragment_ids.append("f1")
+    reader.feed(start.SerializeToString())
+    end = ForwardMsg()
+    end.script_finished = ForwardMsg.FINISHED_SUCCESSFULLY  # type: ignore[assignment]
+    end.metadata.run.script_run_id = "run-2"
+    run = reader.feed(end.SerializeToString())
+    assert run is not None and run.whole_page and run.number == 1
+    assert reader.retold == 1
