@@ -322,6 +322,7 @@ def _state(member: Member) -> dict[str, Any]:
         "who": member.who,
         "timers": len(member.session.timers),
         "stopped_early": dict(member.session.stopped_early),
+        "retold": member.session.retold,
         "last_runs": [
             [round(now - s.at, 2), "page" if s.whole_page else "fragment", s.page_hash[:6]]
             for s in member.seen[-4:]
