@@ -323,6 +323,7 @@ def _state(member: Member) -> dict[str, Any]:
         "timers": len(member.session.timers),
         "stopped_early": dict(member.session.stopped_early),
         "retold": member.session.retold,
+        "trace": [list(line) for line in member.session.trace][-30:],
         "last_runs": [
             [round(now - s.at, 2), "page" if s.whole_page else "fragment", s.page_hash[:6]]
             for s in member.seen[-4:]
@@ -372,6 +373,7 @@ async def _poll(
     sent: dict[int, int] = {}
     shown_s: dict[int, float] = {}
     problems: list[str] = []
+    traces: dict[int, list[list[Any]]] = {}
 
     async def answer(member: Member) -> None:
         stage = "waiting for the question"
@@ -396,6 +398,11 @@ async def _poll(
             problems.append(
                 f"student {member.who}, {stage}: {type(failure).__name__} {failure}; {texts}"[:300]
             )
+            traces[member.who] = [
+                list(line)
+                for line in member.session.trace
+                if asked - 1 <= line[0] <= asked + 20 and line[1] != "sent tick"
+            ][:60]
 
     await asyncio.gather(*(answer(m) for m in live))
     last_sent = time.monotonic()
@@ -418,4 +425,6 @@ async def _poll(
         "count_shown_after_s": round(time.monotonic() - last_sent, 3),
         "exact": counts == expected and len(sent) == len(live),
         "problems": problems[:5],
+        "traces": dict(list(traces.items())[:3]),
+        "asked_at": round(asked, 3),
     }

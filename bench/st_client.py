@@ -317,6 +317,9 @@ class RunReader:
     starts: int = 0
     stopped_early: Counter[str] = field(default_factory=Counter)
     retold: int = 0
+    #: The last lifecycle messages read and reruns sent, for a report of what went wrong:
+    #: (``time.monotonic``, what, run id, fragment ids or status).
+    trace: deque[tuple[float, str, str, str]] = field(default_factory=lambda: deque(maxlen=400))
     _elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
     _shown: dict[tuple[int, ...], Element] = field(default_factory=dict)
     _fragment_ids: tuple[str, ...] = ()
@@ -325,6 +328,10 @@ class RunReader:
     _started: float = 0.0
     _asked: float | None = None
     _numbers: Iterator[int] = field(default_factory=itertools.count)
+
+    def note(self, what: str, run_id: str = "", detail: str = "") -> None:
+        """Add one line to :attr:`trace`."""
+        self.trace.append((round(time.monotonic(), 3), what, run_id, detail))
 
     def start(self, started: float) -> None:
         """A run was asked for at ``started`` (``time.perf_counter``): the next run to start
@@ -349,6 +356,10 @@ class RunReader:
             kind = message.WhichOneof("type")
         elif message.metadata.cacheable:
             self.cache[message.hash] = message
+        if kind in ("new_session", "script_finished"):
+            run = message.metadata.run
+            detail = str(message.script_finished) if kind == "script_finished" else ""
+            self.note(kind, run.script_run_id[:8], ",".join(run.fragment_ids)[:12] or detail)
         if kind == "new_session":
             self._begin(message)
         elif kind == "navigation":
@@ -518,6 +529,11 @@ class StudentSession:
         return Counter(self._reader.stopped_early)
 
     @property
+    def trace(self) -> list[tuple[float, str, str, str]]:
+        """The last lifecycle messages read and reruns sent (see :attr:`RunReader.trace`)."""
+        return list(self._reader.trace)
+
+    @property
     def retold(self) -> int:
         """Runs whose end named another run than their start (see :class:`RunReader`)."""
         return self._reader.retold
@@ -680,6 +696,7 @@ class StudentSession:
             states = [s for i, s in self._states.items() if i in live_ids]
         if auto:  # a timer sends no click (the browser sent it once, with its own rerun)
             states = [s for s in states if not s.HasField("trigger_value")]
+        self._reader.note("sent " + ("tick" if auto else "rerun"), "", fragment_id[:12])
         message = BackMsg()
         client = message.rerun_script
         client.query_string = self._reader.query
