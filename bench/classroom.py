@@ -18,6 +18,10 @@ behind HAProxy as ``make replicas`` runs them, unless ``--url`` names a server t
 
 - ``--students 10,30,60``: one run per class size, each on a fresh server.
 - ``--pages``: the server's CPU per change on each page alone (4 students staying on it).
+- ``--class-mode --students 30``: the class mode (issue 21, :mod:`bench.classroom_class`): a
+  teacher starts a class, the students join by its link and follow; the time from each of the
+  teacher's changes to each student's page showing it, what an idle follower's check costs the
+  server, and a poll every student answers, counted exactly.
 - ``--distinct 1000``: 30 students at once open fresh random links (each a new session) until
   the server has shown that many distinct settings; memory during and after.
 - ``--kill-replica-after 20`` (with ``--replicas 2`` or more): SIGKILL the first replica that
@@ -45,6 +49,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import statistics
 import sys
@@ -58,8 +63,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from bench.classroom_browsers import BrowserRiders
+from bench.classroom_class import ClassPlan, run_class
 from bench.classroom_server import (
     ProcessWatch,
+    cpu_seconds,
     load_average,
     log_offsets,
     memory_breakdown,
@@ -85,6 +92,8 @@ DEFAULT_PORT = 8651
 
 #: What a classroom run must show to count as served (stated before measuring).
 P95_TARGET_S = 1.0
+#: The class mode's goal (issue 21): a student's page shows the teacher's change within 2 s.
+CLASS_P95_TARGET_S = 2.0
 RSS_BUDGET_MIB = 1024.0
 #: Server CPU seconds per change, per page: the budget that lets two cores serve a class of 30
 #: moving a control every few seconds (30 students / 3 s = 10 changes a second).
@@ -493,6 +502,99 @@ def run_distinct(args: argparse.Namespace) -> dict[str, Any]:
     return row
 
 
+def _redis_of(target: Target) -> tuple[str, int] | None:
+    """The URL and pid of the Redis that ``deploy.replicas`` started, from its launcher's log."""
+    for log in target.logs:
+        if log.name != "launcher.log":
+            continue
+        found = re.search(r"redis: \S+, pid (\d+), .*ARBORETUM_REDIS_URL=(\S+)\)", log.read_text())
+        if found:
+            return found.group(2), int(found.group(1))
+    return None
+
+
+def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
+    """A teacher and ``--students`` followers on fresh servers (:mod:`bench.classroom_class`)."""
+    plan = ClassPlan(
+        students=args.students[0] if args.students else 30,
+        ramp=args.ramp,
+        changes=args.class_changes,
+        every=args.class_every,
+        idle=args.idle,
+        alone=args.alone,
+        seed=args.seed,
+    )
+    name = f"{args.label}-class-{plan.students}"
+    with served(args, name) as target:
+        if args.warm:
+            asyncio.run(warm_up(target.url, len(target.pids)))
+        redis = _redis_of(target)
+        pids = [*target.pids, *([redis[1]] if redis else [])]
+        watch = ProcessWatch(target.pids).start()
+        offsets = log_offsets(target.logs)
+        load_before = load_average()
+        driver0 = time.process_time()
+        result = asyncio.run(run_class(target.url, plan, lambda: {p: cpu_seconds(p) for p in pids}))
+        driver = time.process_time() - driver0
+        load_after = load_average()
+        if redis is not None:  # the store's own count, beside the teacher's page's
+            result["poll"]["store_count"] = _store_count(redis[0], result["code"])
+        time.sleep(args.settle)
+        watch.stop()
+        uncaught = uncaught_since(target.logs, offsets)
+        row = {
+            "name": name,
+            "students": plan.students,
+            "replicas": len(target.pids),
+            "store": "Redis" if redis else "memory",
+            "redis_pid": redis[1] if redis else None,
+            "load_before": load_before,
+            "load_after": load_after,
+            **class_latency(result),
+            **result,
+            "uncaught": uncaught[:3],
+            "driver_cpu_s": round(driver, 2),
+            "rss_peak_mib": {str(pid): round(watch.peak(pid), 1) for pid in target.pids},
+            "rss_end_mib": {str(pid): watch.samples[pid][-1][1] for pid in target.pids},
+            "memory_end_mib": {str(pid): memory_breakdown(pid) for pid in target.pids},
+        }
+    if uncaught:
+        row["errors"].append(f"{len(uncaught)} uncaught in the server log")
+    if not row["poll"]["exact"]:
+        row["errors"].append(
+            f"poll: counted {row['poll']['teacher_counts']}, sent {row['poll']['expected_counts']}"
+        )
+    if row["idle"]["page_runs"]:
+        row["errors"].append(f"idle checks reran the page {row['idle']['page_runs']} times")
+    print(class_row(row), flush=True)
+    return row
+
+
+def _store_count(url: str, code: str) -> int | None:
+    """How many answers the store holds for the class's open poll."""
+    from core.app.classroom import Classroom, NoClass
+    from core.app.store import RedisStore
+
+    room = Classroom(RedisStore(url))
+    try:
+        poll = room.state(code).poll
+    except NoClass:
+        return None
+    return None if poll is None else len(room.answers(code, poll))
+
+
+def class_latency(result: dict[str, Any]) -> dict[str, Any]:
+    """Median, p95 and max over every student's latency for every change, and the misses."""
+    values = [x for change in result.get("changes", []) for x in change.get("latency_s", [])]
+    return {
+        "samples": len(values),
+        "median_s": round(statistics.median(values), 3) if values else 0.0,
+        "p95_s": round(percentile(values, 0.95), 3),
+        "max_s": round(max(values), 3) if values else 0.0,
+        "missed": sum(change.get("missed", 0) for change in result.get("changes", [])),
+    }
+
+
 # --- the report ----------------------------------------------------------------------------
 
 
@@ -597,6 +699,34 @@ def memory_row(row: dict[str, Any]) -> str:
     )
 
 
+CLASS_MODE_HEADER = (
+    "| students | replicas (store) | load before / after | joined, following | teacher's "
+    "changes | change to each student's page: median / p95 / max | missed | poll counted "
+    "/ sent | idle checks / s | server CPU per idle check | page reruns while idle "
+    "| RSS peak / end (MiB) | errors |\n"
+    "| ---: | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"
+)
+
+
+def class_row(row: dict[str, Any]) -> str:
+    """One class mode run as a table row (``P95 goal: 2 s``)."""
+    met = "ok" if row["p95_s"] <= CLASS_P95_TARGET_S and not row["missed"] else "MISS"
+    poll, idle = row["poll"], row["idle"]
+    counted = f"{poll['counted']} / {poll['answers_sent']}" + (" exact" if poll["exact"] else "")
+    measured = [c for c in row["changes"] if "latency_s" in c]
+    peak = " / ".join(f"{v:.0f}" for v in row["rss_peak_mib"].values())
+    end = " / ".join(f"{v:.0f}" for v in row["rss_end_mib"].values())
+    return (
+        f"| {row['students']} | {row['replicas']} ({row['store']}) "
+        f"| {row['load_before']} / {row['load_after']} "
+        f"| {row['join']['following']} of {row['students']} | {len(measured)} "
+        f"| {row['median_s']:.2f} / {row['p95_s']:.2f} {met} / {row['max_s']:.2f} s "
+        f"| {row['missed']} | {counted} | {idle['checks_per_s']:.1f} "
+        f"| {idle['cpu_ms_per_check']:.2f} ms | {idle['page_runs']} | {peak} / {end} "
+        f"| {len(row['errors'])} |"
+    )
+
+
 def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
     """The Markdown tables of every mode that ran."""
     parts = [
@@ -611,6 +741,8 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
         parts += ["", PAGE_HEADER, *map(page_row, results["pages"])]
     if results.get("distinct"):
         parts += ["", MEMORY_HEADER, memory_row(results["distinct"])]
+    if results.get("class_mode"):
+        parts += ["", CLASS_MODE_HEADER, class_row(results["class_mode"])]
     return "\n".join(parts) + "\n"
 
 
@@ -664,6 +796,26 @@ def main(argv: list[str] | None = None) -> None:
         metavar="NAME=VALUE",
         help="environment of the server it starts (MALLOC_ARENA_MAX=2)",
     )
+    parser.add_argument(
+        "--class-mode",
+        action="store_true",
+        help="a teacher and --students followers (the first size given; default 30)",
+    )
+    parser.add_argument(
+        "--class-changes", type=int, default=10, help="the teacher's changes (--class-mode)"
+    )
+    parser.add_argument(
+        "--class-every", type=float, default=4.0, help="seconds between them (--class-mode)"
+    )
+    parser.add_argument(
+        "--idle", type=float, default=30.0, help="seconds of idle checks measured (--class-mode)"
+    )
+    parser.add_argument(
+        "--alone",
+        type=float,
+        default=15.0,
+        help="seconds of the teacher alone, the baseline of the idle checks (--class-mode)",
+    )
     parser.add_argument("--label", default="1-replica", help="names the output files")
     args = parser.parse_args(argv)
     if args.url and not args.pid:
@@ -673,10 +825,15 @@ def main(argv: list[str] | None = None) -> None:
             "--kill-replica-after needs --replicas >= 2 started here, and classes only "
             f"(--students); got --replicas {args.replicas}"
         )
-    if not (args.students or args.pages or args.distinct):
+    if args.class_mode and (args.pages or args.distinct or args.kill_replica_after):
+        parser.error("--class-mode runs alone: no --pages, --distinct or --kill-replica-after")
+    if not (args.students or args.pages or args.distinct or args.class_mode):
         args.students = [10, 30, 60]
     results: dict[str, Any] = {"label": args.label, "args": vars(args), "cores": os.cpu_count()}
-    if args.students:
+    if args.class_mode:
+        print(CLASS_MODE_HEADER, flush=True)
+        results["class_mode"] = run_class_mode(args)
+    elif args.students:
         print(CLASS_HEADER, flush=True)
         results["classes"] = run_classes(args)
     if args.pages:

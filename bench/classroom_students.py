@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from bench.st_client import ProtocolError, Run, StudentSession, Widget
+from bench.st_client import WIDGET_KINDS, ProtocolError, Run, StudentSession, Widget
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from core.app.pages import PAGES, Page
@@ -46,6 +46,9 @@ _WEIGHTS = {
 }
 # Never touched: the diagram's fit-to-page switch changes only what the browser draws.
 _SKIP = frozenset({"tree-diagram-size"})
+# Nor the class mode's buttons and forms (a student of this class does not start another one:
+# ``bench.classroom_class`` drives the class mode on purpose).
+_SKIP_PREFIXES = ("class-", "FormSubmitter:")
 SWITCH_CHANCE = 0.1
 JUMP_CHANCE = 0.25
 
@@ -184,7 +187,10 @@ def pick_change(session: StudentSession, rng: random.Random) -> tuple[str, Any] 
     widgets = [
         w
         for w in session.last.widgets().values()
-        if w.key not in _SKIP and not getattr(w.proto, "disabled", False)
+        if w.kind in WIDGET_KINDS
+        and w.key not in _SKIP
+        and not w.key.startswith(_SKIP_PREFIXES)
+        and not getattr(w.proto, "disabled", False)
     ]
     if not widgets:
         return None

@@ -15,6 +15,16 @@ balancer's affinity cookie names the dead server, so the balancer sends it to a 
 sets a new cookie), and no rerun until the student acts; the next rerun carries the URL the
 dead server last wrote and the widget values the student set.
 
+A page may keep a part of itself fresh on a timer (``st.fragment(run_every=...)``, the class
+mode's follower check). The server then sends ``auto_rerun`` (a fragment id and an interval),
+and the browser sends a ``rerun_script`` carrying that fragment id every interval, whether a
+run is going on or not; a full run of the page drops every timer (the page sets them again as it
+runs), ``stop_auto_rerun`` drops some. The server may also start a run itself: a fragment that
+calls ``st.rerun()`` or ``st.switch_page()``. So the session reads its websocket all the time,
+keeps its timers as the browser does, and takes its page and query string from what the server
+says (``new_session.page_script_hash`` of a full run, ``page_info_changed``), as the frontend
+does.
+
 What it cannot do is lay out or draw: a page that the server finishes but that a browser would
 fail to draw looks fine here. ``tests/bench/test_st_client.py`` checks the client once against
 Chromium on the same page and settings.
@@ -24,10 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import time
-from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -41,7 +52,13 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 WIDGET_KINDS = frozenset(
     {"selectbox", "slider", "checkbox", "radio", "number_input", "button_group", "button"}
 )
-_ENDED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR)
+#: Widgets the client can also fill in (a form's text, sent with its submit button).
+TEXT_KINDS = frozenset({"text_input", "text_area"})
+_ENDED = (
+    ForwardMsg.FINISHED_SUCCESSFULLY,
+    ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+    ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+)
 
 
 class ProtocolError(RuntimeError):
@@ -80,17 +97,34 @@ class Run:
     page_hash : str
         The page the server ran (``new_session.page_script_hash``).
     elements : tuple of Element
-        Every element the run sent, in order (a replaced element counts once, as drawn).
+        Every element the page shows after the run, in order (a replaced element counts once,
+        as drawn): a full run's own, or a fragment run's over the page's last ones.
     seconds : float
-        From sending the request to receiving ``script_finished``.
+        From sending the request (or, for a run the server started, its ``new_session``) to
+        receiving ``script_finished``.
     status : int
-        The ``script_finished`` status; 0 is a successful run.
+        The ``script_finished`` status; 0 is a successful run, 3 a fragment's.
+    fragment_ids : tuple of str
+        The fragments a fragment run ran; empty for a run of the whole page.
+    query : str
+        The URL's query string once the run finished.
+    number : int
+        How many runs of the whole page this connection had started by then (a fragment run
+        carries the number of the page run it redrew part of).
     """
 
     page_hash: str
     elements: tuple[Element, ...]
     seconds: float
     status: int
+    fragment_ids: tuple[str, ...] = ()
+    query: str = ""
+    number: int = 0
+
+    @property
+    def whole_page(self) -> bool:
+        """Whether the run ran the page's whole script (not only fragments of it)."""
+        return not self.fragment_ids
 
     def kinds(self) -> Counter[str]:
         """How many elements of each kind (``"plotly_chart"``, ``"slider"``...) the run sent."""
@@ -109,7 +143,7 @@ class Run:
         found: dict[str, Widget] = {}
         for element in self.elements:
             kind = str(element.WhichOneof("type"))
-            if kind not in WIDGET_KINDS:
+            if kind not in WIDGET_KINDS | TEXT_KINDS:
                 continue
             proto = getattr(element, kind)
             key = widget_key(proto.id)
@@ -120,6 +154,17 @@ class Run:
     def headings(self) -> list[str]:
         """The text of every heading, in order (the first is the page's title)."""
         return [e.heading.body for e in self.elements if e.WhichOneof("type") == "heading"]
+
+    def texts(self) -> list[str]:
+        """The text of every Markdown element and alert (info, success...), in order."""
+        found = []
+        for element in self.elements:
+            kind = element.WhichOneof("type")
+            if kind == "markdown":
+                found.append(element.markdown.body)
+            elif kind == "alert":
+                found.append(element.alert.body)
+        return found
 
 
 def widget_key(widget_id: str) -> str:
@@ -153,8 +198,11 @@ def widget_state(widget: Widget, value: Any) -> WidgetState:
         state.bool_value = bool(value)
     elif widget.kind == "button":
         state.trigger_value = True
+    elif widget.kind in TEXT_KINDS:
+        state.string_value = str(value)
     else:
-        raise ValueError(f"widget kind must be one of {sorted(WIDGET_KINDS)}; got {widget.kind!r}")
+        kinds = sorted(WIDGET_KINDS | TEXT_KINDS)
+        raise ValueError(f"widget kind must be one of {kinds}; got {widget.kind!r}")
     return state
 
 
@@ -193,6 +241,10 @@ def shown_value(widget: Widget, sent: WidgetState | None = None) -> Any:
         if proto.set_value:
             return proto.value
         return sent.bool_value if sent is not None else proto.default
+    if kind in TEXT_KINDS:
+        if proto.set_value:
+            return proto.value
+        return sent.string_value if sent is not None else proto.default
     return None  # a button shows no value
 
 
@@ -216,26 +268,75 @@ def cookie_header(jar: Mapping[str, str]) -> str:
     return "; ".join(f"{name}={value}" for name, value in jar.items())
 
 
+@dataclass(frozen=True)
+class AutoRerun:
+    """A fragment the server asked the browser to rerun every ``interval`` seconds.
+
+    ``number`` tells a timer set again (after a full run dropped the last one) from the one
+    before, as the browser's new ``setInterval`` is a new timer.
+    """
+
+    fragment_id: str
+    interval: float
+    number: int
+
+
 @dataclass
 class RunReader:
     """Turns the ``ForwardMsg`` bytes of one connection into finished :class:`Run` s.
 
     It keeps what a browser keeps between runs: the large messages it has seen (so a later
-    ``ref_hash`` can be read), every page's hash, and the query string the server last wrote.
-    Used by :class:`StudentSession` and by the test that reads Chromium's own websocket frames.
+    ``ref_hash`` can be read), every page's hash, the page shown, the query string the server
+    last wrote, the elements on screen (a fragment run redraws only its part) and the
+    fragments' timers (:attr:`timers`, kept as the frontend's ``handleAutoRerun``,
+    ``handleStopAutoRerun`` and ``cleanupAutoReruns`` keep them). Used by
+    :class:`StudentSession` and by the test that reads Chromium's own websocket frames.
+
+    Attributes
+    ----------
+    page_hash : str
+        The page shown: the ``page_script_hash`` of the last full run (its ``new_session``,
+        or the ``navigation`` message).
+    timers : dict of str to AutoRerun
+        The fragments to rerun on a timer, by fragment id.
+    starts : int
+        Runs of the whole page started on this connection.
+    retold : int
+        Runs whose ``script_finished`` named another run than the last ``new_session``
+        (the finish's word is taken).
+    stopped_early : Counter of str
+        Runs that ended for a rerun (``FINISHED_EARLY_FOR_RERUN``), ``"page"`` or ``"fragment"``:
+        a fragment that called ``st.rerun()`` ends that way.
     """
 
     cache: dict[str, ForwardMsg] = field(default_factory=dict)
     pages: dict[str, str] = field(default_factory=dict)
     query: str = ""
+    page_hash: str = ""
+    timers: dict[str, AutoRerun] = field(default_factory=dict)
+    starts: int = 0
+    stopped_early: Counter[str] = field(default_factory=Counter)
+    retold: int = 0
+    #: The last lifecycle messages read and reruns sent, for a report of what went wrong:
+    #: (``time.monotonic``, what, run id, fragment ids or status).
+    trace: deque[tuple[float, str, str, str]] = field(default_factory=lambda: deque(maxlen=400))
     _elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
-    _page_hash: str = ""
+    _shown: dict[tuple[int, ...], Element] = field(default_factory=dict)
+    _fragment_ids: tuple[str, ...] = ()
+    _run_id: str = ""
+    _counted: str = ""
     _started: float = 0.0
+    _asked: float | None = None
+    _numbers: Iterator[int] = field(default_factory=itertools.count)
+
+    def note(self, what: str, run_id: str = "", detail: str = "") -> None:
+        """Add one line to :attr:`trace`."""
+        self.trace.append((round(time.monotonic(), 3), what, run_id, detail))
 
     def start(self, started: float) -> None:
-        """A new run was asked for at ``started`` (``time.perf_counter``)."""
-        self._started = started
-        self._elements = {}
+        """A run was asked for at ``started`` (``time.perf_counter``): the next run to start
+        is timed from then, not from its ``new_session``."""
+        self._asked = started
 
     def feed(self, raw: bytes) -> Run | None:
         """Read one message; the finished run when it ends one, else None."""
@@ -245,17 +346,25 @@ class RunReader:
         if kind == "ref_hash":
             if message.ref_hash not in self.cache:
                 raise ProtocolError(f"reference to a message never seen: {message.ref_hash}")
-            path = list(message.metadata.delta_path)
-            message = self.cache[message.ref_hash]
-            message.metadata.delta_path[:] = path
+            # The cached message with the reference's own metadata, as the frontend reads it:
+            # its place (delta_path) and its run (a new_session's fragment ids: one cached
+            # new_session serves full runs and fragment runs of the same page alike).
+            referenced = ForwardMsg()
+            referenced.CopyFrom(self.cache[message.ref_hash])
+            referenced.metadata.CopyFrom(message.metadata)
+            message = referenced
             kind = message.WhichOneof("type")
         elif message.metadata.cacheable:
             self.cache[message.hash] = message
+        if kind in ("new_session", "script_finished"):
+            run = message.metadata.run
+            detail = str(message.script_finished) if kind == "script_finished" else ""
+            self.note(kind, run.script_run_id[:8], ",".join(run.fragment_ids)[:12] or detail)
         if kind == "new_session":
-            self._elements = {}
+            self._begin(message)
         elif kind == "navigation":
             # The page that runs, and every page's hash for the sidebar's links.
-            self._page_hash = message.navigation.page_script_hash
+            self.page_hash = message.navigation.page_script_hash
             self.pages = {
                 page.url_pathname: page.page_script_hash for page in message.navigation.app_pages
             }
@@ -263,12 +372,67 @@ class RunReader:
             self._elements[tuple(message.metadata.delta_path)] = message.delta.new_element
         elif kind == "page_info_changed":
             self.query = message.page_info_changed.query_string
+        elif kind == "auto_rerun":
+            self._set_timer(message.auto_rerun.fragment_id, message.auto_rerun.interval)
+        elif kind == "stop_auto_rerun":
+            for fragment_id in message.stop_auto_rerun.fragment_ids:
+                self.timers.pop(fragment_id, None)
         elif kind == "script_finished" and message.script_finished in _ENDED:
-            elements = tuple(self._elements[path] for path in sorted(self._elements))
-            self._elements = {}
-            seconds = time.perf_counter() - self._started
-            return Run(self._page_hash, elements, seconds, int(message.script_finished))
+            return self._finish(int(message.script_finished), message.metadata.run)
+        elif (
+            kind == "script_finished"
+            and message.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN
+        ):
+            self.stopped_early["fragment" if self._fragment_ids else "page"] += 1
         return None
+
+    def _begin(self, message: ForwardMsg) -> None:
+        """A run starts. A full run draws the page anew and drops every timer (the browser's
+        ``cleanupAutoReruns``: the run sets them again); a fragment run keeps both."""
+        self._fragment_ids = tuple(message.metadata.run.fragment_ids)
+        self._run_id = message.metadata.run.script_run_id
+        if self._fragment_ids:
+            self._elements = dict(self._shown)
+        else:
+            self._elements = {}
+            self.timers = {}
+            self.page_hash = message.new_session.page_script_hash
+            self.starts += 1
+            self._counted = self._run_id
+        self._started = self._asked if self._asked is not None else time.perf_counter()
+        self._asked = None
+
+    def _set_timer(self, fragment_id: str, interval: float) -> None:
+        """The browser's ``handleAutoRerun``: a timer per fragment, kept while its interval is
+        the same, replaced when it changes."""
+        if not fragment_id:
+            return
+        held = self.timers.get(fragment_id)
+        if held is None or held.interval != interval:
+            self.timers[fragment_id] = AutoRerun(fragment_id, interval, next(self._numbers))
+
+    def _finish(self, status: int, run: Any) -> Run:
+        """The run ends: what it was is what its ``script_finished`` says (its run identity, as
+        the frontend's ``handleScriptFinished`` reads it), else what its ``new_session`` said."""
+        if run.script_run_id:
+            if run.script_run_id != self._run_id or tuple(run.fragment_ids) != self._fragment_ids:
+                self.retold += 1
+            self._fragment_ids = tuple(run.fragment_ids)
+            if not self._fragment_ids and run.script_run_id != self._counted:
+                self.starts += 1  # a page run whose start was not told as one
+                self._counted = run.script_run_id
+        self._shown = dict(self._elements)
+        elements = tuple(self._elements[path] for path in sorted(self._elements))
+        seconds = time.perf_counter() - self._started
+        return Run(
+            self.page_hash,
+            elements,
+            seconds,
+            status,
+            self._fragment_ids,
+            self.query,
+            self.starts,
+        )
 
 
 @dataclass
@@ -277,6 +441,9 @@ class StudentSession:
 
     Open with :meth:`connect`; :meth:`open` runs a page from a link, :meth:`change` sets one
     widget and waits for the rerun, :meth:`switch` follows a link to another page of the app.
+    Between them the session goes on reading what the server sends, reruns its fragments on
+    their timers, and follows a page switch the server makes; :meth:`wait_for` waits for a run
+    that shows something.
 
     Attributes
     ----------
@@ -285,11 +452,15 @@ class StudentSession:
     pages : dict of str to str
         Every page's script hash by its URL path (``""`` is the home page), from the server.
     last : Run or None
-        The last finished run.
+        The last finished run (of the page, or of a fragment over it).
     cookies : dict of str to str
         The cookies the server (or the load balancer) set, sent again on every connection.
     reconnects : int
         How many times :meth:`reconnect` opened a new websocket.
+    on_run : callable, optional
+        Called with every finished run, whoever asked for it, as it arrives.
+    auto_reruns : int
+        Fragment reruns sent on a timer.
     """
 
     base_url: str
@@ -298,11 +469,17 @@ class StudentSession:
     last: Run | None = None
     cookies: dict[str, str] = field(default_factory=dict)
     reconnects: int = 0
+    on_run: Callable[[Run], None] | None = None
+    auto_reruns: int = 0
     _socket: Any = None
     _reader: RunReader = field(default_factory=RunReader)
     _states: dict[str, WidgetState] = field(default_factory=dict)
-    _query: str = ""
-    _page_hash: str = ""
+    _receiver: asyncio.Task[None] | None = None
+    _timers: dict[str, tuple[AutoRerun, asyncio.Task[None]]] = field(default_factory=dict)
+    _recent: deque[tuple[int, Run]] = field(default_factory=lambda: deque(maxlen=64))
+    _received: int = 0
+    _arrived: asyncio.Condition | None = None
+    _broken: str = ""
 
     async def connect(self) -> StudentSession:
         """Open the websocket; one connection stays on one server behind a load balancer.
@@ -326,19 +503,54 @@ class StudentSession:
         response = self._socket.response
         if response is not None:
             self.cookies = cookies_set(self.cookies, response.headers.get_all("Set-Cookie"))
+        self._broken = ""
+        self._arrived = self._arrived or asyncio.Condition()
+        self._receiver = asyncio.create_task(self._receive(self._socket))
         return self
 
     @property
     def query(self) -> str:
         """The query string of the URL the browser shows: the one the server last wrote."""
-        return self._query
+        return self._reader.query
+
+    @property
+    def page_hash(self) -> str:
+        """The script hash of the page the browser shows."""
+        return self._reader.page_hash
+
+    @property
+    def timers(self) -> dict[str, float]:
+        """The fragments rerun on a timer: their intervals in seconds, by fragment id."""
+        return {fragment_id: t.interval for fragment_id, t in self._reader.timers.items()}
+
+    @property
+    def stopped_early(self) -> Counter[str]:
+        """Runs that ended for a rerun, ``"page"`` or ``"fragment"`` (see :class:`RunReader`)."""
+        return Counter(self._reader.stopped_early)
+
+    @property
+    def trace(self) -> list[tuple[float, str, str, str]]:
+        """The last lifecycle messages read and reruns sent (see :attr:`RunReader.trace`)."""
+        return list(self._reader.trace)
+
+    @property
+    def retold(self) -> int:
+        """Runs whose end named another run than their start (see :class:`RunReader`)."""
+        return self._reader.retold
+
+    @property
+    def page_runs(self) -> int:
+        """Runs of the whole page started on this connection."""
+        return self._reader.starts
 
     async def reconnect(self, give_up_after: float = 60.0) -> float:
         """Open a new websocket after the old one broke, as Streamlit's client does.
 
         Same URL, same cookies; tries again after 0.1 s, 0.2 s... (at most 2 s apart) while
-        the connection is refused. No rerun is sent: the page keeps what it shows until the
-        student acts, and that rerun carries the widget values and the URL as before.
+        the connection is refused. No rerun is sent unless the page has fragments on a timer
+        (then the browser asks for a run at once, and so does this): the page keeps what it
+        shows until the student acts, and that rerun carries the widget values and the URL as
+        before.
 
         Parameters
         ----------
@@ -350,10 +562,7 @@ class StudentSession:
         float
             Seconds from the call until the new websocket was open.
         """
-        if self._socket is not None:
-            with contextlib.suppress(Exception):  # it is broken: how it fails to close is moot
-                await self._socket.close()
-            self._socket = None
+        await self._drop_socket()
         began = time.monotonic()
         delay = 0.1
         while True:
@@ -366,17 +575,29 @@ class StudentSession:
                 delay = min(2 * delay, 2.0)
                 continue
             self.reconnects += 1
+            if self._reader.timers:
+                await self._send(self._reader.page_hash)
             return time.monotonic() - began
+
+    async def _drop_socket(self) -> None:
+        for _, task in self._timers.values():
+            task.cancel()
+        self._timers = {}
+        if self._receiver is not None:
+            self._receiver.cancel()
+            self._receiver = None
+        if self._socket is not None:
+            with contextlib.suppress(Exception):  # it may be broken: how it fails to close is moot
+                await self._socket.close()
+            self._socket = None
 
     async def close(self) -> None:
         """Close the websocket; the server ends the session."""
-        if self._socket is not None:
-            await self._socket.close()
-            self._socket = None
+        await self._drop_socket()
 
     async def open(self, url_path: str, query: dict[str, str] | None = None) -> Run:
         """Load page ``url_path`` with the query ``query``: what opening a link does."""
-        self._query = urlencode(query or {})
+        self._reader.query = urlencode(query or {})
         self._states = {}
         return await self._rerun(page_name=url_path)
 
@@ -384,7 +605,7 @@ class StudentSession:
         """Follow the sidebar's link to another page (no query: the page finds its own)."""
         if url_path not in self.pages:
             raise ProtocolError(f"page {url_path!r} is not one of {sorted(self.pages)}")
-        self._query = ""
+        self._reader.query = ""
         self._states = {}
         return await self._rerun(page_hash=self.pages[url_path])
 
@@ -395,56 +616,148 @@ class StudentSession:
             raise ProtocolError(f"no widget keyed {key!r} on the page")
         return shown_value(widget, self._states.get(widget.id))
 
+    def fill(self, key: str, value: Any) -> None:
+        """Set the widget keyed ``key`` without a rerun, as typing into a form's field does (the
+        form's submit button sends it)."""
+        if self.last is None or key not in self.last.widgets():
+            raise ProtocolError(f"no widget keyed {key!r} on the page")
+        widget = self.last.widgets()[key]
+        self._states[widget.id] = widget_state(widget, value)
+
     async def change(self, key: str, value: Any) -> Run:
         """Set the widget keyed ``key`` of the last run to ``value`` and wait for the rerun."""
         if self.last is None:
             raise ProtocolError("change() before any page was opened")
-        widget = self.last.widgets().get(key)
-        if widget is None:
-            raise ProtocolError(f"no widget keyed {key!r} on the page")
-        self._states[widget.id] = widget_state(widget, value)
-        return await self._rerun(page_hash=self._page_hash)
+        self.fill(key, value)
+        return await self._rerun(page_hash=self._reader.page_hash)
+
+    async def wait_for(
+        self,
+        shows: Callable[[Run], bool],
+        *,
+        after: int = 0,
+        fresh: bool = False,
+        timeout: float | None = None,
+    ) -> Run:
+        """The first finished run that ``shows`` accepts.
+
+        Parameters
+        ----------
+        shows : callable
+            Takes a :class:`Run` (of the page or of a fragment), says whether it is the one.
+        after : int, default 0
+            Only runs of a page run numbered above this (:attr:`page_runs` before asking for
+            a run: a run that had started before does not count).
+        fresh : bool, default False
+            Only runs that arrive after this call.
+        timeout : float, optional
+            Seconds to wait (default: the session's ``timeout``); then ``TimeoutError``.
+        """
+        since = self._received if fresh else -1
+        return await asyncio.wait_for(self._first(shows, after, since), timeout or self.timeout)
+
+    async def _first(self, shows: Callable[[Run], bool], after: int, since: int) -> Run:
+        if self._arrived is None:
+            raise ProtocolError("not connected")
+        async with self._arrived:
+            while True:
+                for index, run in self._recent:
+                    if index > since and run.number > after and shows(run):
+                        return run
+                if self._broken:
+                    raise ProtocolError(self._broken)
+                await self._arrived.wait()
 
     async def _rerun(self, *, page_hash: str = "", page_name: str = "") -> Run:
+        """Ask for a run of the page and wait for the first run of the page that starts after."""
+        if self._socket is None:
+            raise ProtocolError("not connected")
+        after = self._reader.starts
+        started = time.perf_counter()
+        self._reader.start(started)
+        await self._send(page_hash, page_name)
+        # A click is sent once; the value of every other widget stays until it changes.
+        self._states = {i: s for i, s in self._states.items() if not s.HasField("trigger_value")}
+        run = await self.wait_for(lambda run: run.whole_page, after=after)
+        return replace(run, seconds=time.perf_counter() - started)
+
+    async def _send(
+        self, page_hash: str, page_name: str = "", *, fragment_id: str = "", auto: bool = False
+    ) -> None:
+        """Send a ``rerun_script`` as the frontend's ``sendRerunBackMsg`` builds it."""
         if self._socket is None:
             raise ProtocolError("not connected")
         current = self.last.widgets() if self.last is not None else {}
         live_ids = {w.id for w in current.values()}
         # A browser sends the values of the widgets it shows; ids of widgets gone are dropped.
-        if page_name or page_hash != self._page_hash:
+        if page_name or page_hash != self._reader.page_hash:
             states = list(self._states.values())
         else:
             states = [s for i, s in self._states.items() if i in live_ids]
+        if auto:  # a timer sends no click (the browser sent it once, with its own rerun)
+            states = [s for s in states if not s.HasField("trigger_value")]
+        self._reader.note("sent " + ("tick" if auto else "rerun"), "", fragment_id[:12])
         message = BackMsg()
         client = message.rerun_script
-        client.query_string = self._query
+        client.query_string = self._reader.query
         client.page_script_hash = page_hash
         client.page_name = page_name
+        client.fragment_id = fragment_id
+        client.is_auto_rerun = auto
         client.widget_states.widgets.extend(states)
         client.cached_message_hashes.extend(self._reader.cache)
         client.context_info.url = f"{self.base_url}/{page_name}"
         client.context_info.timezone = "UTC"
         client.context_info.locale = "en-US"
-        # A click is sent once; the value of every other widget stays until it changes.
-        self._states = {i: s for i, s in self._states.items() if not s.HasField("trigger_value")}
-        started = time.perf_counter()
         try:
             await self._socket.send(message.SerializeToString())
         except websockets.ConnectionClosed as closed:
             raise ProtocolError(f"connection closed: {closed}") from None
-        return await asyncio.wait_for(self._collect(started), self.timeout)
 
-    async def _collect(self, started: float) -> Run:
-        self._reader.start(started)
-        while True:
-            try:
-                raw = await self._socket.recv()
-            except websockets.ConnectionClosed as closed:
-                raise ProtocolError(f"connection closed: {closed}") from None
-            run = self._reader.feed(raw)
-            if run is not None:
-                self._page_hash = run.page_hash
+    async def _receive(self, socket: Any) -> None:
+        """Read every message while the connection lasts: runs, page and query, timers."""
+        try:
+            async for raw in socket:
+                run = self._reader.feed(raw)
+                self._sync_timers()
+                if run is None:
+                    continue
                 self.pages = self._reader.pages
-                self._query = self._reader.query
                 self.last = run
-                return run
+                if self.on_run is not None:
+                    self.on_run(run)
+                if self._arrived is not None:
+                    async with self._arrived:
+                        self._received += 1
+                        self._recent.append((self._received, run))
+                        self._arrived.notify_all()
+            self._broken = "connection closed by the server"
+        except websockets.ConnectionClosed as closed:
+            self._broken = f"connection closed: {closed}"
+        finally:
+            if self._arrived is not None and self._broken:
+                async with self._arrived:
+                    self._arrived.notify_all()
+
+    def _sync_timers(self) -> None:
+        """Start a task for each timer the reader holds and stop the ones it dropped."""
+        wanted = self._reader.timers
+        for fragment_id, (timer, task) in list(self._timers.items()):
+            if wanted.get(fragment_id) is not timer:
+                task.cancel()
+                del self._timers[fragment_id]
+        for fragment_id, timer in wanted.items():
+            if fragment_id not in self._timers:
+                self._timers[fragment_id] = (timer, asyncio.create_task(self._tick(timer)))
+
+    async def _tick(self, timer: AutoRerun) -> None:
+        """The browser's ``setInterval``: a fragment rerun every ``interval`` seconds from when
+        the timer was set, whether a run is going on or not."""
+        began = time.monotonic()
+        for beat in itertools.count(1):
+            await asyncio.sleep(max(0.0, began + beat * timer.interval - time.monotonic()))
+            try:
+                await self._send(self._reader.page_hash, fragment_id=timer.fragment_id, auto=True)
+            except ProtocolError:
+                return
+            self.auto_reruns += 1

@@ -43,8 +43,11 @@ def test_widget_state_carries_the_value_the_way_streamlit_reads_it():
     element.checkbox.id = "$$ID-ab-bootstrap"
     toggle = widget_state(Widget("bootstrap", "checkbox", element.checkbox), False)
     assert toggle.HasField("bool_value") and toggle.bool_value is False
+    element.text_input.id = "$$ID-ab-class-question"
+    typed = widget_state(Widget("class-question", "text_input", element.text_input), "Why?")
+    assert typed.string_value == "Why?"
     with pytest.raises(ValueError, match="widget kind must be one of"):
-        widget_state(Widget("x", "text_input", element.text_input), "a")
+        widget_state(Widget("x", "color_picker", element.color_picker), "#fff")
 
 
 def test_shown_value_prefers_what_the_script_set_then_what_was_sent_then_the_default():
