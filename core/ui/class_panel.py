@@ -119,8 +119,9 @@ def _here(page: str) -> Shown:
 def _check(page: str, *, timer: bool) -> None:
     """Read the class's version; when it moved, open the teacher's view or redraw the poll.
 
-    ``timer``: the fragment's own run (a full run of the page reads the same version first,
-    so in a full run the fragment finds nothing new and never reruns the page).
+    ``timer``: the fragment's own run, which only asks for a run of the page when the version
+    moved; the page's run (``timer`` False) reads the class and opens the teacher's view. A
+    full run reads the version first, so the fragment drawn in it finds nothing new.
     """
     held = _seat()
     if held is None or held.teaching:
@@ -144,13 +145,17 @@ def _check(page: str, *, timer: bool) -> None:
                 st.rerun()
             return
         seat = seat.checked(now)
+    change(seat=seat)
     if not seat.needs(version):
-        change(seat=seat)
         return
+    if timer:
+        # The page's own run reads the class and opens the teacher's view (or draws the new
+        # poll): the version counts as seen only there, so a page run that never finishes
+        # (seen under load: a rerun lost as a timer tick arrives) is asked for again at the
+        # next check instead of leaving the student on the old view.
+        st.rerun()
     state = reach(lambda: room.state(code))
     if state is None:
-        if timer:
-            st.rerun()
         return
     seat = seat.opening(state, _here(page))
     change(seat=seat)
@@ -159,8 +164,6 @@ def _check(page: str, *, timer: bool) -> None:
             st.switch_page(seat.pending.page, query_params=dict(seat.pending.query))
         except StreamlitPageNotFoundError:  # a page run on its own (tests) knows no other
             change(seat=seat.follow(False))
-    if timer:
-        st.rerun()  # the same page opens the teacher's settings, or draws the new poll
 
 
 def _join(typed: str, page: str) -> None:
