@@ -444,6 +444,11 @@ class Membership:
         What the teacher's session last published.
     checked_in : float
         When the seat last checked in.
+    drawn : int
+        The class version the session's last finished page run showed.
+    asked : float
+        When a page run last began to show version ``seen``: a check that finds it still not
+        drawn a few seconds later asks for the page run again (:meth:`overdue`).
     """
 
     code: str
@@ -455,6 +460,8 @@ class Membership:
     landed: Mapping[str, str] | None = None
     shown: Shown | None = None
     checked_in: float = 0.0
+    drawn: int = 0
+    asked: float = 0.0
 
     @property
     def teaching(self) -> bool:
@@ -501,6 +508,11 @@ class Membership:
         if dict(self.landed) != dict(query):
             return True, replace(self, following=False, landed=None)
         return False, self
+
+    def overdue(self, now: float, after: float) -> bool:
+        """Whether the page run that should show version ``seen`` has not finished ``after``
+        seconds after it began (it was lost: ask again)."""
+        return self.drawn != self.seen and now - self.asked > after
 
     def published(self, shown: Shown) -> Membership:
         return replace(self, shown=shown)

@@ -25,6 +25,7 @@ import io
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypeVar
 from urllib.parse import urlencode, urlsplit
 
@@ -58,6 +59,8 @@ from core.ui.visit import change, visit
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
 #: the page's own run.
 CHECK_SECONDS = 1.0
+#: Seconds after which a follower's page run that has not finished is asked for again.
+RETRY_SECONDS = 3.0
 #: Seconds between the teacher's updates of the class size and a poll's answers.
 TEACHER_SECONDS = 2.0
 #: The cookie that lets a reloaded page keep its seat (see ``classroom.remembered``).
@@ -146,18 +149,22 @@ def _check(page: str, *, timer: bool) -> None:
             return
         seat = seat.checked(now)
     change(seat=seat)
-    if not seat.needs(version):
-        return
     if timer:
         # The page's own run reads the class and opens the teacher's view (or draws the new
-        # poll): the version counts as seen only there, so a page run that never finishes
-        # (seen under load: a rerun lost as a timer tick arrives) is asked for again at the
-        # next check instead of leaving the student on the old view.
-        st.rerun()
+        # poll). A page run that began but never finished (seen under load: a run lost as a
+        # timer tick arrives) is asked for again, rather than leaving the old view up.
+        if seat.needs(version):
+            st.rerun()
+        if seat.overdue(now, RETRY_SECONDS):
+            change(seat=replace(seat, asked=now))
+            st.rerun()
+        return
+    if not seat.needs(version):
+        return
     state = reach(lambda: room.state(code))
     if state is None:
         return
-    seat = seat.opening(state, _here(page))
+    seat = replace(seat.opening(state, _here(page)), asked=now)
     change(seat=seat)
     if seat.pending is not None and seat.pending.page != page:
         try:
@@ -444,7 +451,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
             change(seat=seat.published(shown))
         return
     left, seat = seat.wrote(query)
-    change(seat=seat)
+    change(seat=replace(seat, drawn=seat.seen))
     if left:
         change(class_cookie=remembered(seat))
         st.toast(

@@ -4,6 +4,7 @@ session's membership, with a clock the tests move by hand."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -592,3 +593,11 @@ def test_a_remembered_seat_is_recalled_and_garbage_is_not() -> None:
         assert recalled(garbage) is None, garbage
     room.end(teacher)
     assert not room.owns(back.teacher)
+
+
+def test_a_page_run_that_never_finished_is_overdue_after_a_while() -> None:
+    seat = Membership("KX39P", "seat").opening(ClassState("KX39P", 4, TREE, None), here=STEP)
+    began = replace(seat, asked=100.0)
+    assert not began.overdue(101.0, after=3.0)  # its run may still be going
+    assert began.overdue(104.0, after=3.0)  # it was lost: ask again
+    assert not replace(began, drawn=4).overdue(200.0, after=3.0)  # it finished
