@@ -414,9 +414,7 @@ def measure(args: argparse.Namespace, name: str, drive: Any, riders: int = 0) ->
                 "median_s": round(statistics.median(seen), 3) if seen else 0.0,
                 "p95_s": round(percentile(seen, 0.95), 3),
                 # Each rider's page open (a full page load in Chromium) apart from its moves.
-                "each_s": [
-                    [i.action, round(i.seconds, 3)] for i in browsers.log if not i.error
-                ],
+                "each_s": [[i.action, round(i.seconds, 3)] for i in browsers.log if not i.error],
             }
         if killed:
             extra["failover"] = {
