@@ -30,7 +30,7 @@ RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml
     && rm /tmp/requirements.txt
 
 # The app itself; .dockerignore keeps tests, benchmarks and local files out. Streamlit puts
-# app.py's folder first on the import path, so `core` is imported from here. numba compiles
+# serve.py's folder first on the import path, so `core` is imported from here. numba compiles
 # the engine's loops now, into core/engine/__pycache__, so the first visitor does not wait
 # for the compiler; the app's user owns that folder, since numba uses a cache folder only
 # where it can write.
@@ -43,4 +43,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read() != b'ok')"]
 
 # The same command as `make run`, on Streamlit's default port; .streamlit/config.toml applies.
-CMD ["streamlit", "run", "app.py", "--server.headless", "true", "--server.port", "8501", "--browser.gatherUsageStats", "false"]
+CMD ["streamlit", "run", "serve.py", "--server.headless", "true", "--server.port", "8501", "--browser.gatherUsageStats", "false"]

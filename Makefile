@@ -23,13 +23,13 @@ PORT ?= 8501
 # freed memory, and the server holds several times what a class needs (README, Deploying).
 run: export MALLOC_ARENA_MAX ?= 2
 run: setup system-graphviz
-	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
+	$(BIN)/streamlit run serve.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false
 
 # For development: Streamlit watches the files and a save reruns the page. The watcher is off
 # everywhere else (.streamlit/config.toml): it costs a class a fifth of the server's CPU.
 dev: export MALLOC_ARENA_MAX ?= 2
 dev: setup system-graphviz
-	$(BIN)/streamlit run app.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
+	$(BIN)/streamlit run serve.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
 test: setup system-graphviz system-browser system-haproxy system-redis lint typecheck pytest floors
 
@@ -89,8 +89,8 @@ FLOORS_STAMP := $(FLOORS_VENV)/.arboretum-floors
 $(FLOORS_STAMP): pyproject.toml
 	test -x $(FLOORS_VENV)/bin/python || $(PYTHON) -m venv $(FLOORS_VENV)
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(FLOORS_VENV)/bin/python -m pip install --quiet pytest $$($(FLOORS_VENV)/bin/python -c \
-		'import tomllib; deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]; print(" ".join(d.replace(">=", "==") for d in deps))')
+	$(FLOORS_VENV)/bin/python -c 'import tomllib; deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]; print("\n".join(d.replace(">=", "==") for d in deps))' > $(FLOORS_VENV)/floors.txt
+	$(FLOORS_VENV)/bin/python -m pip install --quiet pytest --requirement $(FLOORS_VENV)/floors.txt
 	touch $(FLOORS_STAMP)
 
 floors: $(FLOORS_STAMP)

@@ -445,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = launch_chromium(playwright, chromium)
             try:
                 for case in (c for c in CASES if c.name in args.cases):
-                    script = floor if case.floor else ROOT / "app.py"
+                    script = floor if case.floor else ROOT / "serve.py"
                     server = Server.start(script, workdir)
                     with server.live:
                         measured = measure(browser, server, case, args.steps)

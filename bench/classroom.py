@@ -179,7 +179,7 @@ def served(args: argparse.Namespace, name: str) -> Iterator[Target]:
         return
     OUT.mkdir(parents=True, exist_ok=True)
     log = OUT / f"server-{name}.log"
-    command = streamlit_command(ROOT / "app.py", args.port)
+    command = streamlit_command(ROOT / "serve.py", args.port)
     saved = dict(os.environ)
     os.environ.update(dict(pair.split("=", 1) for pair in args.server_env))
     try:

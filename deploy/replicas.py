@@ -71,7 +71,7 @@ HEALTH = "/_stcore/health"
 
 
 def replica_command(port: int) -> list[str]:
-    """``streamlit run app.py`` as ``make run`` starts it, on 127.0.0.1:``port`` only.
+    """``streamlit run serve.py`` as ``make run`` starts it, on 127.0.0.1:``port`` only.
 
     The file watcher is off: a replica serves students and never reruns on a file save.
     """
@@ -80,7 +80,7 @@ def replica_command(port: int) -> list[str]:
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        "serve.py",
         "--server.headless",
         "true",
         "--server.port",

@@ -7,11 +7,13 @@ its run has written its settings to the URL (``url_state.finish`` does).
   projector, asks multiple-choice questions on any page (and "where will the tree split next?"
   on the step page, ``core.ui.split_poll``), and ends the class. Each run publishes what the
   page shows (its script and its link's query) when it changed.
-- **A student** joins by the link, the QR code or the code. While "Follow the teacher" is on,
-  a fragment in the sidebar reads the class's version every :data:`CHECK_SECONDS` seconds:
-  one read of the store, and no rerun of the page while nothing changed. When it moved, the
-  student's session opens the teacher's view (another page by ``st.switch_page``, the same
-  page by a rerun whose ``url_state.arrive`` reads the teacher's settings as a link's).
+- **A student** joins by the link, the QR code or the code. A small script in the sidebar
+  (``class_check.js``) asks the server for the class's version every second over plain HTTP
+  (``core.app.class_check``: no Streamlit run, no rerun of the page while nothing changed).
+  When it moved, the script asks the page for one run, which opens the teacher's view
+  (another page by ``st.switch_page``, the same page by a rerun whose ``url_state.arrive``
+  reads the teacher's settings as a link's). A server started from ``app.py`` alone, without
+  ``serve.py``'s route, checks with a fragment on a timer instead (a Streamlit run each time).
   Moving a control leaves the teacher's view and stops following; the toggle jumps back.
 
 The store cannot be reached: the session leaves its class with a clear notice, and every
@@ -26,6 +28,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlencode, urlsplit
 
@@ -33,6 +36,7 @@ import segno
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from core.app.class_check import CHECK_EVERY, check_path, served
 from core.app.classroom import (
     CHECK_IN_EVERY,
     CLASS_TTL,
@@ -58,7 +62,7 @@ from core.ui.visit import change, visit
 
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
 #: the page's own run.
-CHECK_SECONDS = 1.0
+CHECK_SECONDS = CHECK_EVERY
 #: Seconds after which a follower's page run that has not finished is asked for again.
 RETRY_SECONDS = 3.0
 #: Seconds between the teacher's updates of the class size and a poll's answers.
@@ -427,12 +431,39 @@ def _student_sidebar(seat: Membership, page: str) -> None:
     if st.button("Leave the class", icon=":material/logout:", key="class-leave"):
         _leave()
         st.rerun()
-    _follower_check(page)
+    if served():
+        _CHECK(
+            key="class-check",
+            data={
+                "url": check_path(seat.code),
+                "seen": seat.seen,
+                "seat": seat.seat,
+                "every": round(1000 * CHECK_SECONDS),
+                "retry": round(1000 * RETRY_SECONDS),
+                "checkIn": round(1000 * CHECK_IN_EVERY),
+            },
+            on_moved_change=_moved,
+            height=0,
+        )
+    else:
+        _follower_check(page)
+
+
+_CHECK = st.components.v2.component(
+    "arboretum_class_check",
+    html="",
+    js=Path(__file__).with_name("class_check.js").read_text(encoding="utf-8"),
+)
+
+
+def _moved() -> None:
+    """The check saw the class move: this run (``class_panel``'s ``_check``) follows it."""
 
 
 @st.fragment(run_every=CHECK_SECONDS)
 def _follower_check(page: str) -> None:
-    """The follower's check: one read of the class's version, and nothing drawn."""
+    """The follower's check without ``serve.py``'s route: a fragment run every second that
+    reads the class's version, and draws nothing."""
     _check(page, timer=True)
 
 

@@ -24,7 +24,7 @@ from deploy.process import LiveServer
 
 @pytest.fixture(scope="session")
 def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with serve(ROOT / "app.py", tmp_path_factory) as running:
+    with serve(ROOT / "serve.py", tmp_path_factory) as running:
         yield running
 
 

@@ -530,3 +530,19 @@ def test_students_follow_within_the_promised_two_seconds(lesson: Lesson) -> None
     assert len(lesson.delays_s) == 12  # six changes, two students
     assert statistics.median(lesson.delays_s) <= FOLLOW_PROMISE_S, lesson.follow_s
     lesson.steps_done = 6
+
+
+def test_a_students_page_checks_the_class_over_http(lesson: Lesson) -> None:
+    """The students' pages ask ``/api/class/CODE`` every second (serve.py's route): the check
+    that costs no Streamlit run, and answers the class's version."""
+    lesson.step(7)
+    for seat in lesson.students:
+        with seat.page.expect_response(
+            lambda response: "/api/class/" in response.url, timeout=5000
+        ) as asked:
+            pass
+        response = asked.value
+        assert response.status == 200
+        assert response.url.split("?")[0].endswith(f"/api/class/{lesson.code}")
+        assert isinstance(response.json()["version"], int)
+    lesson.steps_done = 7

@@ -190,7 +190,13 @@ def test_dockerfile_starts_the_app_as_make_run_does_and_checks_its_health() -> N
 
 def test_the_build_context_holds_the_app_and_its_config_and_nothing_else() -> None:
     context = build_context()
-    needed = {"app.py", "pyproject.toml", ".streamlit/config.toml", "datasets/manifest.json"}
+    needed = {
+        "app.py",
+        "serve.py",
+        "pyproject.toml",
+        ".streamlit/config.toml",
+        "datasets/manifest.json",
+    }
     assert needed <= context
     for folder in ("pages", "core", "datasets"):
         tracked = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.py")}
@@ -390,6 +396,16 @@ def test_the_file_watcher_is_off_wherever_students_are_served() -> None:
     for command in (recipe("run"), exec_form(cmd), replica_command(8641)):
         assert served_setting(command, "fileWatcherType") in (None, "none"), command
     assert ".streamlit/config.toml" in build_context()  # the image (Compose, k8s) has it
+
+
+def test_every_serving_path_starts_serve_py_with_the_class_check() -> None:
+    """``serve.py`` adds the followers' HTTP check to Streamlit's server; a path that started
+    ``app.py`` would leave every student's page checking by a Streamlit run each second."""
+    (cmd,) = arguments("CMD")
+    for command in (recipe("run"), recipe("dev"), exec_form(cmd), replica_command(8641)):
+        assert command[command.index("run") + 1] == "serve.py", command
+    served = (ROOT / "serve.py").read_text(encoding="utf-8")
+    assert 'st.App("app.py", routes=routes(' in served
 
 
 def test_make_dev_is_make_run_with_the_watcher_on() -> None:

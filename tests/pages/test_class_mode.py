@@ -26,6 +26,7 @@ from page_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+from core.app import class_check
 from core.app.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.app.pages import GROW_STEP_BY_STEP
 from core.app.store import REDIS_URL_VARIABLE, RedisStore
@@ -293,3 +294,31 @@ def test_on_redis_a_class_goes_on_and_a_lost_store_turns_class_mode_off(
     finally:
         monkeypatch.delenv(REDIS_URL_VARIABLE)
         classroom.clear()
+
+
+def test_a_served_app_checks_over_http_and_a_page_run_follows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Started by ``serve.py``, a student's sidebar holds the script that asks
+    ``/api/class/CODE`` (no fragment on a timer); the run it asks for opens the teacher's view."""
+    monkeypatch.setattr(class_check, "_served", [True])
+    teacher, code = start_class()
+    student = join(code)
+    check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")
+    data = json.loads(check.proto.json)
+    held = seat(student)
+    assert held is not None
+    assert data["url"] == f"/api/class/{code}"
+    assert data["seen"] == held.seen == classroom().version(code)
+    assert data["seat"] == held.seat
+    assert (data["every"], data["checkIn"]) == (1000, 30000)
+    assert "setInterval" in check.proto.js_content and "fetch(" in check.proto.js_content
+
+    teacher.select_slider(key="max_depth").set_value(2).run()
+    moved = classroom().version(code)
+    assert moved != data["seen"]  # what the script sees: it asks for a run
+    student.run()
+    assert_healthy(student)
+    assert student.select_slider(key="max_depth").value == 2
+    check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")
+    assert json.loads(check.proto.json)["seen"] == moved  # the next checks find nothing new

@@ -1,0 +1,24 @@
+"""How Arboretum is served: the app (``app.py`` and ``pages/``) with the class mode's check.
+
+``streamlit run serve.py`` finds the ``app`` below and serves it (``st.App``, Streamlit's way of
+adding routes to its own server): every page as ``streamlit run app.py`` serves it, plus
+``GET /api/class/CODE``, the cheap check a following student's page makes every second
+(``core/app/class_check.py``). ``make run``, ``make replicas``, the Docker image and the
+manifests start the app this way.
+"""
+
+import streamlit as st
+
+from core.app.class_check import routes
+from core.app.classroom import Classroom
+
+
+def classroom() -> Classroom:
+    """The classes the pages use (imported on the first check, once Streamlit's runtime runs:
+    the UI modules' caches belong to it)."""
+    from core.ui.class_panel import classroom as pages_classroom
+
+    return pages_classroom()
+
+
+app = st.App("app.py", routes=routes(classroom))

@@ -1,0 +1,230 @@
+"""The followers' HTTP check (``GET /api/class/CODE``): what it answers, what it writes, and that
+a class's version is read from the store at most once per ``FRESH`` seconds whatever the number
+of students asking. Driven through Starlette's ASGI interface, as uvicorn drives it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+
+from core.app import class_check
+from core.app.class_check import FRESH, MOST_CLASSES, PATH, answer, check_path, routes, served
+from core.app.classroom import Classroom, Shown
+from core.app.store import MemoryStore, StoreDown
+
+TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
+DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
+SEAT = "AbCdEfGhIjKlMnOp"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class CountingStore(MemoryStore):
+    """The in-process store, counting reads and able to go down."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(clock=clock)
+        self.reads = 0
+        self.down = False
+
+    def get(self, key: str) -> str | None:
+        if self.down:
+            raise StoreDown("gone")
+        self.reads += 1
+        return super().get(key)
+
+
+@pytest.fixture(autouse=True)
+def not_served_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building the route marks the process as serving it: undone after each test, so the
+    page tests that follow in this process use their timer check, as ``app.py`` alone does."""
+    monkeypatch.setattr(class_check, "_served", [])
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store(clock: Clock) -> CountingStore:
+    return CountingStore(clock)
+
+
+@pytest.fixture
+def room(store: CountingStore, clock: Clock) -> Classroom:
+    return Classroom(store, clock=clock)
+
+
+def get(app: Starlette, path: str, method: str = "GET") -> tuple[int, dict[str, str], Any]:
+    """One request through ``app``'s ASGI interface: status, headers, JSON body."""
+    target, _, query = path.partition("?")
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": target,
+        "raw_path": target.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    content = json.loads(body) if headers.get("content-type") == "application/json" else body
+    return start["status"], headers, content
+
+
+@pytest.fixture
+def app(room: Classroom, clock: Clock) -> Starlette:
+    return Starlette(routes=routes(lambda: room, clock=clock))
+
+
+def test_answer_reads_the_version_and_says_none_for_no_class(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    assert answer(room, teacher.code) == (200, room.version(teacher.code))
+    room.show(teacher, DEEPER)
+    assert answer(room, teacher.code) == (200, room.version(teacher.code))
+    room.end(teacher)
+    assert answer(room, teacher.code) == (200, None)
+
+
+@pytest.mark.parametrize("code", ["", "kx39p", "KX39", "KX39PP", "BBBBB", "<b>X", "../..", "K 39P"])
+def test_anything_but_a_code_reads_as_no_class_without_asking_the_store(
+    room: Classroom, store: CountingStore, code: str
+) -> None:
+    assert answer(room, code) == (200, None)
+    assert store.reads == 0
+
+
+def test_a_seat_checks_in_only_with_a_well_formed_token(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    answer(room, teacher.code, "<script>")
+    answer(room, teacher.code, "short")
+    assert room.students(teacher.code) == 0
+    answer(room, teacher.code, SEAT)
+    assert room.students(teacher.code) == 1
+
+
+def test_a_seat_of_an_ended_class_is_not_written(room: Classroom, store: CountingStore) -> None:
+    teacher = room.start(TREE)
+    room.end(teacher)
+    assert answer(room, teacher.code, SEAT) == (200, None)
+    assert store.fields(f"class:{teacher.code}:seats") == {}
+
+
+def test_a_store_that_is_down_answers_503(room: Classroom, store: CountingStore) -> None:
+    teacher = room.start(TREE)
+    store.down = True
+    assert answer(room, teacher.code) == (503, None)
+
+
+def test_the_route_answers_json_that_nobody_caches(app: Starlette, room: Classroom) -> None:
+    teacher = room.start(TREE)
+    status, headers, body = get(app, check_path(teacher.code))
+    assert status == 200
+    assert headers["cache-control"] == "no-store"
+    assert body == {"version": room.version(teacher.code)}
+    other = next(code for code in ("KX39P", "KX39A") if code != teacher.code)
+    status, headers, body = get(app, check_path(other))
+    assert (status, headers["cache-control"], body) == (200, "no-store", {"version": None})
+
+
+def test_the_route_takes_only_get(app: Starlette, room: Classroom) -> None:
+    teacher = room.start(TREE)
+    assert get(app, check_path(teacher.code), method="POST")[0] == 405
+
+
+def test_a_class_of_any_size_costs_one_store_read_per_fresh_window(
+    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+) -> None:
+    teacher = room.start(TREE)
+    path = check_path(teacher.code)
+    before = store.reads
+    answers = [get(app, path)[2]["version"] for _ in range(60)]
+    assert store.reads - before == 1
+    first = answers[0]
+    assert answers == [first] * 60
+
+    room.show(teacher, DEEPER)  # the teacher moves: seen once the read is stale
+    moved = room.version(teacher.code)
+    before = store.reads
+    assert get(app, path)[2]["version"] == first != moved
+    assert store.reads == before
+    clock.now += FRESH
+    assert get(app, path)[2]["version"] == moved
+    assert store.reads == before + 1
+
+
+def test_a_check_in_always_reaches_the_store(
+    app: Starlette, room: Classroom, store: CountingStore
+) -> None:
+    teacher = room.start(TREE)
+    path = check_path(teacher.code)
+    get(app, path)
+    for number in range(3):
+        assert get(app, f"{path}?seat={SEAT[:-1]}{number}")[0] == 200
+    assert room.students(teacher.code) == 3
+
+
+def test_the_route_says_when_the_store_is_down_and_recovers(
+    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+) -> None:
+    teacher = room.start(TREE)
+    store.down = True
+    status, _, body = get(app, check_path(teacher.code))
+    assert (status, body) == (503, {"version": None, "down": True})
+    store.down = False
+    status, _, body = get(app, check_path(teacher.code))
+    assert (status, body) == (200, {"version": room.version(teacher.code)})
+
+
+def test_many_codes_never_grow_the_memory_of_reads(
+    app: Starlette, room: Classroom, store: CountingStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(class_check, "MOST_CLASSES", 5)
+    first, *others = ["KX39P", "KX39A", "KX39C", "KX39E", "KX39F", "KX39H"]
+    get(app, check_path(first))
+    reads = store.reads
+    get(app, check_path(first))
+    assert store.reads == reads  # remembered
+    for code in others:  # the sixth class forgets the first five
+        get(app, check_path(code))
+    reads = store.reads
+    get(app, check_path(first))
+    assert store.reads == reads + 1
+    assert MOST_CLASSES >= 100
+
+
+def test_the_route_is_served_once_built_and_its_path_is_outside_streamlits(
+    room: Classroom,
+) -> None:
+    routes(lambda: room)
+    assert served()
+    assert PATH.startswith("/api/")
+    for reserved in ("/_stcore/", "/static/", "/media/", "/component/"):
+        assert not PATH.startswith(reserved)
