@@ -1,15 +1,15 @@
 """How Arboretum is served: the app (``app.py`` and ``pages/``) with the class mode's check.
 
 ``streamlit run serve.py`` finds the ``app`` below and serves it (``st.App``, Streamlit's way of
-adding routes to its own server): every page as ``streamlit run app.py`` serves it, plus
+adding to its own server): every page as ``streamlit run app.py`` serves it, plus
 ``GET /api/class/CODE``, the cheap check a following student's page makes every second
-(``core/app/class_check.py``). ``make run``, ``make replicas``, the Docker image and the
-manifests start the app this way.
+(``core/app/class_check.py``), answered in front of Streamlit's own middleware. ``make run``,
+``make replicas``, the Docker image and the manifests start the app this way.
 """
 
 import streamlit as st
 
-from core.app.class_check import routes
+from core.app.class_check import check_middleware
 from core.app.classroom import Classroom
 
 
@@ -21,4 +21,4 @@ def classroom() -> Classroom:
     return pages_classroom()
 
 
-app = st.App("app.py", routes=routes(classroom))
+app = st.App("app.py", middleware=[check_middleware(classroom)])

@@ -6,16 +6,17 @@ is the class itself, driven through Streamlit's own protocol (:mod:`bench.st_cli
 1. **The teacher alone.** A session opens a lesson's link and presses "Start a class"; the
    server's CPU is read over a quiet window (the teacher's own class-size fragment ticks).
 2. **Joining.** Students open the join link (``/?class=CODE``) over the ramp; each lands on the
-   teacher's page with the teacher's settings. Each keeps the page's fragment timers as a
-   browser does: its follower check runs every second.
+   teacher's page with the teacher's settings. Each runs its page's check as a browser does
+   (:mod:`bench.page_check`: ``GET /api/class/CODE`` every second), or, on a server started
+   from ``app.py`` alone, keeps the page's fragment timer.
 3. **Following.** The teacher makes changes (a slider, the dataset, another page, Next on the
    step page). A change is timed from sending it to each student's session finishing the run
    of the whole page that shows the teacher's view: the same page and the same query string.
    The next change comes when every student has it (or after :data:`WAIT_S`), and not before
    ``every`` seconds.
 4. **Idle checks.** Nobody acts for ``idle`` seconds: the server's CPU over that window, less
-   the teacher-alone rate, divided by the checks the students' fragments ran, is what one check
-   that finds nothing new costs; a run of the whole page in that window would be a check that
+   the teacher-alone rate, divided by the checks the students made, is what one check that
+   finds nothing new costs; a run of the whole page in that window would be a check that
    reran the page.
 5. **A poll.** The teacher asks a multiple-choice question; every student sees it, picks an
    option (student ``i`` picks option ``i mod 3``) and sends it; the teacher's page must count
@@ -38,6 +39,7 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from bench.classroom_students import new_value
+from bench.page_check import PageCheck
 from bench.st_client import ProtocolError, Run, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
@@ -99,8 +101,11 @@ class Member:
     seen: list[Seen] = field(default_factory=list)
     error: str = ""
     joined_s: float = 0.0
+    check: PageCheck | None = None
 
     def record(self, run: Run) -> None:
+        if self.check is not None:
+            self.check.saw(run)
         exceptions = tuple(run.exceptions()) if run.whole_page else ()
         # A student's sidebar says whether it follows (a run of a fragment redraws only that).
         alone = run.whole_page and any(t.startswith("You explore on your own") for t in run.texts())
@@ -210,6 +215,7 @@ async def run_class(
 
     async def join(member: Member) -> None:
         await asyncio.sleep(rng.uniform(0, plan.ramp))
+        member.check = PageCheck(member.session)
         member.session.on_run = member.record
         began = time.monotonic()
         try:
@@ -298,6 +304,8 @@ async def run_class(
         "cpu_ms_per_check_raw": round(1000 * sum(spent.values()) / max(1, checks), 3),
         "page_runs": counts1["page_runs"] - counts0["page_runs"],
         "checks_that_reran": counts1["reran"] - counts0["reran"],
+        "http_checks": counts1["http_checks"] - counts0["http_checks"],
+        "runs_asked": counts1["asked"] - counts0["asked"],
         "timer_sends": counts1["sent"] - counts0["sent"],
         "teacher_runs": len(teacher.seen) - teacher_runs0,
     }
@@ -311,6 +319,8 @@ async def run_class(
         for e in s.exceptions
     ][:5]
     for member in [teacher, *students]:
+        if member.check is not None:
+            member.check.stop()
         await member.session.close()
     return result
 
@@ -332,11 +342,15 @@ def _state(member: Member) -> dict[str, Any]:
 
 
 def _counts(members: list[Member]) -> dict[str, int]:
-    """The students' runs so far: checks (fragment runs, ended or rerunning), page runs..."""
+    """The students' checks so far: over HTTP (the page's script, served by ``serve.py``) or as
+    fragment runs (``app.py`` alone: ended or rerunning), the runs they asked for, page runs."""
     fragment_runs = sum(1 for m in members for s in m.seen if not s.whole_page)
     reran = sum(m.session.stopped_early["fragment"] for m in members)
+    http = sum(m.check.checks for m in members if m.check is not None)
     return {
-        "checks": fragment_runs + reran,
+        "checks": fragment_runs + reran + http,
+        "http_checks": http,
+        "asked": sum(m.check.asked for m in members if m.check is not None),
         "reran": reran,
         "page_runs": sum(m.session.page_runs for m in members),
         "sent": sum(m.session.auto_reruns for m in members),

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -43,6 +44,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import websockets
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -631,6 +633,22 @@ class StudentSession:
         self.fill(key, value)
         return await self._rerun(page_hash=self._reader.page_hash)
 
+    async def trigger(self, component_id: str, event: str, value: Any) -> None:
+        """What a custom component's ``setTriggerValue(event, value)`` does in a browser: a
+        rerun of the page carrying every widget's value and, once, the trigger.
+
+        Parameters
+        ----------
+        component_id : str
+            The component's element id (``bidi_component.id``).
+        event, value
+            The trigger's name and its JSON-able value.
+        """
+        state = WidgetState(id=_make_trigger_id(component_id, "events"))
+        state.json_trigger_value = json.dumps([{"event": event, "value": value}])
+        self._reader.start(time.perf_counter())
+        await self._send(self._reader.page_hash, extra=(state,))
+
     async def wait_for(
         self,
         shows: Callable[[Run], bool],
@@ -682,7 +700,13 @@ class StudentSession:
         return replace(run, seconds=time.perf_counter() - started)
 
     async def _send(
-        self, page_hash: str, page_name: str = "", *, fragment_id: str = "", auto: bool = False
+        self,
+        page_hash: str,
+        page_name: str = "",
+        *,
+        fragment_id: str = "",
+        auto: bool = False,
+        extra: Iterable[WidgetState] = (),
     ) -> None:
         """Send a ``rerun_script`` as the frontend's ``sendRerunBackMsg`` builds it."""
         if self._socket is None:
@@ -696,6 +720,7 @@ class StudentSession:
             states = [s for i, s in self._states.items() if i in live_ids]
         if auto:  # a timer sends no click (the browser sent it once, with its own rerun)
             states = [s for s in states if not s.HasField("trigger_value")]
+        states = [*states, *extra]
         self._reader.note("sent " + ("tick" if auto else "rerun"), "", fragment_id[:12])
         message = BackMsg()
         client = message.rerun_script

@@ -8,9 +8,10 @@ whatever the class's size, and answers the other checks from that read. When the
 moved, the script asks the page for one run, which opens the teacher's view
 (``class_panel._check``).
 
-The route is served when the app is started through ``serve.py`` (``st.App``, Streamlit's
-own way of adding routes); a process started from ``app.py`` alone has none, and its followers
-check with a fragment on a timer instead, which costs a Streamlit run each time.
+The check is served when the app is started through ``serve.py`` (``st.App``, Streamlit's own
+way of adding to its server, here as ASGI middleware: :class:`ClassCheck`); a process started
+from ``app.py`` alone has none, and its followers check with a fragment on a timer instead,
+which costs a Streamlit run each time.
 
 Answers (JSON, never cached by a browser or a proxy):
 
@@ -25,14 +26,15 @@ Answers (JSON, never cached by a browser or a proxy):
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
+from urllib.parse import parse_qs
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core.app.classroom import ALPHABET, CODE_LENGTH, Classroom
 from core.app.store import StoreDown
@@ -48,6 +50,7 @@ FRESH = 0.25
 #: asks for many codes costs memory no more than this).
 MOST_CLASSES = 1000
 
+_PREFIX = PATH.removesuffix("{code}")
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 _SEAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -94,40 +97,90 @@ def answer(room: Classroom, code: str, seat: str | None = None) -> tuple[int, in
     return 200, version
 
 
-def routes(
-    classroom: Callable[[], Classroom], clock: Callable[[], float] = time.monotonic
-) -> list[Route]:
-    """The check's route, reading the classes ``classroom()`` returns (the app's own).
+class ClassCheck:
+    """The check as ASGI middleware in front of Streamlit's server: a ``GET`` of :data:`PATH`
+    is answered here, before Streamlit's own middleware (path checks, signed session cookies,
+    compression) and routing, which a few bytes of JSON do not need; every other request
+    passes through untouched.
 
-    A check with a fresh read of its class (:data:`FRESH`) is answered on the server's event
-    loop at once. Otherwise the store is read on a worker thread, so that a slow store (Redis
-    waits up to its timeout) never holds up the server's other work; a check-in (``?seat=``)
-    always writes.
+    Parameters
+    ----------
+    app : ASGI application
+        What serves everything else (Streamlit).
+    classroom : callable
+        Returns the server's classes (the pages' own).
+    clock : callable, default ``time.monotonic``
+        Seconds, for :data:`FRESH`.
+
+    A check with a fresh read of its class is answered on the server's event loop at once.
+    Otherwise the store is read on a worker thread, so that a slow store (Redis waits up to
+    its timeout) never holds up the server's other work; a check-in (``?seat=``) always
+    writes.
     """
-    fresh: dict[str, tuple[float, int | None]] = {}
 
-    def reply(status: int, version: int | None) -> JSONResponse:
-        body: dict[str, object] = {"version": version}
-        if status == 503:
-            body["down"] = True
-        return JSONResponse(body, status_code=status, headers=_NO_STORE)
+    def __init__(
+        self,
+        app: ASGIApp,
+        classroom: Callable[[], Classroom],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.classroom = classroom
+        self.clock = clock
+        self.fresh: dict[str, tuple[float, int | None]] = {}
 
-    async def check(request: Request) -> JSONResponse:
-        code = str(request.path_params["code"])
-        seat = request.query_params.get("seat")
-        now = clock()
-        read = fresh.get(code)
-        if seat is None and read is not None and now - read[0] < FRESH:
-            return reply(200, read[1])
-        status, version = await run_in_threadpool(answer, classroom(), code, seat)
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not path.startswith(_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] != "GET":
+            await _reply(send, 405, b'{"error": "GET only"}')
+            return
+        code = path[len(_PREFIX) :]
+        seat = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("seat", [None])[0]
+        status, version = await self.read(code, seat)
+        body = {"version": version, **({"down": True} if status == 503 else {})}
+        await _reply(send, status, json.dumps(body).encode())
+
+    async def read(self, code: str, seat: str | None) -> tuple[int, int | None]:
+        """The answer for class ``code`` (see :func:`answer`), from a fresh read if one is kept."""
+        now = self.clock()
+        kept = self.fresh.get(code)
+        if seat is None and kept is not None and now - kept[0] < FRESH:
+            return 200, kept[1]
+        status, version = await run_in_threadpool(answer, self.classroom(), code, seat)
         if status == 200 and _CODE.fullmatch(code):
-            if len(fresh) >= MOST_CLASSES:
-                fresh.clear()
-            fresh[code] = (now, version)
-        return reply(status, version)
+            if len(self.fresh) >= MOST_CLASSES:
+                self.fresh.clear()
+            self.fresh[code] = (now, version)
+        return status, version
 
+
+def check_middleware(classroom: Callable[[], Classroom]) -> Middleware:
+    """:class:`ClassCheck` over the classes ``classroom()`` returns, for ``st.App``'s
+    ``middleware``; from now on this process serves the check (:func:`served`)."""
     _served.append(True)
-    return [Route(PATH, check, methods=["GET"])]
+    return Middleware(ClassCheck, classroom=classroom)
 
 
-__all__ = ["CHECK_EVERY", "FRESH", "PATH", "answer", "check_path", "routes", "served"]
+async def _reply(send: Send, status: int, body: bytes) -> None:
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = [
+    "CHECK_EVERY",
+    "FRESH",
+    "PATH",
+    "ClassCheck",
+    "answer",
+    "check_middleware",
+    "check_path",
+    "served",
+]

@@ -1,6 +1,7 @@
 """The followers' HTTP check (``GET /api/class/CODE``): what it answers, what it writes, and that
 a class's version is read from the store at most once per ``FRESH`` seconds whatever the number
-of students asking. Driven through Starlette's ASGI interface, as uvicorn drives it."""
+of students asking. Driven through the ASGI interface, as uvicorn drives it, in front of a
+small Starlette app standing for Streamlit's server."""
 
 from __future__ import annotations
 
@@ -10,9 +11,21 @@ from typing import Any
 
 import pytest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 
 from core.app import class_check
-from core.app.class_check import FRESH, MOST_CLASSES, PATH, answer, check_path, routes, served
+from core.app.class_check import (
+    FRESH,
+    MOST_CLASSES,
+    PATH,
+    ClassCheck,
+    answer,
+    check_middleware,
+    check_path,
+    served,
+)
 from core.app.classroom import Classroom, Shown
 from core.app.store import MemoryStore, StoreDown
 
@@ -99,9 +112,17 @@ def get(app: Starlette, path: str, method: str = "GET") -> tuple[int, dict[str, 
     return start["status"], headers, content
 
 
+def behind(request: Any) -> PlainTextResponse:
+    return PlainTextResponse(f"streamlit saw {request.url.path}")
+
+
 @pytest.fixture
 def app(room: Classroom, clock: Clock) -> Starlette:
-    return Starlette(routes=routes(lambda: room, clock=clock))
+    """Streamlit's place taken by one catch-all route; the check in front, as serve.py puts it."""
+    return Starlette(
+        routes=[Route("/{rest:path}", behind, methods=["GET", "POST"])],
+        middleware=[Middleware(ClassCheck, classroom=lambda: room, clock=clock)],
+    )
 
 
 def test_answer_reads_the_version_and_says_none_for_no_class(room: Classroom) -> None:
@@ -157,6 +178,13 @@ def test_the_route_answers_json_that_nobody_caches(app: Starlette, room: Classro
 def test_the_route_takes_only_get(app: Starlette, room: Classroom) -> None:
     teacher = room.start(TREE)
     assert get(app, check_path(teacher.code), method="POST")[0] == 405
+
+
+@pytest.mark.parametrize("path", ["/", "/Single_tree", "/_stcore/health", "/api/other", "/api"])
+def test_every_other_request_reaches_streamlit_untouched(app: Starlette, path: str) -> None:
+    status, headers, body = get(app, path)
+    assert (status, body) == (200, f"streamlit saw {path}".encode())
+    assert "cache-control" not in headers
 
 
 def test_a_class_of_any_size_costs_one_store_read_per_fresh_window(
@@ -220,10 +248,12 @@ def test_many_codes_never_grow_the_memory_of_reads(
     assert MOST_CLASSES >= 100
 
 
-def test_the_route_is_served_once_built_and_its_path_is_outside_streamlits(
+def test_the_check_is_served_once_its_middleware_is_made_and_its_path_is_outside_streamlits(
     room: Classroom,
 ) -> None:
-    routes(lambda: room)
+    assert not served()
+    made = check_middleware(lambda: room)
+    assert made.cls is ClassCheck
     assert served()
     assert PATH.startswith("/api/")
     for reserved in ("/_stcore/", "/static/", "/media/", "/component/"):

@@ -1,0 +1,167 @@
+"""What a following student's page script does, for the simulated students of the class bench.
+
+A student's sidebar holds ``core/ui/class_check.js``: every ``every`` ms it asks
+``GET /api/class/CODE`` (``core/app/class_check.py``) over the browser's kept-alive HTTP
+connection, with the browser's cookies (the load balancer's affinity cookie among them). While
+the answer is the version the page last acted on (``seen``), nothing else happens. When it moved,
+it sends the component's trigger ``moved`` (a rerun of the page); if the page has not acted on
+that version ``retry`` ms later, it sends it again. Every ``checkIn`` ms the request carries the
+seat (``?seat=``).
+
+:class:`PageCheck` does the same for one :class:`bench.st_client.StudentSession`: feed it every
+finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
+run of the whole page no longer does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from bench.st_client import Run, StudentSession, cookie_header
+
+#: The component's name (``core.ui.class_panel``).
+COMPONENT = "arboretum_class_check"
+
+
+def drawn_check(run: Run) -> tuple[str, dict[str, Any]] | None:
+    """The check script ``run`` shows: its element id and its data, or None."""
+    for element in run.elements:
+        if element.WhichOneof("type") != "bidi_component":
+            continue
+        component = element.bidi_component
+        if component.component_name == COMPONENT:
+            return str(component.id), json.loads(component.json)
+    return None
+
+
+class Http:
+    """One kept-alive HTTP/1.1 connection, as a browser keeps one to its server."""
+
+    def __init__(self, base_url: str, timeout: float) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.timeout = timeout
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def get(self, path: str, cookies: dict[str, str]) -> tuple[int, bytes]:
+        """``GET path``: the status and the body; a broken connection is opened again once."""
+        for attempt in (1, 2):
+            try:
+                return await asyncio.wait_for(self._get(path, cookies), self.timeout)
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                await self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _get(self, path: str, cookies: dict[str, str]) -> tuple[int, bytes]:
+        if self._writer is None:
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        assert self._reader is not None
+        lines = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if cookies:
+            lines.append(f"Cookie: {cookie_header(cookies)}")
+        self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await self._writer.drain()
+        head = await self._reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        headers = {
+            name.strip().lower(): value.strip()
+            for name, _, value in (line.partition(":") for line in header_lines if line)
+        }
+        body = await self._reader.readexactly(int(headers.get("content-length", "0")))
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        return status, body
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(Exception):
+                await self._writer.wait_closed()
+        self._reader = self._writer = None
+
+
+@dataclass
+class PageCheck:
+    """The check script of one simulated student's page.
+
+    Attributes
+    ----------
+    checks : int
+        HTTP checks answered.
+    asked : int
+        Runs of the page asked for (triggers sent).
+    failed : int
+        Checks that got no answer (the next one asks again, as the script does).
+    """
+
+    session: StudentSession
+    timeout: float = 10.0
+    checks: int = 0
+    asked: int = 0
+    failed: int = 0
+    _data: dict[str, Any] = field(default_factory=dict)
+    _element: str = ""
+    _task: asyncio.Task[None] | None = None
+    _asked: tuple[Any, float] = (None, 0.0)
+    _checked_in: float = field(default_factory=time.monotonic)
+
+    def saw(self, run: Run) -> None:
+        """A run finished: start, update or stop the script as the page now draws it."""
+        drawn = drawn_check(run)
+        if drawn is None:
+            if run.whole_page:
+                self.stop()
+            return
+        self._element, self._data = drawn
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop(float(self._data["every"]) / 1000))
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _loop(self, every: float) -> None:
+        http = Http(self.session.base_url, self.timeout)
+        began = time.monotonic()
+        try:
+            for beat in range(1, 10**9):
+                await asyncio.sleep(max(0.0, began + beat * every - time.monotonic()))
+                await self._tick(http)
+        finally:
+            await http.close()
+
+    async def _tick(self, http: Http) -> None:
+        data, now = self._data, time.monotonic()
+        check_in = now - self._checked_in > float(data["checkIn"]) / 1000
+        path = str(data["url"]) + (f"?seat={quote(str(data['seat']))}" if check_in else "")
+        try:
+            status, body = await http.get(path, self.session.cookies)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            self.failed += 1
+            return
+        self.checks += 1
+        if check_in and status == 200:
+            self._checked_in = now
+        version = json.loads(body).get("version") if status == 200 else "down"
+        if version == data["seen"]:
+            return
+        asked_version, asked_at = self._asked
+        if asked_version == version and now - asked_at < float(data["retry"]) / 1000:
+            return
+        self._asked = (version, now)
+        self.asked += 1
+        with contextlib.suppress(Exception):  # a closed socket: the session reconnects
+            await self.session.trigger(
+                self._element, "moved", {"version": version, "serial": self.asked}
+            )
