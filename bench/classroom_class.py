@@ -14,10 +14,11 @@ is the class itself, driven through Streamlit's own protocol (:mod:`bench.st_cli
    of the whole page that shows the teacher's view: the same page and the same query string.
    The next change comes when every student has it (or after :data:`WAIT_S`), and not before
    ``every`` seconds.
-4. **Idle checks.** Nobody acts for ``idle`` seconds: the server's CPU over that window, less
-   the teacher-alone rate, divided by the checks the students made, is what one check that
-   finds nothing new costs; a run of the whole page in that window would be a check that
-   reran the page.
+4. **Idle checks.** Nobody acts for ``idle`` seconds with the students' HTTP checks paused,
+   then ``idle`` seconds with them: the server's CPU over the second window, less the first
+   window's rate, divided by the checks the students made, is what one check that finds
+   nothing new costs (less the teacher-alone rate instead: everything the class adds, per
+   check); a run of the whole page in that window would be a check that reran the page.
 5. **A poll.** The teacher asks a multiple-choice question; every student sees it, picks an
    option (student ``i`` picks option ``i mod 3``) and sends it; the teacher's page must count
    exactly one answer per student, option by option.
@@ -281,7 +282,19 @@ async def run_class(
         await asyncio.sleep(max(0.0, sent + plan.every - time.monotonic()))
     result["changes"] = changes
 
-    # 4. Idle checks: nobody acts.
+    # 4. Idle checks: nobody acts. First a window with the students' HTTP checks paused (what
+    # the class costs the servers just by being there), then the window with them.
+    await asyncio.sleep(2.0)
+    for member in live:
+        if member.check is not None:
+            member.check.paused = True
+    quiet0, q0 = cpu(), time.monotonic()
+    await asyncio.sleep(plan.idle)
+    quiet1, q1 = cpu(), time.monotonic()
+    quiet_rate = (sum(quiet1.values()) - sum(quiet0.values())) / (q1 - q0)
+    for member in live:
+        if member.check is not None:
+            member.check.paused = False
     await asyncio.sleep(2.0)
     cpu0, t0 = cpu(), time.monotonic()
     counts0 = _counts(live)
@@ -302,6 +315,10 @@ async def run_class(
         "checks_per_s": round(checks / window, 2),
         "cpu_ms_per_check": round(1000 * followers_cpu / max(1, checks), 3),
         "cpu_ms_per_check_raw": round(1000 * sum(spent.values()) / max(1, checks), 3),
+        "quiet_cpu_per_s": round(quiet_rate, 4),
+        "cpu_ms_per_check_over_quiet": round(
+            1000 * (sum(spent.values()) - quiet_rate * window) / max(1, checks), 3
+        ),
         "page_runs": counts1["page_runs"] - counts0["page_runs"],
         "checks_that_reran": counts1["reran"] - counts0["reran"],
         "http_checks": counts1["http_checks"] - counts0["http_checks"],

@@ -102,6 +102,9 @@ class PageCheck:
         Runs of the page asked for (triggers sent).
     failed : int
         Checks that got no answer (the next one asks again, as the script does).
+    paused : bool
+        While true the script skips its checks (the benchmark's window of students who sit
+        there without checking, the baseline of what the checks cost).
     """
 
     session: StudentSession
@@ -109,6 +112,7 @@ class PageCheck:
     checks: int = 0
     asked: int = 0
     failed: int = 0
+    paused: bool = False
     _data: dict[str, Any] = field(default_factory=dict)
     _element: str = ""
     _task: asyncio.Task[None] | None = None
@@ -137,7 +141,8 @@ class PageCheck:
         try:
             for beat in range(1, 10**9):
                 await asyncio.sleep(max(0.0, began + beat * every - time.monotonic()))
-                await self._tick(http)
+                if not self.paused:
+                    await self._tick(http)
         finally:
             await http.close()
 

@@ -86,7 +86,12 @@ def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
         **latency,
         **result,
         "poll": {"counted": 3, "answers_sent": 3, "exact": True},
-        "idle": {"checks_per_s": 3.0, "cpu_ms_per_check": 3.9, "page_runs": 0},
+        "idle": {
+            "checks_per_s": 3.0,
+            "cpu_ms_per_check": 3.9,
+            "cpu_ms_per_check_over_quiet": 0.25,
+            "page_runs": 0,
+        },
         "rss_peak_mib": {"1": 386.0},
         "rss_end_mib": {"1": 380.0},
         "errors": [],
@@ -94,4 +99,5 @@ def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
     line = class_row(row)
     assert "| 0.70 / 2.50 MISS / 2.50 s |" in line
     assert "| 3 / 3 exact |" in line
+    assert "| 0.25 / 3.90 ms |" in line  # over students who do not check / all the class adds
     assert "| 1 |" in line  # one change measured, the skipped one not
