@@ -1,12 +1,13 @@
 """What a following student's page script does, for the simulated students of the class bench.
 
-A student's sidebar holds ``core/ui/class_check.js``: every ``every`` ms it asks
-``GET /api/class/CODE`` (``core/app/class_check.py``) over the browser's kept-alive HTTP
-connection, with the browser's cookies (the load balancer's affinity cookie among them). While
-the answer is the version the page last acted on (``seen``), nothing else happens. When it moved,
-it sends the component's trigger ``moved`` (a rerun of the page); if the page has not acted on
-that version ``retry`` ms later, it sends it again. Every ``checkIn`` ms the request carries the
-seat (``?seat=``).
+A student's sidebar holds ``core/ui/class_check.js``: it asks ``GET /api/class/CODE?seen=V``
+(``core/app/class_check.py``) over the browser's kept-alive HTTP connection, with the browser's
+cookies (the load balancer's affinity cookie among them), where ``V`` is the version it knows;
+the server holds the question until the class moves or a few seconds pass, and the script asks
+again (two questions at least ``every`` ms apart). While the answer is the version the page last
+acted on (``seen``), nothing else happens. When it differs, the script sends the component's
+trigger ``moved`` (a rerun of the page); if the page has not acted on that version ``retry`` ms
+later, it sends it again. Every ``checkIn`` ms a question carries the seat (``?seat=``).
 
 :class:`PageCheck` does the same for one :class:`bench.st_client.StudentSession`: feed it every
 finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
@@ -21,7 +22,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from bench.st_client import Run, StudentSession, cookie_header
 
@@ -108,7 +109,7 @@ class PageCheck:
     """
 
     session: StudentSession
-    timeout: float = 10.0
+    timeout: float = 30.0
     checks: int = 0
     asked: int = 0
     failed: int = 0
@@ -118,6 +119,7 @@ class PageCheck:
     _task: asyncio.Task[None] | None = None
     _asked: tuple[Any, float] = (None, 0.0)
     _checked_in: float = field(default_factory=time.monotonic)
+    _known: Any = "unknown"
 
     def saw(self, run: Run) -> None:
         """A run finished: start, update or stop the script as the page now draws it."""
@@ -137,19 +139,31 @@ class PageCheck:
 
     async def _loop(self, every: float) -> None:
         http = Http(self.session.base_url, self.timeout)
-        began = time.monotonic()
+        retry = asyncio.create_task(self._retry(every))
         try:
-            for beat in range(1, 10**9):
-                await asyncio.sleep(max(0.0, began + beat * every - time.monotonic()))
+            while True:
+                began = time.monotonic()
                 if not self.paused:
-                    await self._tick(http)
+                    await self._ask(http)
+                await asyncio.sleep(max(0.0, began + every - time.monotonic()))
         finally:
+            retry.cancel()
             await http.close()
 
-    async def _tick(self, http: Http) -> None:
+    async def _retry(self, every: float) -> None:
+        """The script's timer: a run asked for and lost is asked for again."""
+        while True:
+            await asyncio.sleep(every)
+            await self._consider()
+
+    async def _ask(self, http: Http) -> None:
         data, now = self._data, time.monotonic()
+        known = data["seen"] if self._known == "unknown" else self._known
+        query = {"seen": str(known)} if isinstance(known, int) else {}
         check_in = now - self._checked_in > float(data["checkIn"]) / 1000
-        path = str(data["url"]) + (f"?seat={quote(str(data['seat']))}" if check_in else "")
+        if check_in:
+            query["seat"] = str(data["seat"])
+        path = str(data["url"]) + ("?" + urlencode(query) if query else "")
         try:
             status, body = await http.get(path, self.session.cookies)
         except (OSError, asyncio.IncompleteReadError, ValueError):
@@ -158,11 +172,15 @@ class PageCheck:
         self.checks += 1
         if check_in and status == 200:
             self._checked_in = now
-        version = json.loads(body).get("version") if status == 200 else "down"
-        if version == data["seen"]:
+        self._known = json.loads(body).get("version") if status == 200 else "down"
+        await self._consider()
+
+    async def _consider(self) -> None:
+        version, now = self._known, time.monotonic()
+        if version == "unknown" or version == self._data["seen"]:
             return
         asked_version, asked_at = self._asked
-        if asked_version == version and now - asked_at < float(data["retry"]) / 1000:
+        if asked_version == version and now - asked_at < float(self._data["retry"]) / 1000:
             return
         self._asked = (version, now)
         self.asked += 1

@@ -26,10 +26,13 @@ Answers (JSON, never cached by a browser or a proxy):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
+from asyncio import FIRST_COMPLETED
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 from starlette.concurrency import run_in_threadpool
@@ -39,13 +42,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from core.app.classroom import ALPHABET, CODE_LENGTH, Classroom
 from core.app.store import StoreDown
 
-#: The route's path; ``{code}`` is a class code.
+#: The check's path; ``{code}`` is a class code.
 PATH = "/api/class/{code}"
 #: Seconds between a follower's checks: a teacher's change reaches the page within this, plus
 #: the page's own run.
 CHECK_EVERY = 1.0
-#: Seconds a version read from the store answers the checks of the whole class.
+#: Seconds a version read from the store answers the checks of the whole class; also how often
+#: a replica reads the version of a class whose students wait for it to move.
 FRESH = 0.25
+#: Seconds a check that names the version its page shows (``?seen=``) waits for the class to
+#: move before it answers "nothing new". Under the 10 s a server is given to stop (waiting
+#: checks hold its shutdown), and far under any proxy's timeout (HAProxy's is 60 s).
+WAIT = 8.0
 #: Classes whose last read is kept; beyond it the reads are forgotten (a hostile client that
 #: asks for many codes costs memory no more than this).
 MOST_CLASSES = 1000
@@ -59,7 +67,7 @@ _served: list[bool] = []
 
 
 def served() -> bool:
-    """Whether this process serves the check's route (the app was started by ``serve.py``)."""
+    """Whether this process serves the check (the app was started by ``serve.py``)."""
     return bool(_served)
 
 
@@ -97,6 +105,16 @@ def answer(room: Classroom, code: str, seat: str | None = None) -> tuple[int, in
     return 200, version
 
 
+@dataclass
+class _Watch:
+    """The checks of one class waiting on one server for its version to move."""
+
+    status: int
+    version: int | None
+    moved: asyncio.Event = field(default_factory=asyncio.Event)
+    waiting: int = 0
+
+
 class ClassCheck:
     """The check as ASGI middleware in front of Streamlit's server: a ``GET`` of :data:`PATH`
     is answered here, before Streamlit's own middleware (path checks, signed session cookies,
@@ -111,11 +129,16 @@ class ClassCheck:
         Returns the server's classes (the pages' own).
     clock : callable, default ``time.monotonic``
         Seconds, for :data:`FRESH`.
+    wait : float, default :data:`WAIT`
+        Seconds a check that names the version its page shows waits for a change.
 
-    A check with a fresh read of its class is answered on the server's event loop at once.
-    Otherwise the store is read on a worker thread, so that a slow store (Redis waits up to
-    its timeout) never holds up the server's other work; a check-in (``?seat=``) always
-    writes.
+    A check with a fresh read of its class is answered from it; otherwise the store is read on
+    a worker thread, so that a slow store (Redis waits up to its timeout) never holds up the
+    server's other work; a check-in (``?seat=``) always writes. A check that says which version
+    its page shows (``?seen=7``) and finds it current is held, for at most ``wait`` seconds,
+    until the class moves: one task per class on this server reads the version every
+    :data:`FRESH` seconds while any check waits, and answers them all at once. So a class that
+    nobody changes costs a check per student every ``wait`` seconds, not every second.
     """
 
     def __init__(
@@ -123,11 +146,14 @@ class ClassCheck:
         app: ASGIApp,
         classroom: Callable[[], Classroom],
         clock: Callable[[], float] = time.monotonic,
+        wait: float = WAIT,
     ) -> None:
         self.app = app
         self.classroom = classroom
         self.clock = clock
+        self.wait = wait
         self.fresh: dict[str, tuple[float, int | None]] = {}
+        self.watches: dict[str, _Watch] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
@@ -138,8 +164,13 @@ class ClassCheck:
             await _reply(send, 405, b'{"error": "GET only"}')
             return
         code = path[len(_PREFIX) :]
-        seat = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("seat", [None])[0]
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        seat = query.get("seat", [None])[0]
+        seen = query.get("seen", [""])[0]
         status, version = await self.read(code, seat)
+        if status == 200 and version is not None and seen == str(version):
+            await receive()  # the request's (empty) body; the next receive is a disconnect
+            status, version = await self.until_moved(code, status, version, receive)
         body = {"version": version, **({"down": True} if status == 503 else {})}
         await _reply(send, status, json.dumps(body).encode())
 
@@ -155,6 +186,44 @@ class ClassCheck:
                 self.fresh.clear()
             self.fresh[code] = (now, version)
         return status, version
+
+    async def until_moved(
+        self, code: str, status: int, version: int | None, receive: Receive
+    ) -> tuple[int, int | None]:
+        """Wait until class ``code`` is no longer at ``version``, the client leaves, or
+        ``wait`` seconds pass; then the class's status and version."""
+        watch = self.watches.get(code)
+        if watch is None:
+            watch = self.watches[code] = _Watch(status, version)
+            asyncio.get_running_loop().create_task(self._follow(code, watch))
+        watch.waiting += 1
+        moved = asyncio.ensure_future(watch.moved.wait())
+        gone = asyncio.ensure_future(receive())
+        try:
+            await asyncio.wait({moved, gone}, timeout=self.wait, return_when=FIRST_COMPLETED)
+        finally:
+            watch.waiting -= 1
+            moved.cancel()
+            gone.cancel()
+        return watch.status, watch.version
+
+    async def _follow(self, code: str, watch: _Watch) -> None:
+        """Read class ``code`` every :data:`FRESH` seconds while checks wait for it, and wake
+        them when it moved."""
+        try:
+            while True:
+                await asyncio.sleep(FRESH)
+                if watch.waiting == 0:
+                    return
+                status, version = await run_in_threadpool(answer, self.classroom(), code, None)
+                if status == 200:
+                    self.fresh[code] = (self.clock(), version)
+                if (status, version) != (watch.status, watch.version):
+                    watch.status, watch.version = status, version
+                    watch.moved.set()
+                    watch.moved = asyncio.Event()
+        finally:
+            del self.watches[code]
 
 
 def check_middleware(classroom: Callable[[], Classroom]) -> Middleware:
@@ -178,6 +247,7 @@ __all__ = [
     "CHECK_EVERY",
     "FRESH",
     "PATH",
+    "WAIT",
     "ClassCheck",
     "answer",
     "check_middleware",

@@ -13,7 +13,7 @@ its run has written its settings to the URL (``url_state.finish`` does).
   When it moved, the script asks the page for one run, which opens the teacher's view
   (another page by ``st.switch_page``, the same page by a rerun whose ``url_state.arrive``
   reads the teacher's settings as a link's). A server started from ``app.py`` alone, without
-  ``serve.py``'s route, checks with a fragment on a timer instead (a Streamlit run each time).
+  ``serve.py``'s check, checks with a fragment on a timer instead (a Streamlit run each time).
   Moving a control leaves the teacher's view and stops following; the toggle jumps back.
 
 The store cannot be reached: the session leaves its class with a clear notice, and every
@@ -462,7 +462,7 @@ def _moved() -> None:
 
 @st.fragment(run_every=CHECK_SECONDS)
 def _follower_check(page: str) -> None:
-    """The follower's check without ``serve.py``'s route: a fragment run every second that
+    """The follower's check without ``serve.py``'s: a fragment run every second that
     reads the class's version, and draws nothing."""
     _check(page, timer=True)
 

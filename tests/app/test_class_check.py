@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
@@ -17,9 +18,11 @@ from starlette.routing import Route
 
 from core.app import class_check
 from core.app.class_check import (
+    CHECK_EVERY,
     FRESH,
     MOST_CLASSES,
     PATH,
+    WAIT,
     ClassCheck,
     answer,
     check_middleware,
@@ -59,7 +62,7 @@ class CountingStore(MemoryStore):
 
 @pytest.fixture(autouse=True)
 def not_served_after(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Building the route marks the process as serving it: undone after each test, so the
+    """Making the middleware marks the process as serving the check: undone after each test, so the
     page tests that follow in this process use their timer check, as ``app.py`` alone does."""
     monkeypatch.setattr(class_check, "_served", [])
 
@@ -164,7 +167,7 @@ def test_a_store_that_is_down_answers_503(room: Classroom, store: CountingStore)
     assert answer(room, teacher.code) == (503, None)
 
 
-def test_the_route_answers_json_that_nobody_caches(app: Starlette, room: Classroom) -> None:
+def test_the_check_answers_json_that_nobody_caches(app: Starlette, room: Classroom) -> None:
     teacher = room.start(TREE)
     status, headers, body = get(app, check_path(teacher.code))
     assert status == 200
@@ -175,7 +178,7 @@ def test_the_route_answers_json_that_nobody_caches(app: Starlette, room: Classro
     assert (status, headers["cache-control"], body) == (200, "no-store", {"version": None})
 
 
-def test_the_route_takes_only_get(app: Starlette, room: Classroom) -> None:
+def test_the_check_takes_only_get(app: Starlette, room: Classroom) -> None:
     teacher = room.start(TREE)
     assert get(app, check_path(teacher.code), method="POST")[0] == 405
 
@@ -219,7 +222,7 @@ def test_a_check_in_always_reaches_the_store(
     assert room.students(teacher.code) == 3
 
 
-def test_the_route_says_when_the_store_is_down_and_recovers(
+def test_the_check_says_when_the_store_is_down_and_recovers(
     app: Starlette, room: Classroom, store: CountingStore, clock: Clock
 ) -> None:
     teacher = room.start(TREE)
@@ -258,3 +261,161 @@ def test_the_check_is_served_once_its_middleware_is_made_and_its_path_is_outside
     assert PATH.startswith("/api/")
     for reserved in ("/_stcore/", "/static/", "/media/", "/component/"):
         assert not PATH.startswith(reserved)
+
+
+# --- a check that waits for the class to move (?seen=) ----------------------------------------
+
+
+async def call(
+    app: ClassCheck, path: str, *, leave_after: float | None = None
+) -> tuple[int, Any, float]:
+    """One request on the running loop: status, JSON body, seconds it took. ``leave_after``:
+    the client goes away then (``http.disconnect``), as a closed tab does."""
+    target, _, query = path.partition("?")
+    scope = {"type": "http", "method": "GET", "path": target, "query_string": query.encode()}
+    sent: list[dict[str, Any]] = []
+    asked = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        asked += 1
+        if asked == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        if leave_after is None:
+            await asyncio.Event().wait()  # the client stays
+        await asyncio.sleep(leave_after or 0.0)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    began = time.monotonic()
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], json.loads(body), time.monotonic() - began
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reads every 20 ms instead of every quarter second: the same logic, faster tests."""
+    monkeypatch.setattr(class_check, "FRESH", 0.02)
+
+
+async def nothing(scope: Any, receive: Any, send: Any) -> None:
+    raise AssertionError("the check must not reach Streamlit")
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_check_that_knows_the_version_waits_until_the_teacher_moves(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    shown = room.version(teacher.code)
+
+    async def lesson() -> tuple[int, Any, float]:
+        waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()  # nothing new: the question is held
+        room.show(teacher, DEEPER)
+        return await waiting
+
+    status, body, took = asyncio.run(lesson())
+    assert (status, body) == (200, {"version": room.version(teacher.code)})
+    assert body["version"] != shown
+    assert 0.2 <= took < 1.0
+    assert check.watches == {}  # nobody waits any more: the class is not read
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_check_that_finds_nothing_new_answers_after_its_wait(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=0.3)
+    shown = room.version(teacher.code)
+    status, body, took = asyncio.run(call(check, f"{check_path(teacher.code)}?seen={shown}"))
+    assert (status, body) == (200, {"version": shown})
+    assert 0.3 <= took < 1.0
+
+
+@pytest.mark.usefixtures("quick")
+@pytest.mark.parametrize("seen", ["", "0", "abc", "-1"])
+def test_a_check_that_knows_another_version_is_answered_at_once(room: Classroom, seen: str) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    status, body, took = asyncio.run(call(check, f"{check_path(teacher.code)}?seen={seen}"))
+    assert (status, body) == (200, {"version": room.version(teacher.code)})
+    assert took < 0.2
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_student_who_leaves_ends_the_wait(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    shown = room.version(teacher.code)
+    path = f"{check_path(teacher.code)}?seen={shown}"
+    status, _, took = asyncio.run(call(check, path, leave_after=0.1))
+    assert status == 200
+    assert took < 1.0
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_waiting_class_costs_one_read_per_fresh_window_and_wakes_all_at_once(
+    room: Classroom, store: CountingStore
+) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    shown = room.version(teacher.code)
+    path = f"{check_path(teacher.code)}?seen={shown}"
+
+    async def lesson() -> tuple[list[tuple[int, Any, float]], int]:
+        waiting = [asyncio.ensure_future(call(check, path)) for _ in range(60)]
+        await asyncio.sleep(0.05)
+        before = store.reads
+        await asyncio.sleep(0.4)  # about 20 windows of 20 ms
+        reads = store.reads - before
+        room.show(teacher, DEEPER)
+        return list(await asyncio.gather(*waiting)), reads
+
+    answers, reads = asyncio.run(lesson())
+    assert reads <= 25  # one read per window for the whole class, not one per student
+    moved = room.version(teacher.code)
+    assert {(status, body["version"]) for status, body, _ in answers} == {(200, moved)}
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_store_that_goes_down_while_students_wait_answers_503(
+    room: Classroom, store: CountingStore
+) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    shown = room.version(teacher.code)
+
+    async def lesson() -> tuple[int, Any, float]:
+        waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
+        await asyncio.sleep(0.1)
+        store.down = True
+        return await waiting
+
+    status, body, _ = asyncio.run(lesson())
+    assert (status, body) == (503, {"version": None, "down": True})
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_class_that_ends_while_students_wait_says_so(room: Classroom) -> None:
+    teacher = room.start(TREE)
+    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
+    shown = room.version(teacher.code)
+
+    async def lesson() -> tuple[int, Any, float]:
+        waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
+        await asyncio.sleep(0.1)
+        room.end(teacher)
+        return await waiting
+
+    status, body, _ = asyncio.run(lesson())
+    assert (status, body) == (200, {"version": None})
+
+
+def test_the_wait_stays_under_a_servers_stop_and_a_proxys_timeout() -> None:
+    assert WAIT < 10.0  # deploy.process gives a stopping server 10 s; waiting checks hold it
+    assert WAIT < 60.0  # HAProxy's server timeout (deploy/haproxy.cfg.in)
+    assert WAIT > 4 * CHECK_EVERY  # or waiting would not save much

@@ -40,6 +40,7 @@ import pytest
 from browser_helpers import VIEWPORT, AppPage
 
 from bench.live_app import free_port
+from core.app.class_check import WAIT
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
 from deploy.haproxy import haproxy_binary
 from deploy.process import LiveServer
@@ -533,16 +534,18 @@ def test_students_follow_within_the_promised_two_seconds(lesson: Lesson) -> None
 
 
 def test_a_students_page_checks_the_class_over_http(lesson: Lesson) -> None:
-    """The students' pages ask ``/api/class/CODE`` every second (serve.py's route): the check
-    that costs no Streamlit run, and answers the class's version."""
+    """The students' pages ask ``/api/class/CODE?seen=V`` (serve.py's check, which costs no
+    Streamlit run): the server holds the question until the class moves, at most ``WAIT`` s,
+    and answers the class's version."""
     lesson.step(7)
     for seat in lesson.students:
         with seat.page.expect_response(
-            lambda response: "/api/class/" in response.url, timeout=5000
+            lambda response: "/api/class/" in response.url, timeout=(WAIT + 4) * 1000
         ) as asked:
             pass
         response = asked.value
         assert response.status == 200
         assert response.url.split("?")[0].endswith(f"/api/class/{lesson.code}")
         assert isinstance(response.json()["version"], int)
+        assert f"seen={response.json()['version']}" in response.url  # nothing new: it waited
     lesson.steps_done = 7
