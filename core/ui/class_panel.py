@@ -8,8 +8,9 @@ its run has written its settings to the URL (``url_state.finish`` does).
   on the step page, ``core.ui.split_poll``), and ends the class. Each run publishes what the
   page shows (its script and its link's query) when it changed.
 - **A student** joins by the link, the QR code or the code. A small script in the sidebar
-  (``class_check.js``) asks the server for the class's version every second over plain HTTP
-  (``core.app.class_check``: no Streamlit run, no rerun of the page while nothing changed).
+  (``class_check.js``) asks the server for the class's version over plain HTTP, and the
+  server answers when it moves or after a few seconds (``core.app.class_check``: no Streamlit
+  run, no rerun of the page while nothing changed).
   When it moved, the script asks the page for one run, which opens the teacher's view
   (another page by ``st.switch_page``, the same page by a rerun whose ``url_state.arrive``
   reads the teacher's settings as a link's). A server started from ``app.py`` alone, without
