@@ -63,7 +63,6 @@ MOST_CLASSES = 1000
 _PREFIX = PATH.removesuffix("{code}")
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 _SEAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
-_NO_STORE = {"Cache-Control": "no-store"}
 
 _served: list[bool] = []
 
@@ -178,10 +177,15 @@ class ClassCheck:
 
     async def read(self, code: str, seat: str | None) -> tuple[int, int | None]:
         """The answer for class ``code`` (see :func:`answer`), from a fresh read if one is kept."""
-        now = self.clock()
         kept = self.fresh.get(code)
-        if seat is None and kept is not None and now - kept[0] < FRESH:
+        if seat is None and kept is not None and self.clock() - kept[0] < FRESH:
             return 200, kept[1]
+        return await self._from_store(code, seat)
+
+    async def _from_store(self, code: str, seat: str | None) -> tuple[int, int | None]:
+        """The answer for class ``code`` read from the store on a worker thread, and kept as
+        the fresh read of a real code."""
+        now = self.clock()
         status, version = await run_in_threadpool(answer, self.classroom(), code, seat)
         if status == 200 and _CODE.fullmatch(code):
             if len(self.fresh) >= MOST_CLASSES:
@@ -217,9 +221,7 @@ class ClassCheck:
                 await asyncio.sleep(FRESH)
                 if watch.waiting == 0:
                     return
-                status, version = await run_in_threadpool(answer, self.classroom(), code, None)
-                if status == 200:
-                    self.fresh[code] = (self.clock(), version)
+                status, version = await self._from_store(code, None)
                 if (status, version) != (watch.status, watch.version):
                     watch.status, watch.version = status, version
                     watch.moved.set()
