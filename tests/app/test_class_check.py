@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ from core.app.class_check import (
     check_path,
     served,
 )
-from core.app.classroom import Classroom, Shown
+from core.app.classroom import Classroom, Shown, Teacher
 from core.app.store import MemoryStore, StoreDown
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
@@ -306,24 +307,36 @@ async def nothing(scope: Any, receive: Any, send: Any) -> None:
     raise AssertionError("the check must not reach Streamlit")
 
 
-@pytest.mark.usefixtures("quick")
-def test_a_check_that_knows_the_version_waits_until_the_teacher_moves(room: Classroom) -> None:
+def held_then(
+    room: Classroom, act: Callable[[Teacher], object], *, after: float = 0.1
+) -> tuple[int, Any, float, int | None, object]:
+    """A class starts; a student's check names its version and is held; ``after`` seconds on,
+    ``act(teacher)`` happens. Returns the check's status, body and seconds, the version it
+    named, and what ``act`` returned."""
     teacher = room.start(TREE)
     check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
     shown = room.version(teacher.code)
 
-    async def lesson() -> tuple[int, Any, float]:
+    async def lesson() -> tuple[tuple[int, Any, float], object]:
         waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(after)
         assert not waiting.done()  # nothing new: the question is held
-        room.show(teacher, DEEPER)
-        return await waiting
+        acted = act(teacher)
+        return await waiting, acted
 
-    status, body, took = asyncio.run(lesson())
-    assert (status, body) == (200, {"version": room.version(teacher.code)})
+    (status, body, took), acted = asyncio.run(lesson())
+    assert check.watches == {}  # nobody waits any more: the class is not read
+    return status, body, took, shown, acted
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_check_that_knows_the_version_waits_until_the_teacher_moves(room: Classroom) -> None:
+    status, body, took, shown, moved = held_then(
+        room, lambda teacher: room.show(teacher, DEEPER), after=0.2
+    )
+    assert (status, body) == (200, {"version": moved})
     assert body["version"] != shown
     assert 0.2 <= took < 1.0
-    assert check.watches == {}  # nobody waits any more: the class is not read
 
 
 @pytest.mark.usefixtures("quick")
@@ -379,40 +392,23 @@ def test_a_waiting_class_costs_one_read_per_fresh_window_and_wakes_all_at_once(
     assert reads <= 25  # one read per window for the whole class, not one per student
     moved = room.version(teacher.code)
     assert {(status, body["version"]) for status, body, _ in answers} == {(200, moved)}
+    assert max(took for _, _, took in answers) < 2.0  # woken together, not timed out
 
 
 @pytest.mark.usefixtures("quick")
 def test_a_store_that_goes_down_while_students_wait_answers_503(
     room: Classroom, store: CountingStore
 ) -> None:
-    teacher = room.start(TREE)
-    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
-    shown = room.version(teacher.code)
-
-    async def lesson() -> tuple[int, Any, float]:
-        waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
-        await asyncio.sleep(0.1)
-        store.down = True
-        return await waiting
-
-    status, body, _ = asyncio.run(lesson())
+    status, body, took, *_ = held_then(room, lambda _: setattr(store, "down", True))
     assert (status, body) == (503, {"version": None, "down": True})
+    assert took < 1.0  # woken, not timed out
 
 
 @pytest.mark.usefixtures("quick")
 def test_a_class_that_ends_while_students_wait_says_so(room: Classroom) -> None:
-    teacher = room.start(TREE)
-    check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
-    shown = room.version(teacher.code)
-
-    async def lesson() -> tuple[int, Any, float]:
-        waiting = asyncio.ensure_future(call(check, f"{check_path(teacher.code)}?seen={shown}"))
-        await asyncio.sleep(0.1)
-        room.end(teacher)
-        return await waiting
-
-    status, body, _ = asyncio.run(lesson())
+    status, body, took, *_ = held_then(room, room.end)
     assert (status, body) == (200, {"version": None})
+    assert took < 1.0  # woken, not timed out
 
 
 def test_the_wait_stays_under_a_servers_stop_and_a_proxys_timeout() -> None:
