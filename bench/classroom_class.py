@@ -285,16 +285,12 @@ async def run_class(
     # 4. Idle checks: nobody acts. First a window with the students' HTTP checks paused (what
     # the class costs the servers just by being there), then the window with them.
     await asyncio.sleep(2.0)
-    for member in live:
-        if member.check is not None:
-            member.check.paused = True
+    _pause_checks(live, True)
     quiet0, q0 = cpu(), time.monotonic()
     await asyncio.sleep(plan.idle)
     quiet1, q1 = cpu(), time.monotonic()
     quiet_rate = (sum(quiet1.values()) - sum(quiet0.values())) / (q1 - q0)
-    for member in live:
-        if member.check is not None:
-            member.check.paused = False
+    _pause_checks(live, False)
     await asyncio.sleep(2.0)
     cpu0, t0 = cpu(), time.monotonic()
     counts0 = _counts(live)
@@ -356,6 +352,13 @@ def _state(member: Member) -> dict[str, Any]:
             for s in member.seen[-4:]
         ],
     }
+
+
+def _pause_checks(members: list[Member], paused: bool) -> None:
+    """Pause (or resume) the students' HTTP checks: questions in flight still get answered."""
+    for member in members:
+        if member.check is not None:
+            member.check.paused = paused
 
 
 def _counts(members: list[Member]) -> dict[str, int]:
