@@ -2,8 +2,9 @@
 
 ``streamlit run serve.py`` finds the ``app`` below and serves it (``st.App``, Streamlit's way of
 adding to its own server): every page as ``streamlit run app.py`` serves it, plus
-``GET /api/class/CODE``, the cheap check a following student's page makes every second
-(``core/app/class_check.py``), answered in front of Streamlit's own middleware. ``make run``,
+``GET /api/class/CODE``, the cheap check a following student's page keeps asking (the server
+holds it until the class moves, or a few seconds: ``core/app/class_check.py``), answered in
+front of Streamlit's own middleware. ``make run``,
 ``make replicas``, the Docker image and the manifests start the app this way.
 """
 
