@@ -18,6 +18,7 @@ import numpy as np
 from core.engine.node_splits import SplitComparison, StopReason
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
+from core.figures import score as model_score
 from core.figures import score_name as score_name
 from core.figures.criterion import same_question
 from core.figures.rules import Categories, category_of, path_step
@@ -26,12 +27,13 @@ from core.figures.rules import Categories, category_of, path_step
 
 
 def score(model: Any, X: np.ndarray, y: np.ndarray) -> float:
-    """Accuracy for classifiers, R² for regressors: the model's own ``score``.
+    """Accuracy for classifiers, R² for regressors: the number the model's own ``score`` gives.
 
-    The one scorer of the app: the figures' curves call the same ``score`` (the forest's
-    ``staged_scores`` ends at it), and :func:`score_name` names what it measures.
+    The one scorer of the app: the figures' curves compute the same (the forest's
+    ``staged_scores`` ends at it), and :func:`score_name` names what it measures. It is
+    :func:`core.figures.score`, the formula without scikit-learn's checks of its inputs.
     """
-    return float(model.score(X, y))
+    return model_score(model, X, y)
 
 
 def summary(description: str, sentences: int = 2) -> str:

@@ -4,7 +4,7 @@ Tree diagrams become Graphviz DOT text (and SVG/PNG when ``dot`` is installed); 
 boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
-from core.figures._model import score_name
+from core.figures._model import score, score_name
 from core.figures.boundary import (
     BoundaryData,
     BoundaryGrid,
@@ -115,6 +115,7 @@ __all__ = [
     "regression_figure",
     "render_png",
     "render_svg",
+    "score",
     "score_name",
     "sequential_color",
     "split_points",

@@ -59,8 +59,13 @@ class Contributions:
 
 
 def _path(tree: Any, row: np.ndarray) -> list[int]:
-    """Node ids from the root to the row's leaf (preorder ids grow down a path)."""
-    return [int(n) for n in np.sort(tree.decision_path(row.reshape(1, -1)).indices)]
+    """Node ids from the root to the row's leaf (preorder ids grow down a path).
+
+    ``row`` is already a float array, so it goes to the flat tree itself: the estimator's
+    ``decision_path`` would check it again for each of a forest's hundred trees.
+    """
+    paths = tree.tree_.decision_path(np.ascontiguousarray(row, dtype=np.float64).reshape(1, -1))
+    return [int(n) for n in np.sort(paths.indices)]
 
 
 def _node_values(tree: Any, column: int) -> np.ndarray:

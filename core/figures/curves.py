@@ -26,6 +26,7 @@ from core.figures._model import (
     IntArray,
     as_2d,
     is_forest,
+    score,
     score_name,
     task_of,
 )
@@ -237,7 +238,8 @@ def compute_depth_curve(
 ) -> DepthCurve:
     """Score a tree per criterion and depth on train and test data.
 
-    Scores are the trees' own ``score``: accuracy, or R² for regression trees.
+    Scores are what the trees' own ``score`` gives (by :func:`~core.figures._model.score`):
+    accuracy, or R² for regression trees.
 
     A tree grown to ``max_depth = d`` is the top ``d`` levels of the same tree grown deeper:
     each split depends only on its node's rows, and the builder grows (and draws its features)
@@ -283,8 +285,8 @@ def compute_depth_curve(
                 model = cut_to_depth(deepest, int(depth))
             else:
                 model = make_model(criterion=criterion, max_depth=int(depth)).fit(X, y_train)
-            train[i, j] = model.score(X, y_train)
-            test[i, j] = model.score(Xt, y_test)
+            train[i, j] = score(model, X, y_train)
+            test[i, j] = score(model, Xt, y_test)
     return DepthCurve(
         depths=np.asarray(depths, dtype=np.intp),
         criteria=tuple(criteria),

@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 
 from core.engine.pruning import prune
 from core.figures._layout import FONT_SIZE, axis_style, build_figure, styled_layout
-from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
+from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score, score_name, task_of
 from core.figures.palette import SEQUENTIAL_SCALE
 
 __all__ = [
@@ -193,22 +193,6 @@ def _check_grid(depths: Sequence[int | None], leaf_sizes: Sequence[int]) -> None
         raise ValueError(f"leaf_sizes must be whole numbers >= 1; got {list(leaf_sizes)}")
 
 
-def _score(model: FittedTree, X: FloatArray, y: np.ndarray) -> float:
-    """``model.score(X, y)`` by its formula: accuracy, or R² (module docstring).
-
-    scikit-learn's metric functions check their inputs on every call; over the map's 130 to
-    650 scorings those checks took 90% of the time, the fits and predictions the rest.
-    """
-    predicted = model.predict(X)
-    if task_of(model) == "classification":
-        return float(np.mean(predicted == y))
-    residual = float(np.sum((y - predicted) ** 2))
-    spread = float(np.sum((y - np.mean(y)) ** 2))
-    if spread == 0.0:  # every target equal: scikit-learn's r2_score gives 1 if all are hit, else 0
-        return 1.0 if residual == 0.0 else 0.0
-    return 1.0 - residual / spread
-
-
 def column_scores(
     make_model: Callable[..., Any],
     leaf: int,
@@ -248,7 +232,7 @@ def column_scores(
         model = None
         for i, depth in enumerate(depths):
             model = make_model(max_depth=depth, min_samples_leaf=leaf).fit(X, y)
-            scores[i] = _score(model, X_score, y_score)
+            scores[i] = score(model, X_score, y_score)
         return scores, model
     unfitted = make_model(max_depth=None, min_samples_leaf=leaf)
     alpha = float(unfitted.get_params().get("ccp_alpha", 0.0))
@@ -257,7 +241,7 @@ def column_scores(
     for i, depth in enumerate(depths):
         grown = full.tree_ if depth is None else full.tree_.top(full.tree_.depth <= depth)
         cut.tree_ = prune(grown, alpha)
-        scores[i] = _score(cut, X_score, y_score)
+        scores[i] = score(cut, X_score, y_score)
     return scores, full
 
 

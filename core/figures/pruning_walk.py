@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 
 from core.engine.pruning import prune, pruning_path
 from core.figures._layout import axis_style, build_figure, merge, styled_layout, subplot_grid, vline
-from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score_name, task_of
+from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score, score_name, task_of
 from core.figures.palette import FONT_COLOR, LINE_COLORS, SERIES_COLORS
 
 __all__ = ["PruningWalk", "compute_pruning_walk", "pruning_walk_figure"]
@@ -114,9 +114,9 @@ def compute_pruning_walk(
         pruned.tree_ = prune(model.tree_, a)
         leaves.append(pruned.tree_.n_leaves)
         nodes.append(pruned.tree_.node_count)
-        train.append(pruned.score(as_2d(X_train, "X_train"), y_train))
+        train.append(score(pruned, as_2d(X_train, "X_train"), y_train))
         if X_test is not None and y_test is not None:
-            test.append(pruned.score(as_2d(X_test, "X_test"), y_test))
+            test.append(score(pruned, as_2d(X_test, "X_test"), y_test))
     return PruningWalk(
         ccp_alphas=path.ccp_alphas,
         impurities=path.impurities,
