@@ -65,8 +65,7 @@ with ui.guard("the two trees") as growing:
     trees = {c: ui.fit_tree(tree_spec(settings, shape, criterion=c)) for c in CRITERIA}
     # One grid for both, cut at the split points of either tree: every cell is then a
     # constant region of both trees, and they can be compared cell by cell.
-    pair, both = plotted_pair(settings), tuple(trees.values())
-    boundaries = {c: view.boundary(tree, pair, edges_from=both) for c, tree in trees.items()}
+    boundaries = ui.boundaries_on_one_grid(view, trees, plotted_pair(settings))
 if growing.failed:
     st.stop()
 
@@ -124,7 +123,13 @@ for criterion, differing in zip(CRITERIA, (only_gini, only_entropy), strict=True
             ui.metrics([*ui.scores(tree, view), ("Leaves", tree.get_n_leaves())])
         plot_side, tree_side = st.columns(2, gap="large")
         with plot_side:
-            ui.boundary(boundaries[criterion], view, key=f"boundary-{criterion}", height=480)
+            ui.boundary(
+                boundaries[criterion],
+                view,
+                key=f"boundary-{criterion}",
+                height=480,
+                model=tree,
+            )
         with tree_side:
             name = f"arboretum-{criterion}-tree-{settings.dataset}"
             ui.diagram(

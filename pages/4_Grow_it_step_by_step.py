@@ -8,7 +8,7 @@ from core.app.pages import GROW_STEP_BY_STEP
 from core.app.words import why_leaf_sentence
 from core.engine.grow import grow_tree
 from core.engine.node_splits import split_candidates, why_leaf
-from core.engine.replay import estimator_after, growth_steps, prefix_after
+from core.engine.replay import growth_steps, prefix_after
 
 controls = ui.start(GROW_STEP_BY_STEP)
 with st.sidebar:
@@ -55,8 +55,7 @@ with top:
     )
 
 with ui.guard("the tree after this step") as stepping:
-    prefix = prefix_after(model.tree_, k, steps)
-    grown = estimator_after(model, k, steps)  # the fitted tree cut back to its first k splits
+    prefix, grown = ui.after_step(model, steps, k)  # the fitted tree cut back to k splits
     with scores:
         leaves = ("Leaves", k + 1)
         ui.metrics([*ui.scores(grown, view), ("Splits made", f"{k} of {len(steps)}"), leaves])

@@ -49,6 +49,7 @@ from core.ui.display import (
     what_to_notice,
 )
 from core.ui.growth_panels import (
+    after_step,
     describe_node,
     newest_split,
     pick_node,
@@ -60,6 +61,7 @@ from core.ui.growth_panels import (
 )
 from core.ui.home import link_cards, start_home
 from core.ui.panels import (
+    boundaries_on_one_grid,
     boundary,
     diagram,
     importances,
@@ -78,7 +80,9 @@ from core.ui.what_if_panel import edited_row, forest_vote_parts, what_if
 __all__ = [
     "GLANCE_TREES",
     "Controls",
+    "after_step",
     "article_links",
+    "boundaries_on_one_grid",
     "boundary",
     "catalogue",
     "chart",

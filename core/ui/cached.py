@@ -414,7 +414,7 @@ def growth(spec: TreeSpec) -> GrowthSteps:
 T = TypeVar("T")
 
 #: How many built values one model keeps (a few samples, pairs, nodes clicked in turn).
-BUILT_PER_MODEL = 8
+BUILT_PER_MODEL = 12
 
 _BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
 _BUILT_LOCK = threading.Lock()
@@ -432,7 +432,8 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     The first model holds the values weakly, so they go when it leaves the model caches
     (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
     recycled ``id``, and the other models count by weak reference (a dead one never matches a
-    new one). At most :data:`BUILT_PER_MODEL` per model, the oldest dropped first.
+    new one). At most :data:`BUILT_PER_MODEL` per model, the least recently used dropped first
+    (a page's scores, asked for on every rerun, outlive a run of samples clicked in turn).
 
     What is returned is shared by every visitor who builds the same: show it, never change
     it (``st.plotly_chart`` copies a figure before sending it). It must not hold the models
@@ -443,12 +444,13 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     with _BUILT_LOCK:
         kept = _BUILT.get(first)
         if kept is not None and full_key in kept:
-            found: T = kept[full_key]
+            found: T = kept.pop(full_key)
+            kept[full_key] = found  # now the most recently used
             return found
     made = build()  # outside the lock: two visitors may both build it once, never wait
     with _BUILT_LOCK:
         kept = _BUILT.setdefault(first, {})
         kept[full_key] = made
         while len(kept) > BUILT_PER_MODEL:
-            del kept[next(iter(kept))]  # dicts keep insertion order: the oldest first
+            del kept[next(iter(kept))]  # dicts keep insertion order: the least recently used
     return made

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView
@@ -24,7 +25,7 @@ from core.engine.node_splits import (
     split_candidates,
     why_leaf,
 )
-from core.engine.replay import GrowthPrefix, GrowthSteps
+from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_after, prefix_after
 from core.engine.structure import TREE_LEAF
 from core.figures import boundary_figure, compute_split_scan, regression_figure, split_scan_figure
 from core.figures.growth import (
@@ -103,6 +104,19 @@ def step_bar(controls: Controls, n_steps: int) -> int:
 # --- the tree after k splits ----------------------------------------------------------------
 
 
+def after_step(model: Any, steps: GrowthSteps, k: int) -> tuple[GrowthPrefix, Any]:
+    """The fitted ``model`` cut back to its first ``k`` splits: the prefix and its estimator.
+
+    Remembered beside the model (:func:`~core.ui.cached.built_once`): the same step on a
+    rerun is the same estimator, so the scores and figures kept beside it are found again.
+    """
+    return built_once(
+        [model],
+        ("after step", k),
+        lambda: (prefix_after(model.tree_, k, steps), estimator_after(model, k, steps)),
+    )
+
+
 def step_fit(
     view: ModelView,
     grown: Any,
@@ -133,15 +147,21 @@ def step_fit(
         add_vertical_line(figure, threshold, {"color": FONT_COLOR, "width": 3, "dash": "dash"})
         chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
-    data = view.boundary(grown, pair)
-    figure = boundary_figure(data, height=height, legend_below=True)
-    if newest is None:
-        chart(figure, key=key)
-        return "No split yet: the root alone predicts its majority class everywhere."
-    segment = boundary_split_segment(data, prefix.tree, newest)
-    if segment is not None:
-        add_split_segment(figure, segment)
+
+    def draw() -> tuple[go.Figure, Any]:
+        data = view.boundary(grown, pair)
+        figure = boundary_figure(data, height=height, legend_below=True)
+        if newest is None:
+            return figure, None
+        segment = boundary_split_segment(data, prefix.tree, newest)
+        if segment is not None:
+            add_split_segment(figure, segment)
+        return figure, segment
+
+    figure, segment = built_once([grown], ("step fit", pair, height, newest), draw)
     chart(figure, key=key)
+    if newest is None:
+        return "No split yet: the root alone predicts its majority class everywhere."
     if segment is None:
         return f"The newest split, **{rule}**, is on a feature that is not plotted."
     return f"The thick line is the newest split, **{rule}**, drawn across the box of its node."

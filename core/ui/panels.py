@@ -80,9 +80,42 @@ def boundary(
     sample: int | None = None,
     title: str = "",
     height: int = 540,
+    model: Any = None,
 ) -> None:
-    """Decision regions with the points; with ``sample``, its star, and clicks pick samples."""
-    _show_boundary(_boundary_figure(data, view, sample, title, height), data, view, key, sample)
+    """Decision regions with the points; with ``sample``, its star, and clicks pick samples.
+
+    With ``model``, the one ``data`` was computed from, the figure is remembered beside it
+    (:func:`~core.ui.cached.built_once`): a rerun that keeps the model draws nothing again.
+    """
+    if model is None:
+        figure = _boundary_figure(data, view, sample, title, height)
+    else:
+        figure = built_once(
+            [model],
+            ("regions drawn", data.grid.features, data.grid.x.size, sample, title, height),
+            lambda: _boundary_figure(data, view, sample, title, height),
+        )
+    _show_boundary(figure, data, view, key, sample)
+
+
+def boundaries_on_one_grid(
+    view: ModelView, models: Mapping[str, Any], pair: tuple[int, int]
+) -> dict[str, BoundaryData]:
+    """Each model's decision regions in ``pair``, on one grid cut at every model's splits.
+
+    Every cell is then a constant region of all the models, so they compare cell by cell.
+    Remembered beside the models: a rerun that keeps them computes nothing.
+    """
+    both = tuple(models.values())
+
+    def regions(model: Any) -> BoundaryData:
+        return built_once(
+            [model, *both],
+            ("boundary on one grid", pair),
+            lambda: view.boundary(model, pair, edges_from=both),
+        )
+
+    return {name: regions(model) for name, model in models.items()}
 
 
 def _boundary_figure(
@@ -254,10 +287,12 @@ def diagram(
         )
         return width, height * (1.0 if dot_available() else BROWSER_TALLER)
 
-    if whole:
-        drawn = drawing(None, False)
-        dot = to_dot(drawn, detail=details[0], node_numbers=node_numbers, selected=selected)
-    else:
+    def lay_out() -> tuple[TreeDiagram, str]:
+        if whole:
+            drawn = drawing(None, False)
+            return drawn, to_dot(
+                drawn, detail=details[0], node_numbers=node_numbers, selected=selected
+            )
         # Levels and detail from the estimate (no drawing needed); Graphviz, when present, has
         # the last word on its real layout, from there: a level more or less, usually.
         fold = choose_fold(estimate, deepest, details, unfold=bool(kept))
@@ -267,7 +302,27 @@ def diagram(
                 return svg_size(svg(dot_of(replace(fold, depth=depth))))
 
             fold = replace(fold, depth=fold_depth(measured, deepest, start=fold.depth))
-        drawn, dot = drawing(fold.depth, fold.unfold), dot_of(fold)
+        return drawing(fold.depth, fold.unfold), dot_of(fold)
+
+    # Choosing the levels costs a few layouts (5-15 ms); a rerun that leaves this drawing as
+    # it was (another section's control, a chart click) takes the choice made before.
+    drawn, dot = built_once(
+        [tree],  # a forest's tree by itself: the forest's own memo keeps its charts
+        (
+            "diagram",
+            whole,
+            tree_index,
+            sample,
+            test_on_tree,
+            tuple(highlight),
+            None if node_numbers is None else tuple(node_numbers),
+            selected,
+            tuple(kept),
+            detailed_up_to,
+            dot_available(),
+        ),
+        lay_out,
+    )
     shown = tree_diagram(dot, key=key, name=name, whole=whole)
     if drawn.collapsed:
         levels = max(node.depth for node in drawn.nodes) + 1

@@ -99,6 +99,19 @@ def test_a_model_keeps_its_latest_built_values_only() -> None:
     assert calls == [f"first {k}" for k in range(BUILT_PER_MODEL + 1)] + ["again 0"]
 
 
+def test_a_value_asked_for_again_outlives_newer_ones() -> None:
+    # A page's scores are asked for on every rerun while samples are clicked in turn: the
+    # scores must not be dropped as the oldest value.
+    model, calls = Model(), []
+    built_once([model], "scores", counting(calls, "scores"))
+    for k in range(2 * BUILT_PER_MODEL):
+        built_once([model], k, counting(calls, f"sample {k}"))
+        built_once([model], "scores", counting(calls, "scores again"))
+    assert "scores again" not in calls
+    built_once([model], 0, counting(calls, "sample 0 again"))
+    assert calls[-1] == "sample 0 again"  # the least recently used was dropped
+
+
 def _counting_boundaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     # New model objects, so no drawing from an earlier test is found for them.
     clear_caches()
