@@ -59,6 +59,14 @@ def _number(key: str, value: int) -> Change:
     return f"{key}={value}", lambda app: app.number_input(key=key).set_value(value)
 
 
+def _select(key: str, value: Any) -> Change:
+    return f"{key}={value}", lambda app: app.selectbox(key=key).set_value(value)
+
+
+def _toggle(key: str, value: bool) -> Change:
+    return f"{key}={value}", lambda app: app.toggle(key=key).set_value(value)
+
+
 def _segmented(key: str, value: str) -> Change:
     def change(app: AppTest) -> Any:
         return app.button_group(key=key).set_value(value)
@@ -111,6 +119,42 @@ CHANGES: dict[str, list[Change]] = {
 }
 
 
+#: Moves that leave the page's models as they were: a section's own control (the sample
+#: voted on, the forest's tree, the step, a view toggle, a diagram's size). ``--section``.
+SECTION_CHANGES: dict[str, list[Change]] = {
+    "Single_tree": [
+        _select("sample", 3),
+        _select("sample", 7),
+        _toggle("test_on_tree", True),
+        _segmented("tree-diagram-size", "whole"),
+        _segmented("tree-diagram-size", "fit"),
+        _select("sample", 12),
+    ],
+    "Random_forest": [
+        _number("tree", 3),
+        _number("tree", 4),
+        _select("sample", 5),
+        _select("sample", 9),
+        _toggle("log_trees", True),
+        _number("tree", 5),
+    ],
+    "Gini_vs_entropy": [
+        _segmented("tree-gini-size", "whole"),
+        _segmented("tree-gini-size", "fit"),
+        _segmented("tree-entropy-size", "whole"),
+        _segmented("tree-entropy-size", "fit"),
+    ],
+    "Grow_it_step_by_step": [
+        _select_slider("step", 1),
+        _select_slider("step", 2),
+        _select_slider("step", 3),
+        _select_slider("step", 2),
+        _select("node", 1),
+        _select("node", 2),
+    ],
+}
+
+
 @dataclass(frozen=True)
 class PageCpu:
     """The CPU seconds of each counted rerun of one page."""
@@ -129,8 +173,8 @@ def _check(app: AppTest, what: str) -> None:
         raise RuntimeError(f"{what}: {[e.value for e in app.exception]}")
 
 
-def measure(page: str) -> PageCpu:
-    """Open ``page``, make its changes, and time each run on the process's CPU clock."""
+def measure(page: str, changes: dict[str, list[Change]] = CHANGES) -> PageCpu:
+    """Open ``page``, make its ``changes``, and time each run on the process's CPU clock."""
     path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
     _clear_caches()
     app = AppTest.from_file(str(path), default_timeout=300)
@@ -139,7 +183,7 @@ def measure(page: str) -> PageCpu:
     first = time.process_time() - start
     _check(app, f"{page} first run")
     spent = []
-    for label, change in CHANGES[page]:
+    for label, change in changes[page]:
         change(app)
         start = time.process_time()
         app.run()
@@ -163,7 +207,7 @@ def check_clock(page: str) -> None:
     )
 
 
-def profile(page: str, top: int) -> None:
+def profile(page: str, top: int, changes: dict[str, list[Change]] = CHANGES) -> None:
     """Run ``page``'s changes with cProfile in the script thread; print the top functions."""
     path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
     _clear_caches()
@@ -176,7 +220,7 @@ def profile(page: str, top: int) -> None:
 
     threading.setprofile(start_in_thread)
     try:
-        for _, change in CHANGES[page]:
+        for _, change in changes[page]:
             change(app)
             app.run()
     finally:
@@ -206,19 +250,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=40, help="rows of the profile")
     parser.add_argument("--check-clock", metavar="PAGE", help="compare the clocks on one run")
     parser.add_argument("--verbose", action="store_true", help="every change's CPU")
+    parser.add_argument(
+        "--section", action="store_true", help="moves that keep the models (SECTION_CHANGES)"
+    )
     args = parser.parse_args(argv)
+    changes = SECTION_CHANGES if args.section else CHANGES
     if args.check_clock:
         check_clock(args.check_clock)
         return 0
     if args.profile:
-        profile(args.profile, args.top)
+        profile(args.profile, args.top, changes)
         return 0
     results = []
     for page in args.pages.split(","):
-        result = measure(page)
+        result = measure(page, changes)
         results.append(result)
         if args.verbose:
-            for (label, _), cpu in zip(CHANGES[page], result.per_change, strict=True):
+            for (label, _), cpu in zip(changes[page], result.per_change, strict=True):
                 print(f"{page} {label}: {cpu:.3f} s", file=sys.stderr)
     print(table(results))
     print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
