@@ -14,6 +14,10 @@ thread's ``time.thread_time`` sees almost nothing of the run. ``time.process_tim
 every thread of the process: the script thread's work plus the caller's wait (a blocked
 wait costs no CPU). That is the clock used here; ``--check-clock`` prints both for one run.
 
+``--section`` makes moves that keep the page's models instead (:data:`SECTION_CHANGES`: a
+sample, the forest's tree, a step, a diagram's size); ``--per-control`` moves each selectbox,
+slider, number input and toggle of each page three times and gives the median CPU per control.
+
 ``--profile PAGE`` runs that page's changes again under ``cProfile`` installed in the script
 thread (``threading.setprofile`` starts the profiler in each new thread) and prints the
 functions with the most cumulative time.
@@ -228,6 +232,58 @@ def profile(page: str, top: int, changes: dict[str, list[Change]] = CHANGES) -> 
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 
+#: The widget kinds ``--per-control`` moves. Select sliders and segmented buttons hold values
+#: AppTest can only set by value, not by position, so they are left to :data:`CHANGES`
+#: (``max_depth``, ``criterion``, ``step``).
+_MOVABLE = ("selectbox", "slider", "number_input", "toggle")
+
+
+def _move(widget: Any) -> None:
+    """Move ``widget`` next to what it shows: the option after it, one step up (or back to the
+    lowest at the top), the other side of a toggle; as a student's next move would be."""
+    kind = type(widget).__name__
+    if kind == "Toggle":
+        widget.set_value(not widget.value)
+    elif kind == "Selectbox":
+        widget.select_index(((widget.index or 0) + 1) % len(widget.options))
+    else:  # Slider, NumberInput
+        step = widget.step or 1
+        high = widget.max if widget.max is not None else widget.value + step
+        widget.set_value(widget.value + step if widget.value + step <= high else widget.min)
+
+
+def per_control(page: str, moves: int = 3) -> dict[str, float]:
+    """The median CPU of moving each of ``page``'s controls ``moves`` times, by widget key."""
+    path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
+    _clear_caches()
+    app = AppTest.from_file(str(path), default_timeout=300).run()
+    _check(app, f"{page} first run")
+    costs: dict[str, float] = {}
+    keys = [
+        (kind, w.key)
+        for kind in _MOVABLE
+        for w in getattr(app, kind)
+        if w.key and not w.key.startswith(("class-", "$$"))
+    ]
+    for kind, key in keys:
+        spent = []
+        for _ in range(moves):
+            try:
+                widget = getattr(app, kind)(key=key)
+            except KeyError:  # gone after an earlier move (a view closed)
+                break
+            if getattr(widget.proto, "disabled", False):
+                break
+            _move(widget)
+            start = time.process_time()
+            app.run()
+            spent.append(time.process_time() - start)
+            _check(app, f"{page} {key}")
+        if spent:
+            costs[key] = statistics.median(spent)
+    return costs
+
+
 def table(results: list[PageCpu]) -> str:
     """The results as a Markdown table."""
     lines = [
@@ -253,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--section", action="store_true", help="moves that keep the models (SECTION_CHANGES)"
     )
+    parser.add_argument(
+        "--per-control", action="store_true", help="each control of each page, moved 3 times"
+    )
     args = parser.parse_args(argv)
     changes = SECTION_CHANGES if args.section else CHANGES
     if args.check_clock:
@@ -260,6 +319,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.profile:
         profile(args.profile, args.top, changes)
+        return 0
+    if args.per_control:
+        print("| page | control | median CPU / move |\n| --- | --- | ---: |")
+        for page in args.pages.split(","):
+            for key, cpu in sorted(per_control(page).items(), key=lambda kv: -kv[1]):
+                print(f"| {page.replace('_', ' ')} | `{key}` | {cpu:.3f} s |")
+        print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
         return 0
     results = []
     for page in args.pages.split(","):
