@@ -185,6 +185,23 @@ class Tree:
         """``value`` of the leaf reached by every row, shape (n_samples, n_values)."""
         return self.value[self.apply(X), 0, :]
 
+    def path(self, row: Float) -> Int:
+        """Node ids one row passes through, root first, down to its leaf.
+
+        Parameters
+        ----------
+        row : ndarray of shape (n_features,)
+
+        Returns
+        -------
+        ndarray of shape (depth of the row's leaf + 1,)
+            The row of :meth:`decision_path` for this one row, as ids: no sparse matrix to build
+            when a forest's hundred trees are walked for one sample.
+        """
+        rows = rows_to_walk(np.reshape(row, (1, -1)), self.n_features)
+        nodes: Int = path_of_rows(rows, *walked_arrays(self), self.max_depth)[0]
+        return nodes[nodes != TREE_LEAF]
+
     def decision_path(self, X: Float) -> csr_matrix:
         """Nodes each row passes through, as a sparse indicator matrix.
 

@@ -64,8 +64,7 @@ def _path(tree: Any, row: np.ndarray) -> list[int]:
     ``row`` is already a float array, so it goes to the flat tree itself: the estimator's
     ``decision_path`` would check it again for each of a forest's hundred trees.
     """
-    paths = tree.tree_.decision_path(np.ascontiguousarray(row, dtype=np.float64).reshape(1, -1))
-    return [int(n) for n in np.sort(paths.indices)]
+    return [int(n) for n in tree.tree_.path(row)]
 
 
 def _node_values(tree: Any, column: int) -> np.ndarray:

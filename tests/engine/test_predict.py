@@ -198,6 +198,13 @@ def test_decision_path_lists_the_walked_nodes_root_first() -> None:
         assert_array_equal(path.data, 1)
 
 
+def test_one_rows_path_is_its_walked_nodes_root_first() -> None:
+    trees, rows = fitted_forest(regression=True, n_trees=3, seed=4)
+    for tree in trees:
+        for x in rows:  # with missing values among them (fitted_forest's rows)
+            assert tree.path(x).tolist() == reference_path(tree, x)
+
+
 def test_any_layout_or_number_type_walks_as_float64() -> None:
     trees, rows = fitted_forest(regression=False, n_trees=3, seed=3)
     stack = StackedTrees(trees)
