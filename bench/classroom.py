@@ -793,7 +793,7 @@ def kind_rows(row: dict[str, Any]) -> str:
         lines.append(
             f"| {row['students']} | {row['replicas']} | {kind} | {numbers['interactions']} "
             f"| {numbers['errors']} | {numbers['p50_s']:.2f} s | {judged} "
-            f"| {numbers['max_s']:.1f} s | {http} |"
+            f"| {numbers['max_s']:.2f} s | {http} |"
         )
     return "\n".join(lines)
 
