@@ -801,14 +801,20 @@ def kind_rows(row: dict[str, Any]) -> str:
 def page_load_line(page_load: dict[str, Any]) -> str:
     """One sentence: what a student's first link to a page fetches, and how it was found."""
     pages = page_load["pages"].values()
-    requests = sorted(p["requests"] for p in pages)
-    static = sorted(p["static_requests"] for p in pages)
-    mib = sorted(p["bytes"] / 2**20 for p in pages)
+
+    def span(values: list[str]) -> str:
+        """``"131-148"``, or one value when every page has the same."""
+        low, high = min(values, key=float), max(values, key=float)
+        return low if low == high else f"{low}-{high}"
+
+    requests = span([str(p["requests"]) for p in pages])
+    static = span([str(p["static_requests"]) for p in pages])
+    mib = span([f"{p['bytes'] / 2**20:.1f}" for p in pages])
     return (
-        f"A student's first link fetches its page's {requests[0]}-{requests[-1]} requests "
-        f"({static[0]}-{static[-1]} under /static/, {mib[0]:.1f}-{mib[-1]:.1f} MiB) over six "
-        "connections; a later link only what its browser's cache may not reuse (the HTML, the "
-        "health and host-config checks) and lazy chunks it never loaded. "
+        f"A student's first link fetches its page's {requests} requests "
+        f"({static} under /static/, {mib} MiB) over six connections; a later link only what "
+        "its browser's cache may not reuse (the HTML, the health and host-config checks) and "
+        "lazy chunks it never loaded. "
         f"Each page's list of requests: from {page_load['source']}."
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bench.classroom import by_kind, kind_rows, think_bounds
+from bench.classroom import by_kind, kind_rows, page_load_line, think_bounds
 from bench.classroom_students import Interaction, kind_of
 from bench.page_load import Asset, Browser, load_page, reusable
 
@@ -237,3 +237,15 @@ def test_think_bounds_read_low_high_or_one_fixed_time() -> None:
     for wrong in ("6,2", "-1,2", "1,2,3"):
         with pytest.raises(argparse.ArgumentTypeError, match="--think must be LOW,HIGH"):
             think_bounds(wrong)
+
+
+def test_the_page_load_line_gives_ranges_over_pages_and_says_how_the_list_was_found() -> None:
+    def page(requests: int, static: int, mib: float) -> dict[str, Any]:
+        return {"requests": requests, "static_requests": static, "bytes": int(mib * 2**20)}
+
+    varied = {"source": "Chromium", "pages": {"a": page(148, 141, 10.7), "b": page(9, 7, 9.3)}}
+    line = page_load_line(varied)
+    assert "its page's 9-148 requests (7-141 under /static/, 9.3-10.7 MiB)" in line
+    assert line.endswith("from Chromium.")
+    same = {"source": "the HTML's tags", "pages": {"a": page(63, 61, 2.2), "b": page(63, 61, 2.2)}}
+    assert "its page's 63 requests (61 under /static/, 2.2 MiB)" in page_load_line(same)
