@@ -35,13 +35,14 @@ class BrowserRiders:
     """``count`` Chromium students, each opening one link and making ``changes`` changes.
 
     Run with :meth:`start` (a thread) and :meth:`join`; ``log`` holds their interactions,
-    with the student numbers ``1000 + i``.
+    with the student numbers ``1000 + i``. Before each change a rider thinks as the simulated
+    students do: uniformly between ``think``'s bounds, in seconds.
     """
 
     base_url: str
     links: list[tuple[str, dict[str, str]]]
     changes: int = 10
-    think: float = 2.0
+    think: tuple[float, float] = (2.0, 6.0)
     timeout_ms: int = 120_000
     log: list[Interaction] = field(default_factory=list)
     _thread: threading.Thread | None = None
@@ -79,7 +80,7 @@ class BrowserRiders:
                 tabs.append((1000 + i, path, page))
             for _ in range(self.changes):
                 for who, path, page in tabs:
-                    time.sleep(max(0.3, rng.expovariate(1 / self.think)))
+                    time.sleep(rng.uniform(*self.think))
                     self._change(who, path, page, rng)
             browser.close()
 

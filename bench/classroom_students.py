@@ -1,14 +1,30 @@
-"""What a simulated student does: the link they open, the controls they move, when they leave.
+"""What a simulated student does: the links they open, the controls they move, when they leave.
 
-A student opens a page from a teacher's classroom link (:mod:`core.app.lessons`) or from a
-random valid URL (random settings made valid by :func:`core.app.settings.parse`), then, after
-some thinking, moves one control at a time (mostly a slider by a step or two, sometimes a jump,
-a new seed, another sample, a toggle) and now and then follows the sidebar to another page.
+A student is one browser (:class:`bench.page_load.Browser`: one cookie jar and one HTTP cache
+for all its tabs). They open a page from a teacher's classroom link (:mod:`core.app.lessons`)
+or from a random valid URL (random settings made valid by :func:`core.app.settings.parse`),
+then act ``Plan.changes`` times, thinking between actions (uniform between ``Plan.think``'s
+bounds, 2 and 6 s unless told). Each action is one of three kinds (:func:`kind_of`):
+
+- ``move`` (eight actions in ten; all of them for a student who stays on one page): one
+  control at a time, mostly a slider by a step or two, sometimes a jump, a new seed, another
+  sample, a toggle;
+- ``sidebar`` (one time in ten, ``"switch"``): the sidebar's link to another page, in the
+  same tab and websocket session;
+- ``link`` (one time in ten, ``"new tab"``; and the arrival, ``"open"``): another classroom
+  link or random URL opened in a new tab. The tab loads the page over HTTP first
+  (:func:`bench.page_load.load_page`: the HTML, then what the browser's cache does not hold:
+  everything on the student's first link, only the HTML and the uncacheable checks on later
+  ones), then opens its own websocket and runs the page. The old tab stays open, idle, until
+  the student leaves, as a browser keeps it.
+
 Every choice comes from the student's own seeded ``random.Random``, so a run is repeatable.
 
-Each change is timed from sending it to the server's ``script_finished``; it counts as an error
-when the run shows an exception, the server closes the connection, no answer comes within the
-timeout, or another page than the one asked for runs.
+A move or a sidebar link is timed from sending it to the server's ``script_finished``; a link
+from its first HTTP request to its first run's ``script_finished`` (HTTP, websocket handshake
+and run). It counts as an error when the run shows an exception, the server closes the
+connection, no answer comes within the timeout, another page than the one asked for runs, or
+a page load's request gets another status than Chromium got.
 """
 
 from __future__ import annotations
@@ -19,8 +35,11 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
+import websockets
+
+from bench.page_load import Browser, PageAssets, load_page
 from bench.st_client import WIDGET_KINDS, ProtocolError, Run, StudentSession, Widget
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
@@ -50,7 +69,23 @@ _SKIP = frozenset({"tree-diagram-size"})
 # ``bench.classroom_class`` drives the class mode on purpose).
 _SKIP_PREFIXES = ("class-", "FormSubmitter:")
 SWITCH_CHANCE = 0.1
+NEW_LINK_CHANCE = 0.1
 JUMP_CHANCE = 0.25
+#: The actions that open a link in a tab: the arrival and a later new tab.
+LINK_ACTIONS = frozenset({"open", "new tab"})
+
+Kind = Literal["move", "sidebar", "link"]
+KINDS: tuple[Kind, ...] = ("move", "sidebar", "link")
+
+
+def kind_of(action: str) -> Kind:
+    """The kind of an interaction by its action: ``"open"`` and ``"new tab"`` are links,
+    ``"switch"`` a sidebar link, anything else (a control's key) a move."""
+    if action in LINK_ACTIONS:
+        return "link"
+    if action == "switch":
+        return "sidebar"
+    return "move"
 
 
 @dataclass(frozen=True)
@@ -64,7 +99,8 @@ class Interaction:
     page : str
         The page it was made on (its URL path).
     action : str
-        ``"open"``, ``"switch"``, or the key of the control changed.
+        ``"open"`` (the arrival), ``"new tab"`` (a later link), ``"switch"`` (the sidebar),
+        or the key of the control changed (see :func:`kind_of`).
     started : float
         When it was sent (``time.monotonic``).
     seconds : float
@@ -82,8 +118,13 @@ class Interaction:
     query_before, query_after : str
         The URL's query string before the change and after the run that made it.
     value : str
-        The value the control was set to, as the widget shows it (``""`` for an open or a
+        The value the control was set to, as the widget shows it (``""`` for a link or a
         switch).
+    http_s : float or None
+        For a link whose page was loaded over HTTP: the seconds of that load, a part of
+        ``seconds``.
+    http_bytes : int
+        The bytes that load fetched.
     """
 
     student: int
@@ -98,6 +139,8 @@ class Interaction:
     query_before: str = ""
     query_after: str = ""
     value: str = ""
+    http_s: float | None = None
+    http_bytes: int = 0
 
 
 def random_settings(page: Page, rng: random.Random, catalogue: app_settings.Catalogue) -> Any:
@@ -215,19 +258,45 @@ def check(run: Run, session: StudentSession, url_path: str) -> str:
 
 @dataclass(frozen=True)
 class Plan:
-    """How a student behaves: how many changes, how long they think, how often they switch."""
+    """How a student behaves: how many actions, how long they think, what they do.
+
+    Attributes
+    ----------
+    changes : int, default 15
+        Actions after the arrival.
+    think : tuple of float, default (2.0, 6.0)
+        Seconds between two actions, drawn uniformly between these bounds.
+    switch_chance, new_link_chance : float, default 0.1 each
+        The share of actions that follow the sidebar to another page, and that open a new
+        link in a new tab; the rest are moves.
+    lesson_share : float, default 0.5
+        The share of links that are a lesson's, the others random valid URLs.
+    timeout : float, default 60.0
+        Seconds an interaction may take before it counts as lost.
+    reconnect : bool, default False
+        When the connection breaks (the server died), reconnect as a browser does and make the
+        change again, instead of ending the visit.
+    affinity_cookie : str, default ""
+        The name of the load balancer's affinity cookie, whose value names the server.
+    """
 
     changes: int = 15
-    think: float = 2.0
-    min_think: float = 0.3
+    think: tuple[float, float] = (2.0, 6.0)
     switch_chance: float = SWITCH_CHANCE
+    new_link_chance: float = NEW_LINK_CHANCE
     lesson_share: float = 0.5
     timeout: float = 60.0
-    #: When the connection breaks (the server died), reconnect as a browser does and make the
-    #: change again, instead of ending the visit.
     reconnect: bool = False
-    #: The name of the load balancer's affinity cookie, whose value names the server.
     affinity_cookie: str = ""
+
+
+@dataclass
+class _Opening:
+    """What a link told before its run: its page load over HTTP and the replica it reached."""
+
+    http_s: float | None = None
+    http_bytes: int = 0
+    replica: str = ""
 
 
 async def student(
@@ -240,28 +309,63 @@ async def student(
     *,
     start: tuple[str, dict[str, str]] | None = None,
     stay: bool = False,
+    assets: PageAssets | None = None,
 ) -> None:
-    """One student's visit: open a link, then ``plan.changes`` changes with think time.
+    """One student's visit: open a link, then ``plan.changes`` actions with think time.
 
-    Every interaction, failed or not, is appended to ``log``. A failure that leaves the session
+    Every interaction, failed or not, is appended to ``log``. A failure that leaves the tab
     unusable (closed connection, timeout) ends the visit; an exception in the page does not.
-    ``stay`` keeps the student on the first page (for measuring one page's cost).
+    ``stay`` keeps the student on the first page and tab (for measuring one page's cost).
+    ``assets`` is what each page's load fetches over HTTP
+    (:func:`bench.page_load.find_page_assets`); without it a link is its websocket and run.
     """
     url_path, query = start or start_link(rng, catalogue, plan.lesson_share)
-    session = StudentSession(base_url, timeout=plan.timeout)
+    browser = Browser()
+    tabs: list[StudentSession] = []
 
-    def replica_of(session: StudentSession) -> str:
-        return session.cookies.get(plan.affinity_cookie, "") if plan.affinity_cookie else ""
+    def replica_of(tab: StudentSession) -> str:
+        return tab.cookies.get(plan.affinity_cookie, "") if plan.affinity_cookie else ""
+
+    async def open_tab(
+        tab: StudentSession, url_path: str, query: dict[str, str], opening: _Opening
+    ) -> Run:
+        """A link in a new tab: the page over HTTP, then the websocket and the first run."""
+        if assets is not None:
+            load = await load_page(
+                base_url, assets.by_page[url_path], query, browser, timeout=plan.timeout
+            )
+            opening.http_s, opening.http_bytes = load.seconds, load.bytes
+            if load.error:
+                raise ProtocolError(load.error)
+        tab.cookies = dict(browser.cookies)
+        try:
+            await tab.connect()
+        except websockets.InvalidHandshake as failure:
+            raise ProtocolError(f"cannot connect: {failure}") from None
+        opening.replica = replica_of(tab)
+        return await tab.open(url_path, query)
 
     async def act(
-        action: str, page: str, make: Callable[[], Awaitable[Run]], value: Any = ""
+        action: str,
+        page: str,
+        tab: StudentSession,
+        make: Callable[[], Awaitable[Run]],
+        value: Any = "",
+        *,
+        retry: Callable[[], Awaitable[Run]] | None = None,
+        opening: _Opening | None = None,
     ) -> bool:
-        """Run the call ``make`` returns, log it; False when the session cannot go on."""
+        """Run the call ``make`` returns in ``tab``, log it; False when the tab cannot go on.
+
+        After a reconnect (``plan.reconnect``) ``retry`` runs instead of ``make``: a link's
+        page is loaded already, only its run is asked for again.
+        """
         began = time.monotonic()
         alive = True
-        query_before = session.query
-        replica_before = replica_of(session)
+        query_before = tab.query
+        replica_before = replica_of(tab)
         reconnect_s = None
+        opening = opening or _Opening()
         try:
             try:
                 run = await make()
@@ -270,13 +374,14 @@ async def student(
                     raise
                 # The server went away under the student: as the browser does, connect again
                 # (same URL, same cookies) and make the change again.
-                reconnect_s = await session.reconnect(plan.timeout)
-                run = await make()
-            error = check(run, session, page)
+                reconnect_s = await tab.reconnect(plan.timeout)
+                run = await (retry or make)()
+            error = check(run, tab, page)
         except TimeoutError:  # before OSError, of which it is a kind
             error, alive = f"timeout after {plan.timeout:g} s", False
         except (ProtocolError, OSError) as failure:
             error, alive = f"{type(failure).__name__}: {failure}"[:200], False
+        browser.cookies = {**browser.cookies, **tab.cookies}  # one jar for all the tabs
         log.append(
             Interaction(
                 who,
@@ -285,38 +390,58 @@ async def student(
                 began,
                 time.monotonic() - began,
                 error,
-                replica_of(session),
-                replica_before,
+                replica_of(tab),
+                replica_before or opening.replica,
                 reconnect_s,
                 query_before,
-                session.query,
+                tab.query,
                 str(value),
+                opening.http_s,
+                opening.http_bytes,
             )
         )
         return alive
 
+    async def new_tab(action: str, url_path: str, query: dict[str, str]) -> StudentSession | None:
+        """Open a link in a new tab (the old one stays open); None when it failed."""
+        tab = StudentSession(base_url, timeout=plan.timeout)
+        tabs.append(tab)
+        opening = _Opening()
+        opened = await act(
+            action,
+            url_path,
+            tab,
+            partial(open_tab, tab, url_path, query, opening),
+            retry=partial(tab.open, url_path, query),
+            opening=opening,
+        )
+        return tab if opened else None
+
     try:
-        try:
-            await session.connect()
-        except (OSError, ProtocolError) as failure:  # TimeoutError is an OSError
-            error = f"cannot connect: {type(failure).__name__} {failure}"[:200]
-            log.append(Interaction(who, url_path, "open", time.monotonic(), 0.0, error))
+        opened = await new_tab("open", url_path, query)
+        if opened is None:
             return
-        if not await act("open", url_path, partial(session.open, url_path, query)):
-            return
+        tab = opened
         for _ in range(plan.changes):
-            await asyncio.sleep(max(plan.min_think, rng.expovariate(1 / plan.think)))
-            others = [path for path in PAGE_BY_PATH if path != url_path]
-            if not stay and rng.random() < plan.switch_chance:
-                url_path = rng.choice(others)
-                alive = await act("switch", url_path, partial(session.switch, url_path))
+            await asyncio.sleep(rng.uniform(*plan.think))
+            roll = rng.random()
+            if not stay and roll < plan.new_link_chance:
+                url_path, query = start_link(rng, catalogue, plan.lesson_share)
+                opened = await new_tab("new tab", url_path, query)
+                if opened is None:
+                    return
+                tab = opened
+            elif not stay and roll < plan.new_link_chance + plan.switch_chance:
+                url_path = rng.choice([path for path in PAGE_BY_PATH if path != url_path])
+                if not await act("switch", url_path, tab, partial(tab.switch, url_path)):
+                    return
             else:
-                change = pick_change(session, rng)
+                change = pick_change(tab, rng)
                 if change is None:
                     continue
                 key, value = change
-                alive = await act(key, url_path, partial(session.change, key, value), value)
-            if not alive:
-                return
+                if not await act(key, url_path, tab, partial(tab.change, key, value), value):
+                    return
     finally:
-        await session.close()
+        for each in tabs:  # the student leaves: every tab closes
+            await each.close()
