@@ -6,12 +6,19 @@ adding to its own server): every page as ``streamlit run app.py`` serves it, plu
 holds it until the class moves, or a few seconds: ``core/app/class_check.py``), answered in
 front of Streamlit's own middleware. ``make run``,
 ``make replicas``, the Docker image and the manifests start the app this way.
+
+Every connection the server accepts sends without Nagle's delay (``core/app/no_delay.py``):
+Streamlit's own listening socket left it on, and each reply on a kept-alive connection waited
+40 ms for the client's acknowledgement of its headers.
 """
 
 import streamlit as st
 
 from core.app.class_check import check_middleware
 from core.app.classroom import Classroom
+from core.app.no_delay import send_at_once
+
+send_at_once()  # imported before the server accepts its first connection
 
 
 def classroom() -> Classroom:
