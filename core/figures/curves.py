@@ -238,7 +238,7 @@ def compute_depth_curve(
 ) -> DepthCurve:
     """Score a tree per criterion and depth on train and test data.
 
-    Scores are what the trees' own ``score`` gives (by :func:`~core.figures._model.score`):
+    Scores are what the trees' own ``score`` gives (computed by :func:`core.figures.score`):
     accuracy, or R² for regression trees.
 
     A tree grown to ``max_depth = d`` is the top ``d`` levels of the same tree grown deeper:
