@@ -2,9 +2,10 @@
 
 Only what a page load needs: ``GET`` with the browser's cookies and ``Accept-Encoding``, a
 connection kept open between requests (and opened again when the server closed it), and a
-body read to its end by ``Content-Length``, by chunks, or to the end of the connection. The
-body is counted and dropped: the student's driver does not decompress or parse what a
-browser would, so it spends its CPU on the load the server sees, not on the files.
+body read to its end by ``Content-Length``, by chunks, or to the end of the connection. A
+body is counted and dropped unless asked for (``keep_body``, for a small answer the caller
+reads, such as the class check's JSON): the student's driver does not decompress or parse what
+a browser would, so it spends its CPU on the load the server sees, not on the files.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ _CHUNK = 1 << 18
 
 @dataclass(frozen=True)
 class Answer:
-    """One HTTP response: its status, its headers (names in lower case), its body's size."""
+    """One HTTP response: its status, its headers (names in lower case), its body's size, and
+    the body itself when it was kept (else empty)."""
 
     status: int
     headers: dict[str, str]
     set_cookie: tuple[str, ...]
     size: int
+    body: bytes = b""
 
 
 class HttpConnection:
@@ -48,8 +51,11 @@ class HttpConnection:
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
 
-    async def get(self, target: str, cookies: Mapping[str, str]) -> Answer:
-        """Send ``GET target`` with the browser's cookies and read the whole answer."""
+    async def get(
+        self, target: str, cookies: Mapping[str, str], *, keep_body: bool = False
+    ) -> Answer:
+        """Send ``GET target`` with the browser's cookies and read the whole answer (its body
+        kept only with ``keep_body``)."""
         if self._reader is None or self._writer is None:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         reader, writer = self._reader, self._writer
@@ -72,13 +78,14 @@ class HttpConnection:
                     set_cookie.append(value.strip())
                 elif name:
                     headers[name.lower()] = value.strip()
-            size, closed = await _read_body(reader, status, headers)
+            kept: list[bytes] | None = [] if keep_body else None
+            size, closed = await _read_body(reader, status, headers, kept)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, IndexError, ValueError):
             await self.close()
             raise ProtocolError(f"no whole HTTP answer to GET {target}") from None
         if closed or headers.get("connection", "").lower() == "close":
             await self.close()
-        return Answer(status, headers, tuple(set_cookie), size)
+        return Answer(status, headers, tuple(set_cookie), size, b"".join(kept or ()))
 
     async def close(self) -> None:
         """Close the connection, if open."""
@@ -89,18 +96,25 @@ class HttpConnection:
                 await writer.wait_closed()
 
 
-async def _drain(reader: asyncio.StreamReader, count: int) -> None:
+async def _drain(reader: asyncio.StreamReader, count: int, kept: list[bytes] | None) -> None:
+    """Read ``count`` bytes; append them to ``kept`` unless it is None (then they are dropped)."""
     while count > 0:
         chunk = await reader.read(min(count, _CHUNK))
         if not chunk:
             raise ProtocolError("the server closed the connection inside a body")
+        if kept is not None:
+            kept.append(chunk)
         count -= len(chunk)
 
 
 async def _read_body(
-    reader: asyncio.StreamReader, status: int, headers: Mapping[str, str]
+    reader: asyncio.StreamReader,
+    status: int,
+    headers: Mapping[str, str],
+    kept: list[bytes] | None = None,
 ) -> tuple[int, bool]:
-    """Read a body and drop it: its size, and whether the server closed the connection."""
+    """Read a body, into ``kept`` when given (else dropped): its size, and whether the server
+    closed the connection."""
     if status in (204, 304) or 100 <= status < 200:
         return 0, False
     if "chunked" in headers.get("transfer-encoding", "").lower():
@@ -111,13 +125,16 @@ async def _read_body(
                 while (await reader.readline()).strip():  # trailers, up to an empty line
                     pass
                 return size, False
-            await _drain(reader, chunk_size + 2)  # the chunk and its CRLF
+            await _drain(reader, chunk_size, kept)
+            await _drain(reader, 2, None)  # the chunk's CRLF
             size += chunk_size
     if "content-length" in headers:
         size = int(headers["content-length"])
-        await _drain(reader, size)
+        await _drain(reader, size, kept)
         return size, False
     size = 0
     while chunk := await reader.read(_CHUNK):
+        if kept is not None:
+            kept.append(chunk)
         size += len(chunk)
     return size, True

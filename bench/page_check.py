@@ -22,9 +22,10 @@ import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
-from bench.st_client import Run, StudentSession, cookie_header
+from bench.http_client import HttpConnection
+from bench.st_client import ProtocolError, Run, StudentSession
 
 #: The component's name (``core.ui.class_panel``).
 COMPONENT = "arboretum_class_check"
@@ -42,53 +43,30 @@ def drawn_check(run: Run) -> tuple[str, dict[str, Any]] | None:
 
 
 class Http:
-    """One kept-alive HTTP/1.1 connection, as a browser keeps one to its server."""
+    """The browser's kept-alive connection for the script's questions
+    (:class:`bench.http_client.HttpConnection`, bodies kept), with a timeout, and opened again
+    once when it broke."""
 
     def __init__(self, base_url: str, timeout: float) -> None:
-        parts = urlsplit(base_url)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.connection = HttpConnection(base_url)
         self.timeout = timeout
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
 
     async def get(self, path: str, cookies: dict[str, str]) -> tuple[int, bytes]:
         """``GET path``: the status and the body; a broken connection is opened again once."""
         for attempt in (1, 2):
             try:
-                return await asyncio.wait_for(self._get(path, cookies), self.timeout)
-            except (OSError, asyncio.IncompleteReadError, ValueError):
-                await self.close()
+                answer = await asyncio.wait_for(
+                    self.connection.get(path, cookies, keep_body=True), self.timeout
+                )
+                return answer.status, answer.body
+            except (OSError, ProtocolError):  # a timeout is an OSError
+                await self.connection.close()
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
-    async def _get(self, path: str, cookies: dict[str, str]) -> tuple[int, bytes]:
-        if self._writer is None:
-            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
-        assert self._reader is not None
-        lines = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-        if cookies:
-            lines.append(f"Cookie: {cookie_header(cookies)}")
-        self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-        await self._writer.drain()
-        head = await self._reader.readuntil(b"\r\n\r\n")
-        status_line, *header_lines = head.decode("latin-1").split("\r\n")
-        status = int(status_line.split()[1])
-        headers = {
-            name.strip().lower(): value.strip()
-            for name, _, value in (line.partition(":") for line in header_lines if line)
-        }
-        body = await self._reader.readexactly(int(headers.get("content-length", "0")))
-        if headers.get("connection", "").lower() == "close":
-            await self.close()
-        return status, body
-
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            with contextlib.suppress(Exception):
-                await self._writer.wait_closed()
-        self._reader = self._writer = None
+        await self.connection.close()
 
 
 @dataclass
@@ -166,7 +144,7 @@ class PageCheck:
         path = str(data["url"]) + ("?" + urlencode(query) if query else "")
         try:
             status, body = await http.get(path, self.session.cookies)
-        except (OSError, asyncio.IncompleteReadError, ValueError):
+        except (OSError, ProtocolError):
             self.failed += 1
             return
         self.checks += 1

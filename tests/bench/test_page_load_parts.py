@@ -18,6 +18,7 @@ import pytest
 
 from bench.classroom import by_kind, kind_rows, page_load_line, think_bounds
 from bench.classroom_students import Interaction, kind_of
+from bench.http_client import HttpConnection
 from bench.page_load import Asset, Browser, load_page, reusable
 
 IMMUTABLE = "public, immutable, max-age=31536000"
@@ -144,6 +145,27 @@ def test_one_connection_is_kept_alive_and_opened_again_after_the_server_closed_i
     assert loaded.requests == 5
     assert [target for target, _ in seen.requests] == [asset.target for asset in PAGE]
     assert seen.connections == 2  # the health check's answer ended with its connection
+
+
+def test_a_kept_body_comes_back_whole_however_it_ends_and_a_dropped_one_is_counted() -> None:
+    async def fetch(url: str, seen: Seen) -> Any:
+        connection = HttpConnection(url)
+        try:
+            return [
+                (await connection.get(target, {}, keep_body=keep))
+                for target in ("/page", "/static/app.js", "/_stcore/health")
+                for keep in (True, False)
+            ]
+        finally:
+            await connection.close()
+
+    answers, _ = _with_server(fetch)
+    for kept, dropped, target in zip(
+        answers[::2], answers[1::2], ("/page", "/static/app.js", "/_stcore/health"), strict=True
+    ):
+        assert kept.body == ROUTES[target][2]  # a length, chunks, the end of the connection
+        assert kept.size == dropped.size == len(ROUTES[target][2])
+        assert dropped.body == b""
 
 
 def test_another_status_than_chromium_got_is_an_error_and_is_not_kept() -> None:
