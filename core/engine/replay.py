@@ -39,6 +39,7 @@ __all__ = [
     "GrowthPrefix",
     "GrowthSteps",
     "estimator_after",
+    "estimator_of",
     "growth_steps",
     "prefix_after",
     "tree_after",
@@ -230,6 +231,11 @@ def estimator_after(model: Any, k: int, steps: GrowthSteps | None = None) -> Any
     ``model``, which is left untouched, so ``predict``, ``build_tree_diagram`` and
     ``compute_boundary`` work on the copy as on the fitted model.
     """
+    return estimator_of(model, prefix_after(model.tree_, k, steps))
+
+
+def estimator_of(model: Any, prefix: GrowthPrefix) -> Any:
+    """:func:`estimator_after` from a prefix already cut from ``model``'s tree."""
     grown = copy.copy(model)
-    grown.tree_ = prefix_after(model.tree_, k, steps).tree
+    grown.tree_ = prefix.tree
     return grown

@@ -25,7 +25,7 @@ from core.engine.node_splits import (
     split_candidates,
     why_leaf,
 )
-from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_after, prefix_after
+from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_of, prefix_after
 from core.engine.structure import TREE_LEAF
 from core.figures import boundary_figure, compute_split_scan, regression_figure, split_scan_figure
 from core.figures.growth import (
@@ -110,11 +110,12 @@ def after_step(model: Any, steps: GrowthSteps, k: int) -> tuple[GrowthPrefix, An
     Remembered beside the model (:func:`~core.ui.cached.built_once`): the same step on a
     rerun is the same estimator, so the scores and figures kept beside it are found again.
     """
-    return built_once(
-        [model],
-        ("after step", k),
-        lambda: (prefix_after(model.tree_, k, steps), estimator_after(model, k, steps)),
-    )
+
+    def cut() -> tuple[GrowthPrefix, Any]:
+        prefix = prefix_after(model.tree_, k, steps)
+        return prefix, estimator_of(model, prefix)
+
+    return built_once([model], ("after step", k), cut)
 
 
 def step_fit(

@@ -24,7 +24,13 @@ from core.engine.node_splits import (
     split_candidates,
     why_leaf,
 )
-from core.engine.replay import estimator_after, growth_steps, prefix_after, tree_after
+from core.engine.replay import (
+    estimator_after,
+    estimator_of,
+    growth_steps,
+    prefix_after,
+    tree_after,
+)
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -198,6 +204,17 @@ def test_estimator_after_leaves_the_model_alone() -> None:
     X, _ = data("iris")
     assert set(np.unique(early.predict(X))) <= set(model.classes_)
     assert early.get_n_leaves() == 2
+
+
+def test_an_estimator_of_a_prefix_is_the_estimator_after_its_splits() -> None:
+    model = fit("wine")
+    steps = growth_steps(model.tree_)
+    X, _ = data("wine")
+    for k in (0, 1, 3, len(steps)):
+        prefix = prefix_after(model.tree_, k, steps)
+        of, after = estimator_of(model, prefix), estimator_after(model, k, steps)
+        assert of.tree_ is prefix.tree and model.tree_ is not prefix.tree
+        assert_array_equal(of.predict_proba(X), after.predict_proba(X))
 
 
 @pytest.mark.parametrize("k", [-1, 8, 1.0])
