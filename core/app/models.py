@@ -16,50 +16,49 @@ import numpy as np
 from core.app.cost import ForestCost, forest_cost
 from core.app.settings import TEST_SIZE, DatasetShape, Settings, estimator_arguments
 from core.data.datasets import Dataset, Split
+from core.data.source import Source
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
+
+
+def source_of(settings: Settings, shape: DatasetShape) -> Source:
+    """The rows ``settings`` show: how they are generated, for a generated set only.
+
+    Settings left over from a generated set (noise, points, data seed) are no part of a
+    table's source, so they make no second cache entry of its rows.
+    """
+    if shape.rows_key:
+        return Source(shape.kind, shape.rows_key)
+    if shape.noise is not None:
+        return Source.generated(
+            settings.dataset, settings.noise, settings.n_samples, settings.data_seed
+        )
+    return Source.table(settings.dataset)
 
 
 @dataclass(frozen=True)
 class DataSpec:
-    """Which rows a model sees: the dataset (how it is generated, if it is) and its split.
+    """Which rows a model sees: the dataset's source and its train/test split."""
 
-    ``dataset`` is the rows' cache key: a built-in's name, or the private key of a session's
-    own data (``DatasetShape.rows_key``). ``noise``, ``n_samples`` and ``data_seed`` are None
-    for a table, so settings left over from a generated set make no second entry of its rows.
-    """
-
-    dataset: str
+    source: Source
     seed: int = 0
     test_size: float = TEST_SIZE
-    noise: float | None = None
-    n_samples: int | None = None
-    data_seed: int | None = None
 
 
 def data_spec(settings: Settings, shape: DatasetShape) -> DataSpec:
-    """The rows ``settings`` ask for: how they are generated only for a generated dataset."""
-    key = shape.rows_key or settings.dataset
-    if shape.noise is None:
-        return DataSpec(key, settings.seed, settings.test_size)
-    return DataSpec(
-        key,
-        settings.seed,
-        settings.test_size,
-        settings.noise,
-        settings.n_samples,
-        settings.data_seed,
-    )
+    """The rows and split ``settings`` ask for."""
+    return DataSpec(source_of(settings, shape), settings.seed, settings.test_size)
 
 
 @dataclass(frozen=True)
 class TreeSpec:
     """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``.
 
-    Its fields are the rows (``dataset`` ... ``data_seed``) and the estimator's arguments as
-    the estimator takes them (every feature per split is ``max_features=None``).
+    Its fields are the rows (``source``, ``columns``, ``seed``, ``test_size``) and the
+    estimator's arguments as the estimator takes them (every feature per split is
+    ``max_features=None``).
     """
 
-    dataset: str
+    source: Source
     columns: tuple[int, ...]
     criterion: str
     max_depth: int | None
@@ -70,9 +69,6 @@ class TreeSpec:
     min_impurity_decrease: float = 0.0
     max_features: int | str | None = None
     test_size: float = TEST_SIZE
-    noise: float | None = None
-    n_samples: int | None = None
-    data_seed: int | None = None
 
     def arguments(self) -> dict[str, Any]:
         """The estimator's keyword arguments (``random_state`` is the seed)."""
@@ -81,20 +77,19 @@ class TreeSpec:
     @property
     def data(self) -> DataSpec:
         """The rows this tree is grown on and scored with."""
-        return DataSpec(
-            self.dataset, self.seed, self.test_size, self.noise, self.n_samples, self.data_seed
-        )
+        return DataSpec(self.source, self.seed, self.test_size)
 
 
 @dataclass(frozen=True)
 class ForestSpec:
     """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``.
 
-    Its fields are the rows (``dataset`` ... ``data_seed``) and the estimator's arguments as
-    the estimator takes them (every feature per split is ``max_features=None``).
+    Its fields are the rows (``source``, ``columns``, ``seed``, ``test_size``) and the
+    estimator's arguments as the estimator takes them (every feature per split is
+    ``max_features=None``).
     """
 
-    dataset: str
+    source: Source
     columns: tuple[int, ...]
     criterion: str
     max_depth: int | None
@@ -103,9 +98,6 @@ class ForestSpec:
     bootstrap: bool
     seed: int
     test_size: float = TEST_SIZE
-    noise: float | None = None
-    n_samples: int | None = None
-    data_seed: int | None = None
 
     def arguments(self) -> dict[str, Any]:
         """The estimator's keyword arguments: out-of-bag scores whenever it bootstraps."""
@@ -114,13 +106,11 @@ class ForestSpec:
     @property
     def data(self) -> DataSpec:
         """The rows this forest is grown on and scored with."""
-        return DataSpec(
-            self.dataset, self.seed, self.test_size, self.noise, self.n_samples, self.data_seed
-        )
+        return DataSpec(self.source, self.seed, self.test_size)
 
 
 #: A spec's fields that say which rows a model sees; every other field is an estimator argument.
-_ROWS = frozenset({"dataset", "columns", "seed", "test_size", "noise", "n_samples", "data_seed"})
+_ROWS = frozenset({"source", "columns", "seed", "test_size"})
 
 
 def _estimator_arguments(spec: TreeSpec | ForestSpec) -> dict[str, Any]:
@@ -144,21 +134,17 @@ def criterion_for(settings: Settings, shape: DatasetShape) -> str:
 
 def _spec_values(settings: Settings, shape: DatasetShape, spec: type) -> dict[str, Any]:
     """A spec's values from ``settings``: its rows, columns and the estimator's arguments."""
-    rows = data_spec(settings, shape)
     arguments = estimator_arguments(settings)
     if spec is TreeSpec and "n_estimators" in arguments:
         del arguments["max_features"]  # a forest's is for its trees, not for a lone tree
     names = {f.name for f in fields(spec)}
     return {
         **{name: value for name, value in arguments.items() if name in names},
-        "dataset": rows.dataset,
+        "source": source_of(settings, shape),
         "columns": columns(settings, shape),
         "criterion": criterion_for(settings, shape),
         "seed": settings.seed,
         "test_size": settings.test_size,
-        "noise": rows.noise,
-        "n_samples": rows.n_samples,
-        "data_seed": rows.data_seed,
     }
 
 
@@ -348,5 +334,6 @@ __all__ = [
     "data_spec",
     "forest_spec",
     "plotted_pair",
+    "source_of",
     "tree_spec",
 ]

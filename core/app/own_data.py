@@ -34,6 +34,7 @@ from typing import Any, Literal, TypeAlias
 
 from core.app.settings import DatasetShape
 from core.data.datasets import Dataset
+from core.data.source import hold
 
 OwnKind: TypeAlias = Literal["upload", "drawn"]
 
@@ -70,11 +71,6 @@ def new_token() -> str:
 def new_upload_name() -> str:
     """A fresh public name for an upload: random, so two sessions' names never meet."""
     return f"upload-{secrets.token_hex(4)}"
-
-
-def is_private_key(key: str) -> bool:
-    """Whether ``key`` names own rows in the caches (else a built-in dataset's name)."""
-    return key.startswith(_KEY_PREFIX)
 
 
 def suggested_pair(data: Dataset) -> tuple[int, int]:
@@ -149,6 +145,7 @@ class OwnData:
         """
         key = f"{_KEY_PREFIX}{self.token}-{content_digest(data)}"
         own = OwnDataset(name, kind, data, key, title, source)
+        hold(key, data)  # what Source.load finds, while this registry keeps it
         kept = [d for d in self.datasets if d.name != name]
         uploads = [d for d in kept if d.kind == "upload"]
         if kind == "upload" and len(uploads) >= MAX_UPLOADS:
@@ -162,10 +159,6 @@ class OwnData:
     def get(self, name: str) -> OwnDataset | None:
         return next((d for d in self.datasets if d.name == name), None)
 
-    def rows(self, key: str) -> Dataset | None:
-        """The rows cached under the private ``key``, if this session made them."""
-        return next((d.data for d in self.datasets if d.key == key), None)
-
     def catalogue(self) -> dict[str, DatasetShape]:
         """The session's own datasets as catalogue entries, by public name."""
         return {d.name: d.shape for d in self.datasets}
@@ -178,7 +171,6 @@ __all__ = [
     "OwnDataset",
     "OwnKind",
     "content_digest",
-    "is_private_key",
     "new_token",
     "new_upload_name",
     "suggested_pair",

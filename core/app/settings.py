@@ -402,9 +402,9 @@ class DatasetShape:
     ``pair`` is the two feature indices the boundary plot starts with (the manifest's
     ``suggested_pair``). ``noise`` is a generated dataset's default noise, None for a table
     (whose rows no noise setting can change), and ``noise_max`` the most it may be set to;
-    ``n_samples`` is a generated dataset's default number of points. ``rows_key`` names the
-    rows in the caches when it differs from the dataset's name: a session's own data is
-    cached under a private key (see ``core.ui.own_data``), never under its public name.
+    ``n_samples`` is a generated dataset's default number of points. ``rows_key`` is a
+    session's own data's private key, its :class:`~core.data.source.Source`'s key and so the
+    caches' (see :mod:`core.app.own_data`), never its public name; empty for the catalogue's.
     """
 
     task: Task

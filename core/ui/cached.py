@@ -5,9 +5,9 @@ and forests in a :class:`~core.app.shelf.Shelf` (a long fit shows a progress bar
 by the frozen specs of :mod:`core.app.models`. Cached models are shared by every visitor:
 read them, never change them.
 
-A session's own data (uploads, drawn points) is never loaded by a cached function from a
-name: its rows come from the session's registry (:func:`core.ui.visit.own_rows`), and
-everything cached from them is keyed by a private key only that session holds (see
+Every dataset, built-in, generated, uploaded or drawn, is a :class:`~core.data.source.Source`
+and comes through one cached :func:`rows`. A session's own data (uploads, drawn points) is
+named there, and in everything cached from it, by a private key only that session holds (see
 :mod:`core.app.own_data`).
 """
 
@@ -32,14 +32,22 @@ from core import (
 from core.app import settings as app_settings
 from core.app.cost import ForestCost, Gate
 from core.app.lessons import ARTICLES, ClassroomLink, classroom_links
-from core.app.models import DataSpec, ForestSpec, ModelView, TreeSpec, affordable, data_spec
+from core.app.models import (
+    DataSpec,
+    ForestSpec,
+    ModelView,
+    TreeSpec,
+    affordable,
+    data_spec,
+    source_of,
+)
 from core.app.models import columns as model_columns
-from core.app.own_data import is_private_key
 from core.app.settings import DatasetShape, Settings
 from core.app.shelf import Shelf
-from core.data.catalogue import list_datasets, load_dataset
+from core.data.catalogue import list_datasets
 from core.data.datasets import Dataset, DatasetInfo, Split
 from core.data.datasets import train_test_split as split_dataset
+from core.data.source import Source
 from core.engine.replay import GrowthSteps, growth_steps
 from core.figures import (
     DepthCurve,
@@ -51,7 +59,7 @@ from core.figures import (
 from core.figures.criterion import SeedStudy, seed_study
 from core.figures.param_map import ParamMap, compute_param_map, param_grid
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
-from core.ui.visit import own_catalogue, own_rows
+from core.ui.visit import own_catalogue
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -93,32 +101,24 @@ def article_links() -> tuple[ClassroomLink, ...]:
     return classroom_links(builtin_catalogue(), ARTICLES)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _builtin_rows(
-    name: str, noise: float | None, n_samples: int | None, data_seed: int | None
-) -> Dataset:
-    return load_dataset(name, noise=noise, n_samples=n_samples, random_state=data_seed or 0)
+@st.cache_resource(max_entries=16, show_spinner=False)
+def rows(source: Source) -> Dataset:
+    """The rows ``source`` names, loaded once per server and shared: read them, never change them.
 
-
-def rows(data: DataSpec) -> Dataset:
-    """The dataset ``data`` names: a built-in (a generated one made as it says), or own rows.
-
-    Own rows come from this session's registry by their private key (never from a cache).
+    A resource, not data: the rows are read-only, and a page reads them several times a run.
     """
-    if is_private_key(data.dataset):
-        return own_rows(data.dataset)
-    return _builtin_rows(data.dataset, data.noise, data.n_samples, data.data_seed)
+    return source.load()
 
 
 def data_of(settings: Settings) -> Dataset:
     """The whole dataset ``settings`` show (names, task, description)."""
-    return rows(data_spec(settings, catalogue()[settings.dataset]))
+    return rows(source_of(settings, catalogue()[settings.dataset]))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def split(data: DataSpec) -> Split:
     """Train and test rows; the seed moves the split too, so trees meet new data."""
-    return split_dataset(rows(data), test_size=data.test_size, random_state=data.seed)
+    return split_dataset(rows(data.source), test_size=data.test_size, random_state=data.seed)
 
 
 def view(settings: Settings) -> ModelView:
@@ -134,7 +134,7 @@ def view_of(settings: Settings, columns: tuple[int, ...]) -> ModelView:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
-    return ModelView(rows(data), split(data), columns)
+    return ModelView(rows(data.source), split(data), columns)
 
 
 # --- models --------------------------------------------------------------------------------
@@ -381,7 +381,7 @@ def criterion_study(spec: TreeSpec) -> SeedStudy:
 def _criterion_study(spec: TreeSpec) -> SeedStudy:
     # The trees are fitted here, not through fit_tree: a hundred of them would push every
     # page's own trees out of its cache.
-    data = rows(spec.data)
+    data = rows(spec.data.source)
     chosen = list(spec.columns)
 
     def grow(criterion: str, seed: int) -> tuple[Any, Any, Any]:

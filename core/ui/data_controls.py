@@ -3,7 +3,7 @@
 Four kinds, one segmented control, so a student sees them apart: ready-made **tables**,
 generated **puzzles** (the sine and the 2-D sets: number of points, noise and data seed),
 points **drawn** by hand and **uploaded** tables. The last two are the session's own
-(:mod:`core.ui.own_data`). Only the dataset is a setting; the kind follows from it, except
+(:mod:`core.app.own_data`). Only the dataset is a setting; the kind follows from it, except
 while the visitor has chosen "Upload" and has not uploaded anything yet: the page then keeps
 showing the dataset it showed.
 """

@@ -1,9 +1,9 @@
 """The session's own state (:class:`core.app.session.Visit`), under one key of ``st.session_state``.
 
 It lives exactly as long as the browser session (a reload starts a new, empty one) and no
-other session can read it. The caches reach a session's own rows (uploads, drawn points) only
-through :func:`own_rows`, which looks a private key up in the *calling* session's registry;
-see :mod:`core.app.own_data` for why those keys cannot serve one session's data to another.
+other session can read it. Its own rows (uploads, drawn points) are what keeps them loadable
+by their private key (:class:`core.data.source.Source`); see :mod:`core.app.own_data` for why
+those keys cannot serve one session's data to another.
 """
 
 from __future__ import annotations
@@ -20,10 +20,6 @@ from core.data.datasets import Dataset
 
 #: The one session-state key Arboretum keeps its own state under (widgets have their own).
 KEY = "_arboretum"
-
-
-class OwnDataGone(ValueError):
-    """The rows asked for are not (or no longer) in this session: a friendly message."""
 
 
 def visit() -> Visit:
@@ -60,14 +56,3 @@ def keep_own(name: str, kind: OwnKind, data: Dataset, title: str, source: Any = 
 def own_catalogue() -> dict[str, DatasetShape]:
     """The session's own datasets, by public name."""
     return own_data().catalogue()
-
-
-def own_rows(key: str) -> Dataset:
-    """The rows under the private ``key``, from this session's registry only."""
-    data = own_data().rows(key)
-    if data is None:
-        raise OwnDataGone(
-            "This table or these points are no longer in this browser session; choose "
-            "another dataset."
-        )
-    return data

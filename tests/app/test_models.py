@@ -27,6 +27,7 @@ from core.app.settings import (
     SingleTreeSettings,
 )
 from core.data.datasets import Dataset, train_test_split
+from core.data.source import Source
 
 # --- what a model is grown on --------------------------------------------------------------
 
@@ -65,16 +66,16 @@ IRIS = DatasetShape("classification", 150, 4, (2, 3))
 def test_the_split_and_the_sines_noise_are_part_of_every_model_key():
     sine = SingleTreeSettings(dataset="sine", x=0, y=0, test_size=0.4, noise=6.0)
     tree = tree_spec(sine, SINE)
-    assert (tree.test_size, tree.noise) == (0.4, 6.0)
+    assert (tree.test_size, tree.source.noise) == (0.4, 6.0)
     assert tree.data == data_spec(sine, SINE)
     assert tree != tree_spec(SingleTreeSettings(dataset="sine", x=0, y=0), SINE)
     forest = forest_spec(RandomForestSettings(dataset="sine", x=0, y=0, noise=0.5), SINE)
-    assert (forest.test_size, forest.noise) == (0.25, 0.5)
+    assert (forest.test_size, forest.source.noise) == (0.25, 0.5)
 
 
 def test_a_tables_rows_do_not_depend_on_a_noise_left_over_from_the_sine():
     noisy = SingleTreeSettings(noise=9.0)
-    assert data_spec(noisy, IRIS).noise is None
+    assert data_spec(noisy, IRIS).source == Source.table("iris")
     assert tree_spec(noisy, IRIS) == tree_spec(SingleTreeSettings(), IRIS)
 
 
@@ -130,7 +131,7 @@ def test_a_view_is_sliced_once_and_every_read_is_that_slice():
 # --- what a forest costs -------------------------------------------------------------------
 
 COLOURS_FOREST = ForestSpec(
-    dataset="colours",
+    source=Source.table("colours"),
     columns=(0, 1),
     criterion="gini",
     max_depth=None,

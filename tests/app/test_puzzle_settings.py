@@ -14,6 +14,7 @@ from core.app.settings import (
     with_dataset,
 )
 from core.data.puzzles import noise_scale
+from core.data.source import Source
 
 CATALOGUE = {
     "iris": DatasetShape("classification", 150, 4, (2, 3), title="Iris flowers"),
@@ -28,8 +29,9 @@ def test_a_puzzle_link_round_trips_every_point_setting():
     assert notices == []
     assert (settings.n_samples, settings.noise, settings.data_seed) == (450, 0.35, 12)
     assert parse(SingleTreeSettings, to_query(settings), CATALOGUE) == (settings, [])
-    rows = data_spec(settings, CATALOGUE["moons"])
-    assert (rows.dataset, rows.n_samples, rows.noise, rows.data_seed) == ("moons", 450, 0.35, 12)
+    assert data_spec(settings, CATALOGUE["moons"]).source == Source.generated(
+        "moons", 0.35, 450, 12
+    )
 
 
 def test_a_puzzle_link_without_point_settings_uses_the_puzzles_own():
@@ -71,14 +73,14 @@ def test_moving_to_a_puzzle_starts_from_its_own_points_and_a_table_keeps_them():
     assert (moons.noise, moons.n_samples, moons.data_seed) == (0.2, 300, 3)
     iris = with_dataset(moons, "iris", CATALOGUE)
     assert (iris.noise, iris.n_samples) == (0.2, 300)
-    assert tree_spec(iris, CATALOGUE["iris"]).noise is None
+    assert tree_spec(iris, CATALOGUE["iris"]).source == Source.table("iris")
 
 
 def test_the_data_seed_and_the_page_seed_are_apart():
     settings = SingleTreeSettings(dataset="moons", noise=0.2, n_samples=300, seed=5, data_seed=1)
     spec = tree_spec(settings, CATALOGUE["moons"])
-    assert (spec.seed, spec.data_seed) == (5, 1)
-    assert spec.data.seed == 5 and spec.data.data_seed == 1
+    assert (spec.seed, spec.source.data_seed) == (5, 1)
+    assert spec.data.seed == 5 and spec.data.source.data_seed == 1
 
 
 @pytest.mark.parametrize("raw", ["upload-3fa9c2d1", "drawn", "UPLOAD-ab"])

@@ -11,9 +11,10 @@ import pytest
 from core.app import cost as app_cost
 from core.app.cost import forest_seconds
 from core.app.models import ForestSpec, TreeSpec, affordable
+from core.data.source import Source
 from core.ui import cached
 
-WINE = TreeSpec(dataset="wine", columns=(0, 12), criterion="gini", max_depth=4)
+WINE = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", max_depth=4)
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ def test_what_the_depth_curve_reads_still_makes_a_new_curve(curve_fits, changed)
 # --- a forest's cost, estimated once ---------------------------------------------------------
 
 IRIS_FOREST = ForestSpec(
-    dataset="iris",
+    source=Source.table("iris"),
     columns=(2, 3),
     criterion="gini",
     max_depth=3,

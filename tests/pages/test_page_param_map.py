@@ -25,6 +25,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
 from core.app.models import TreeSpec
+from core.data.source import Source
 from core.figures.param_map import DEPTHS, LEAF_SIZES, column_scores, compute_param_map
 from core.ui import cached
 
@@ -214,7 +215,7 @@ def test_another_pages_view_shows_no_map_and_no_error(maps_scored):
 
 
 def test_the_maps_cache_key_leaves_out_the_two_settings_it_maps(maps_scored):
-    wine = TreeSpec(dataset="wine", columns=(6, 12), criterion="gini", max_depth=4)
+    wine = TreeSpec(source=Source.table("wine"), columns=(6, 12), criterion="gini", max_depth=4)
     first = cached.param_map(wine)
     moved = cached.param_map(replace(wine, max_depth=None, min_samples_leaf=25))
     assert len(maps_scored) == 1
