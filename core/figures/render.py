@@ -2,7 +2,8 @@
 
 Pages call :func:`dot_available` first; without ``dot`` they hand the DOT text to the browser
 (``st.graphviz_chart``) with a one-line notice, and :func:`render_svg` / :func:`render_png`
-raise :class:`GraphvizUnavailableError`.
+raise :class:`GraphvizUnavailableError`. An SVG comes from one of a few ``dot`` processes kept
+running (:mod:`core.figures.dot_process`); a PNG, made only for a download, from a fresh one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import shutil
 import subprocess
 
 import graphviz
+
+from core.figures.dot_process import POOL
 
 __all__ = [
     "GraphvizRenderError",
@@ -87,7 +90,11 @@ def render_svg(dot: str, *, fit_width: bool = True) -> str:
     GraphvizRenderError
         When ``dot`` rejects the source.
     """
-    svg = _pipe(dot, "svg").decode("utf-8")
+    if not dot_available():
+        raise GraphvizUnavailableError(_UNAVAILABLE)
+    # A running dot lays it out without the 7.5 ms of starting one; on any trouble, dot once.
+    laid_out = POOL.render(dot) or _pipe(dot, "svg")
+    svg = laid_out.decode("utf-8")
     if not fit_width:
         return svg
     match = _SVG_TAG.search(svg)
