@@ -2,8 +2,9 @@
 
 :class:`ProcessWatch` samples every watched process's resident memory (``VmRSS`` in
 ``/proc/<pid>/status``) a few times a second in a background thread, and reads CPU time
-(``utime + stime`` of ``/proc/<pid>/stat``, plus ``cutime + cstime``: Graphviz's ``dot``
-runs as a child of the server and is waited for) whenever asked. Linux only.
+(``utime + stime`` of ``/proc/<pid>/stat``, plus its children's: the ``dot`` processes the
+server keeps running, and ``cutime + cstime`` for those it has ended and waited for) whenever
+asked. Linux only.
 """
 
 from __future__ import annotations
@@ -20,13 +21,34 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 UNCAUGHT = "Uncaught app execution"
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time of process ``pid`` and its waited-for children so far, in seconds."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
+def _stat_fields(pid: int) -> list[str]:
     # The command name (field 2) may hold spaces; the fields after its ")" are fixed.
-    after = stat.rsplit(")", 1)[1].split()
-    utime, stime, cutime, cstime = (int(v) for v in after[11:15])
-    return (utime + stime + cutime + cstime) / _TICKS
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def children_of(pid: int) -> list[int]:
+    """The running processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat_fields(int(entry.name))[1]) == pid:
+                    found.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of process ``pid`` and its children so far, running or ended, in seconds."""
+    utime, stime, cutime, cstime = (int(v) for v in _stat_fields(pid)[11:15])
+    ticks = utime + stime + cutime + cstime
+    for child in children_of(pid):
+        try:
+            ticks += sum(int(v) for v in _stat_fields(child)[11:15])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended between the two reads: its time is in cutime next time
+    return ticks / _TICKS
 
 
 def rss_mib(pid: int) -> float:

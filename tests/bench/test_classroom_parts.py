@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
 from streamlit.proto.Element_pb2 import Element
 
 from bench.classroom import percentile
-from bench.classroom_server import cpu_seconds, memory_breakdown, rss_mib
+from bench.classroom_server import children_of, cpu_seconds, memory_breakdown, rss_mib
 from bench.classroom_students import PAGE_BY_PATH, new_value, random_settings, start_link
 from bench.st_client import Run, Widget, shown_value, widget_key, widget_state
 from core.app import settings as app_settings
@@ -117,3 +119,25 @@ def test_proc_numbers_of_this_process():
     # smaps and status are read a moment apart: their totals agree to within a few MiB.
     assert abs(sum(kinds.values()) - rss_mib(os.getpid())) < 8
     assert rss_mib(2**22 + 12345) == 0.0  # a process that does not exist
+
+
+def test_a_running_childs_cpu_counts_as_the_servers():
+    # A child that works 0.4 s, says so, and waits alive (as a kept dot process does).
+    busy = (
+        "import time\n"
+        "end = time.process_time() + 0.4\n"
+        "while time.process_time() < end: pass\n"
+        "print('done', flush=True)\n"
+        "input()\n"
+    )
+    before = cpu_seconds(os.getpid())
+    child = subprocess.Popen(
+        [sys.executable, "-c", busy], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"done\n"
+        assert child.pid in children_of(os.getpid())
+        assert child.poll() is None  # running: none of its time is in this process's cutime
+        assert cpu_seconds(os.getpid()) - before >= 0.35
+    finally:
+        child.communicate(b"\n")
