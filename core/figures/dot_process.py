@@ -97,6 +97,7 @@ class DotPool:
     """Up to ``size`` :class:`DotProcess` es shared by every thread of the server."""
 
     def __init__(self, size: int = WORKERS) -> None:
+        self._size = size
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._idle: list[DotProcess] = []
@@ -132,6 +133,13 @@ class DotPool:
         for worker in idle:
             worker.close()
 
+    def forget(self) -> None:
+        """Drop the idle processes without ending them: in a forked child they are the
+        parent's (the child starts its own when it needs one)."""
+        self._idle = []
+        self._lock = threading.Lock()  # a thread of the parent may have held these
+        self._slots = threading.BoundedSemaphore(self._size)
+
     def pids(self) -> list[int]:
         """Process ids of the idle processes (for tests)."""
         with self._lock:
@@ -140,5 +148,6 @@ class DotPool:
 
 POOL = DotPool()
 atexit.register(POOL.close)
+os.register_at_fork(after_in_child=POOL.forget)
 
 __all__ = ["POOL", "RENDERS_PER_PROCESS", "TIMEOUT", "WORKERS", "DotPool", "DotProcess"]

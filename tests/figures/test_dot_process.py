@@ -106,3 +106,20 @@ def test_render_svg_uses_the_running_processes(monkeypatch, tree_dots):
     monkeypatch.setattr(render_module, "_pipe", lambda dot, fmt: calls.append(dot) or b"")
     svg = render_svg(tree_dots[4], fit_width=False)
     assert svg.rstrip().endswith("</svg>") and calls == []
+
+
+def test_a_forked_child_never_writes_to_its_parents_processes(tree_dots):
+    from core.figures.dot_process import POOL
+
+    assert POOL.render(tree_dots[0]) is not None
+    parents = POOL.pids()
+    assert parents
+    child = os.fork()
+    if child == 0:  # the child: its pool starts empty, and its own process draws the same tree
+        ok = POOL.pids() == [] and POOL.render(tree_dots[0]) == _pipe(tree_dots[0], "svg")
+        ok = ok and set(POOL.pids()).isdisjoint(parents)
+        POOL.close()
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert POOL.pids() == parents  # the parent's processes are still its own, still idle
