@@ -79,11 +79,15 @@ class Widget:
         Its ``Element`` field: ``"slider"`` (also select sliders), ``"selectbox"``...
     proto : Any
         Its protobuf message (options, range, current value).
+    fragment_id : str
+        The fragment that drew it (``Delta.fragment_id``), or "" for the page's own: a browser
+        reruns only that fragment when the widget changes.
     """
 
     key: str
     kind: str
     proto: Any
+    fragment_id: str = ""
 
     @property
     def id(self) -> str:
@@ -113,6 +117,8 @@ class Run:
     number : int
         How many runs of the whole page this connection had started by then (a fragment run
         carries the number of the page run it redrew part of).
+    homes : tuple of str
+        The fragment that drew each of ``elements`` ("" for the page's own), in their order.
     """
 
     page_hash: str
@@ -122,6 +128,7 @@ class Run:
     fragment_ids: tuple[str, ...] = ()
     query: str = ""
     number: int = 0
+    homes: tuple[str, ...] = ()
 
     @property
     def whole_page(self) -> bool:
@@ -143,14 +150,15 @@ class Run:
     def widgets(self) -> dict[str, Widget]:
         """The run's widgets that carry a key, by that key."""
         found: dict[str, Widget] = {}
-        for element in self.elements:
+        homes = self.homes or ("",) * len(self.elements)
+        for element, home in zip(self.elements, homes, strict=True):
             kind = str(element.WhichOneof("type"))
             if kind not in WIDGET_KINDS | TEXT_KINDS:
                 continue
             proto = getattr(element, kind)
             key = widget_key(proto.id)
             if key:
-                found[key] = Widget(key, kind, proto)
+                found[key] = Widget(key, kind, proto, home)
         return found
 
     def headings(self) -> list[str]:
@@ -324,6 +332,9 @@ class RunReader:
     trace: deque[tuple[float, str, str, str]] = field(default_factory=lambda: deque(maxlen=400))
     _elements: dict[tuple[int, ...], Element] = field(default_factory=dict)
     _shown: dict[tuple[int, ...], Element] = field(default_factory=dict)
+    # The fragment that drew each element ("" for the page's own), by the element's place.
+    _homes: dict[tuple[int, ...], str] = field(default_factory=dict)
+    _shown_homes: dict[tuple[int, ...], str] = field(default_factory=dict)
     _fragment_ids: tuple[str, ...] = ()
     _run_id: str = ""
     _counted: str = ""
@@ -371,7 +382,9 @@ class RunReader:
                 page.url_pathname: page.page_script_hash for page in message.navigation.app_pages
             }
         elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
-            self._elements[tuple(message.metadata.delta_path)] = message.delta.new_element
+            place = tuple(message.metadata.delta_path)
+            self._elements[place] = message.delta.new_element
+            self._homes[place] = message.delta.fragment_id
         elif kind == "page_info_changed":
             self.query = message.page_info_changed.query_string
         elif kind == "auto_rerun":
@@ -394,9 +407,9 @@ class RunReader:
         self._fragment_ids = tuple(message.metadata.run.fragment_ids)
         self._run_id = message.metadata.run.script_run_id
         if self._fragment_ids:
-            self._elements = dict(self._shown)
+            self._elements, self._homes = dict(self._shown), dict(self._shown_homes)
         else:
-            self._elements = {}
+            self._elements, self._homes = {}, {}
             self.timers = {}
             self.page_hash = message.new_session.page_script_hash
             self.starts += 1
@@ -423,8 +436,9 @@ class RunReader:
             if not self._fragment_ids and run.script_run_id != self._counted:
                 self.starts += 1  # a page run whose start was not told as one
                 self._counted = run.script_run_id
-        self._shown = dict(self._elements)
-        elements = tuple(self._elements[path] for path in sorted(self._elements))
+        self._shown, self._shown_homes = dict(self._elements), dict(self._homes)
+        places = sorted(self._elements)
+        elements = tuple(self._elements[path] for path in places)
         seconds = time.perf_counter() - self._started
         return Run(
             self.page_hash,
@@ -434,6 +448,7 @@ class RunReader:
             self._fragment_ids,
             self.query,
             self.starts,
+            tuple(self._homes.get(path, "") for path in places),
         )
 
 
@@ -627,11 +642,17 @@ class StudentSession:
         self._states[widget.id] = widget_state(widget, value)
 
     async def change(self, key: str, value: Any) -> Run:
-        """Set the widget keyed ``key`` of the last run to ``value`` and wait for the rerun."""
+        """Set the widget keyed ``key`` of the last run to ``value`` and wait for the rerun.
+
+        A widget drawn by a fragment (``st.fragment``) reruns that fragment alone, as in a
+        browser; the run returned is the fragment's, or the page's when the fragment asked
+        for one (``st.rerun()``).
+        """
         if self.last is None:
             raise ProtocolError("change() before any page was opened")
         self.fill(key, value)
-        return await self._rerun(page_hash=self._reader.page_hash)
+        home = self.last.widgets()[key].fragment_id
+        return await self._rerun(page_hash=self._reader.page_hash, fragment_id=home)
 
     async def trigger(self, component_id: str, event: str, value: Any) -> None:
         """What a custom component's ``setTriggerValue(event, value)`` does in a browser: a
@@ -686,17 +707,28 @@ class StudentSession:
                     raise ProtocolError(self._broken)
                 await self._arrived.wait()
 
-    async def _rerun(self, *, page_hash: str = "", page_name: str = "") -> Run:
-        """Ask for a run of the page and wait for the first run of the page that starts after."""
+    async def _rerun(
+        self, *, page_hash: str = "", page_name: str = "", fragment_id: str = ""
+    ) -> Run:
+        """Ask for a run of the page (or of its fragment ``fragment_id``) and wait for the
+        first run of the page that starts after (or the first that ran that fragment)."""
         if self._socket is None:
             raise ProtocolError("not connected")
-        after = self._reader.starts
+        after, since = self._reader.starts, self._received
         started = time.perf_counter()
         self._reader.start(started)
-        await self._send(page_hash, page_name)
+        await self._send(page_hash, page_name, fragment_id=fragment_id)
         # A click is sent once; the value of every other widget stays until it changes.
         self._states = {i: s for i, s in self._states.items() if not s.HasField("trigger_value")}
-        run = await self.wait_for(lambda run: run.whole_page, after=after)
+        if fragment_id:
+            run = await asyncio.wait_for(
+                self._first(
+                    lambda run: run.number > after or fragment_id in run.fragment_ids, -1, since
+                ),
+                self.timeout,
+            )
+        else:
+            run = await self.wait_for(lambda run: run.whole_page, after=after)
         return replace(run, seconds=time.perf_counter() - started)
 
     async def _send(
