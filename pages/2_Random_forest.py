@@ -1,9 +1,11 @@
 """Random forest: many trees on resampled data, their vote, their curve, any one of them."""
 
+from typing import Any
+
 import streamlit as st
 
 from core import ui
-from core.app.models import affordable, forest_spec, plotted_pair, tree_spec
+from core.app.models import ModelView, affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
 from core.engine.grow import grow_tree
@@ -46,35 +48,117 @@ curve_column, importance_column = curve_area.columns([3, 2], gap="large")
 with curve_column:
     st.subheader(f"Test {name} as trees are added")
     log_trees = controls.show("log_trees")
-st.subheader("How each tree voted")
-vote_text, vote_area = st.columns([2, 3], gap="large")
-with vote_text:
-    sample = controls.sample(view, label="Sample to vote on")
-vote_parts = st.container()
-glance = (
-    st.expander(
-        f"The forest at a glance: {min(ui.GLANCE_TREES, n_trees)} of its trees side by side",
-        icon=":material/grid_view:",
-        key="glance",
-        on_change="rerun",
-    )
-    if view.classify
-    else None
-)
-st.subheader("Open any tree of the forest")
-tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
-with tree_pick:
-    tree_index = controls.tree(n_trees)
-# The tree beside its own fit over the data, so each split shows as a step of it on a
-# 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
-# low chart, goes above the tree.
-tree_fit, tree_area = (
-    st.columns(2, gap="large") if view.classify else (st.container(), st.container())
-)
-settings = controls.finish()
+notices = top.container()
+with top, ui.guard("the forest") as growing:
+    settings = controls.settings  # all but the sample and the tree, drawn by forest_parts
+    forest = ui.fit_forest(spec, cost)  # a long fit shows its own progress bar
+    lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
+if growing.failed:
+    controls.finish()
+    st.stop()
 
-with top:
+
+@st.fragment
+def forest_parts(
+    controls: ui.Controls, view: ModelView, forest: Any, lone: Any, n_trees: int
+) -> None:
+    """Everything the test sample and the tree number move: the boundaries, the vote, the
+    glance and the opened tree. Moving either reruns this part alone; the forest, its curve
+    and its importances stay as they are."""
+    st.subheader("The forest beside a single tree")
+    boundary_area = st.container()
+    st.subheader("How each tree voted")
+    vote_text, vote_area = st.columns([2, 3], gap="large")
+    with vote_text:
+        sample = controls.sample(view, label="Sample to vote on")
+    vote_parts = st.container()
+    glance = (
+        st.expander(
+            f"The forest at a glance: {min(ui.GLANCE_TREES, n_trees)} of its trees side by side",
+            icon=":material/grid_view:",
+            key="glance",
+            on_change="rerun",
+        )
+        if view.classify
+        else None
+    )
+    st.subheader("Open any tree of the forest")
+    tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
+    with tree_pick:
+        tree_index = controls.tree(n_trees)
+    # The tree beside its own fit over the data, so each split shows as a step of it on a
+    # 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
+    # low chart, goes above the tree.
+    tree_fit, tree_area = (
+        st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+    )
+    settings = controls.finish()
+
+    with boundary_area, ui.guard("the decision boundaries"):
+        models = {"One tree": lone, f"Forest of {n_trees}": forest}
+        ui.model_fit(view, models, pair=plotted_pair(settings), sample=sample, height=540)
+        st.caption("Click a test sample (a ring) to see how the trees voted on it.")
+
+    with vote_area, ui.guard("the votes"):
+        verdict = ui.votes(forest, view, sample)
+        vote_text.markdown(verdict)
+    with vote_parts, ui.guard("the vote taken apart"):
+        st.markdown("#### The forest's answer, feature by feature")
+        ui.forest_vote_parts(forest, view, sample)
+
+    if glance is not None and glance.open:
+        with glance, ui.guard("the trees at a glance"):
+            st.caption(
+                "Each map colours the plane by the class one tree predicts. Grown on resamples, "
+                "with a few features per split, the trees agree in the middle of each class and "
+                "differ at the edges; the forest averages those differences away. Click a map "
+                "to open that tree below."
+            )
+            ui.forest_glance(forest, view, plotted_pair(settings))
+
+    with tree_fit, ui.guard("that tree's fit"):
+        picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}
+        ui.model_fit(
+            view,
+            picked,
+            pair=plotted_pair(settings),
+            sample=sample,
+            key="forest-tree",
+            height=480 if view.classify else 300,
+        )
+        tree_fit.caption(
+            f"Tree {tree_index} alone over the same data: the forest above averages {n_trees} "
+            "such trees."
+        )
+
+    with tree_area, ui.guard("that tree"):
+        ui.diagram(
+            forest,
+            view,
+            key="tree-diagram",
+            name=f"arboretum-forest-{settings.dataset}-tree-{tree_index}",
+            detailed_up_to=0,
+            tree_index=tree_index,
+            sample=sample,
+        )
+        one = score(forest.estimators_[tree_index], view.X_test, view.y_test)
+        rows = "its own bootstrap sample" if settings.bootstrap else "all rows"
+        tree_note.caption(
+            f"Tree {tree_index} of the forest, grown on {rows} with "
+            f"max_features={settings.max_features}, scores {one:.3f} on the test set on its "
+            f"own. The lone tree beside the forest above, grown on all rows with every "
+            f"feature, scores {score(lone, view.X_test, view.y_test):.3f}; the forest scores "
+            f"{score(forest, view.X_test, view.y_test):.3f}."
+        )
+
+
+with boundary_area:
+    forest_parts(controls, view, forest, lone, n_trees)
+settings = controls.settings
+
+with notices:
     ui.show_notices(settings)
+with top:
     if cost.too_big:
         st.warning(cost.notice(), icon=":material/speed:")
     ui.what_to_notice(
@@ -88,12 +172,9 @@ with top:
         "smoother staircase than one tree's because it averages many different trees. The "
         "out-of-bag curve follows the test curve without ever looking at the test set."
     )
-    with ui.guard("the forest") as growing:
-        forest = ui.fit_forest(spec, cost)  # a long fit shows its own progress bar
-        lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
+    with ui.guard("the scores"):
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
-        lone_score = score(lone, view.X_test, view.y_test)
-        lone_test = (f"Lone tree's test {name}", lone_score)
+        lone_test = (f"Lone tree's test {name}", score(lone, view.X_test, view.y_test))
         ui.metrics(
             [*ui.scores(forest, view), (f"Out-of-bag {name}", oob), lone_test],
             help={
@@ -103,8 +184,6 @@ with top:
                 "differ: each sees a bootstrap sample and a few features per split.",
             },
         )
-if growing.failed:
-    st.stop()
 
 if lesson == "variance":
     with lesson_area, ui.guard("the resampled trees"):
@@ -134,64 +213,6 @@ with curve_column, ui.guard("the curve"):
 with importance_column, ui.guard("the feature importances"):
     st.subheader("Feature importances")
     ui.importances(forest, view, key="importances")
-
-boundary_area.subheader("The forest beside a single tree")
-with boundary_area, ui.guard("the decision boundaries"):
-    models = {"One tree": lone, f"Forest of {n_trees}": forest}
-    ui.model_fit(view, models, pair=plotted_pair(settings), sample=sample, height=540)
-    st.caption("Click a test sample (a ring) to see how the trees voted on it.")
-
-with vote_area, ui.guard("the votes"):
-    verdict = ui.votes(forest, view, sample)
-    vote_text.markdown(verdict)
-with vote_parts, ui.guard("the vote taken apart"):
-    st.markdown("#### The forest's answer, feature by feature")
-    ui.forest_vote_parts(forest, view, sample)
-
-if glance is not None and glance.open:
-    with glance, ui.guard("the trees at a glance"):
-        st.caption(
-            "Each map colours the plane by the class one tree predicts. Grown on resamples, "
-            "with a few features per split, the trees agree in the middle of each class and "
-            "differ at the edges; the forest averages those differences away. Click a map to "
-            "open that tree below."
-        )
-        ui.forest_glance(forest, view, plotted_pair(settings))
-
-with tree_fit, ui.guard("that tree's fit"):
-    picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}
-    ui.model_fit(
-        view,
-        picked,
-        pair=plotted_pair(settings),
-        sample=sample,
-        key="forest-tree",
-        height=480 if view.classify else 300,
-    )
-    tree_fit.caption(
-        f"Tree {tree_index} alone over the same data: the forest above averages {n_trees} "
-        "such trees."
-    )
-
-with tree_area, ui.guard("that tree"):
-    ui.diagram(
-        forest,
-        view,
-        key="tree-diagram",
-        name=f"arboretum-forest-{settings.dataset}-tree-{tree_index}",
-        detailed_up_to=0,
-        tree_index=tree_index,
-        sample=sample,
-    )
-    one = score(forest.estimators_[tree_index], view.X_test, view.y_test)
-    rows = "its own bootstrap sample" if settings.bootstrap else "all rows"
-    tree_note.caption(
-        f"Tree {tree_index} of the forest, grown on {rows} with "
-        f"max_features={settings.max_features}, scores {one:.3f} on the test set on its own. "
-        f"The lone tree beside the forest above, grown on all rows with every feature, "
-        f"scores {lone_score:.3f}; the forest scores "
-        f"{score(forest, view.X_test, view.y_test):.3f}."
-    )
 
 ui.how_computed(
     "Each tree is grown on its own bootstrap sample with its own random feature draws; the "

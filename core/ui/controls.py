@@ -47,7 +47,7 @@ from core.ui.url_state import (
     reconnected_label,
     share_box,
 )
-from core.ui.visit import change, keep, visit
+from core.ui.visit import change, following, keep, visit
 
 
 def _task(task: str) -> Task:
@@ -56,6 +56,8 @@ def _task(task: str) -> Task:
 
 class Controls(Binding):
     """The controls of one run of a page; every helper returns the value it shows."""
+
+    _finished = False  # set by the run's first finish(); a later one is a fragment's rerun
 
     def _stale_label(self, key: str, labels: Callable[[], list[str]]) -> None:
         """A reconnecting browser's label that names none of ``labels()`` gives way to the URL.
@@ -72,12 +74,25 @@ class Controls(Binding):
             session[key] = _to_widget(key, getattr(self.last, key))
 
     def finish(self) -> state.Settings:
-        """The page's settings: put them in the URL and show the share link in the sidebar."""
+        """The page's settings: put them in the URL and show the share link in the sidebar.
+
+        A page may call it from a section of its own that reruns alone (``st.fragment``: the
+        forest's tree and sample, the step bar). Such a rerun finds the ``Controls`` of the
+        page's last full run, which has finished once already: its settings are the full run's
+        with the section's controls drawn again, and the share link it draws replaces the one
+        in the sidebar (Streamlit keeps a fragment's writes to the sidebar in one place). A
+        student whose move there leaves the teacher's view gets a full run, so the sidebar's
+        "Follow the teacher" toggle turns off with it.
+        """
         settings = self.settings
+        was_following = following()
         query = finish(settings)
         with st.sidebar:
             st.divider()
             share_box(settings, query)
+        if self._finished and was_following and not following():
+            st.rerun()
+        self._finished = True
         return settings
 
     # -- the controls -------------------------------------------------------------------------

@@ -43,6 +43,12 @@ def change(**changes: Any) -> Visit:
     return changed
 
 
+def following() -> bool:
+    """Whether this session is a student following the teacher's view in a class."""
+    seat = visit().seat
+    return seat is not None and seat.following and not seat.teaching
+
+
 def own_data() -> OwnData:
     """This session's own datasets (none until the visitor uploads or draws)."""
     return visit().own

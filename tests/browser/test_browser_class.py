@@ -549,3 +549,25 @@ def test_a_students_page_checks_the_class_over_http(lesson: Lesson) -> None:
         assert isinstance(response.json()["version"], int)
         assert f"seen={response.json()['version']}" in response.url  # nothing new: it waited
     lesson.steps_done = 7
+
+
+def test_a_student_who_steps_on_alone_stops_following_and_the_toggle_says_so(
+    lesson: Lesson,
+) -> None:
+    """The step bar reruns its part of the page alone (a fragment), yet a follower who moves
+    it leaves the teacher's view as after any other move: the sidebar's toggle turns off."""
+    lesson.step(8)
+    student = lesson.students[-1]
+    assert student.page.locator(".st-key-class-follow input").is_checked()
+    step = int(student.app.slider_value("step").split(" of ")[0])
+    student.page.locator(".st-key-step-next button").click()
+    student.page.wait_for_function(
+        "() => !document.querySelector('.st-key-class-follow input').checked",
+        timeout=RUN_TIMEOUT_MS,
+    )
+    student.settle()
+    assert int(student.app.slider_value("step").split(" of ")[0]) == step + 1
+    assert "explore on your own" in student.page.locator("body").inner_text()
+    assert int(lesson.teacher.app.slider_value("step").split(" of ")[0]) == step
+    assert student.app.exceptions() == [], student.app.exceptions()
+    lesson.steps_done = 8

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
-from browser_helpers import AppPage
+from browser_helpers import AppPage, url_query
 
 from bench.st_client import Run, RunReader, StudentSession
 from core.app import settings as app_settings
@@ -94,3 +94,81 @@ def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPa
     assert client_url == browser_url
     assert (query["max_depth"], client_url["max_depth"]) == ("1", "2")
     assert app.exceptions() == []
+
+
+async def _client_moves_tree(url: str) -> tuple[Any, Any, dict[str, str]]:
+    session = await StudentSession(url, timeout=120).connect()
+    try:
+        opened = await session.open("Random_forest", {"dataset": "iris"})
+        moved = await session.change("tree", 3)
+        return opened, moved, dict(parse_qsl(session._reader.query))
+    finally:
+        await session.close()
+
+
+def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_client(app: AppPage):
+    # Moving the tree number reruns the forest's own part alone (st.fragment: the vote, the
+    # glance and the opened tree), not the page; the URL and the sidebar's share link still
+    # follow the move. The protocol client sends the same fragment rerun as Chromium.
+    frames = FrameRuns(app.page)
+    app.open("/Random_forest?dataset=iris", ready=(".st-key-tree-diagram svg",))
+    frames.wait_for(app.page, 1)
+    before = app.html(".st-key-tree-diagram")
+    app.page.locator('.st-key-tree button[data-testid="stNumberInputStepUp"]').click()
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    frames.wait_for(app.page, 2)
+    app.settle()
+
+    opened, moved = frames.runs[0], frames.runs[-1]
+    assert opened.whole_page and not moved.whole_page
+    assert dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:])) == {
+        "dataset": "iris",
+        "tree": "1",
+    }
+    assert app.page.locator(".st-key-share-link").count() == 1
+    assert app.page.locator(".st-key-share-link code").inner_text().endswith("dataset=iris&tree=1")
+    assert "Tree 1 of the forest" in app.page.locator("body").inner_text()
+    app.assert_healthy()
+
+    with ThreadPoolExecutor(1) as thread:
+        ours = thread.submit(asyncio.run, _client_moves_tree(app.server.url)).result()
+    client_opened, client_moved, client_url = ours
+    assert client_opened.whole_page and client_moved.fragment_ids == moved.fragment_ids
+    assert client_moved.widgets()["tree"].fragment_id in moved.fragment_ids
+    assert not client_opened.widgets()["max_depth"].fragment_id  # the sidebar is the page's
+    assert client_url == {"dataset": "iris", "tree": "3"}
+    assert client_moved.exceptions() == []
+
+
+async def _client_steps(url: str) -> tuple[Any, Any, dict[str, str]]:
+    session = await StudentSession(url, timeout=120).connect()
+    try:
+        opened = await session.open("Grow_it_step_by_step", {"dataset": "iris", "step": "1"})
+        stepped = await session.change("step-next", True)
+        return opened, stepped, dict(parse_qsl(session._reader.query))
+    finally:
+        await session.close()
+
+
+def test_a_step_reruns_the_step_by_step_part_alone_in_chromium_and_in_the_client(app: AppPage):
+    frames = FrameRuns(app.page)
+    app.open("/Grow_it_step_by_step?dataset=iris&step=1", ready=(".st-key-tree-diagram svg",))
+    frames.wait_for(app.page, 1)
+    before = app.html(".st-key-tree-diagram")
+    app.page.locator(".st-key-step-next button").click()
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    frames.wait_for(app.page, 2)
+    app.settle()
+
+    assert frames.runs[0].whole_page and not frames.runs[-1].whole_page
+    assert url_query(app)["step"] == "2"
+    assert app.page.locator(".st-key-share-link").count() == 1
+    assert app.page.locator(".st-key-share-link code").inner_text().endswith("step=2")
+    assert app.heading() == "Grow it step by step"
+    app.assert_healthy()
+
+    with ThreadPoolExecutor(1) as thread:
+        opened, stepped, query = thread.submit(asyncio.run, _client_steps(app.server.url)).result()
+    assert opened.whole_page and stepped.fragment_ids == frames.runs[-1].fragment_ids
+    assert query == {"dataset": "iris", "step": "2"}
+    assert stepped.exceptions() == []
