@@ -62,9 +62,9 @@ if growing.failed:
 def forest_parts(
     controls: ui.Controls, view: ModelView, forest: Any, lone: Any, n_trees: int
 ) -> None:
-    """Everything the test sample and the tree number move: the boundaries, the vote, the
-    glance and the opened tree. Moving either reruns this part alone; the forest, its curve
-    and its importances stay as they are."""
+    """Everything the test sample moves: the boundaries, the vote, the glance and the opened
+    tree. Moving the sample reruns this part alone; the forest, its curve and its importances
+    stay as they are."""
     st.subheader("The forest beside a single tree")
     boundary_area = st.container()
     st.subheader("How each tree voted")
@@ -82,17 +82,9 @@ def forest_parts(
         if view.classify
         else None
     )
-    st.subheader("Open any tree of the forest")
-    tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
-    with tree_pick:
-        tree_index = controls.tree(n_trees)
-    # The tree beside its own fit over the data, so each split shows as a step of it on a
-    # 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
-    # low chart, goes above the tree.
-    tree_fit, tree_area = (
-        st.columns(2, gap="large") if view.classify else (st.container(), st.container())
-    )
-    settings = controls.finish()
+    lone_score = score(lone, view.X_test, view.y_test)
+    one_tree(controls, view, forest, n_trees, sample, lone_score)  # the last control: finishes
+    settings = controls.settings
 
     with boundary_area, ui.guard("the decision boundaries"):
         models = {"One tree": lone, f"Forest of {n_trees}": forest}
@@ -115,6 +107,30 @@ def forest_parts(
                 "to open that tree below."
             )
             ui.forest_glance(forest, view, plotted_pair(settings))
+
+
+@st.fragment
+def one_tree(
+    controls: ui.Controls,
+    view: ModelView,
+    forest: Any,
+    n_trees: int,
+    sample: int,
+    lone_score: float,
+) -> None:
+    """One tree of the forest, beside its own fit over the data. Moving the tree number
+    reruns this part alone, inside :func:`forest_parts` (whose run redraws it too)."""
+    st.subheader("Open any tree of the forest")
+    tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
+    with tree_pick:
+        tree_index = controls.tree(n_trees)
+    # The tree beside its own fit over the data, so each split shows as a step of it on a
+    # 1280x720 screen (issue 12). On a phone the columns stack; a fit over one feature, a wide
+    # low chart, goes above the tree.
+    tree_fit, tree_area = (
+        st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+    )
+    settings = controls.finish()
 
     with tree_fit, ui.guard("that tree's fit"):
         picked = {f"Tree {tree_index}": forest.estimators_[tree_index]}
@@ -147,7 +163,7 @@ def forest_parts(
             f"Tree {tree_index} of the forest, grown on {rows} with "
             f"max_features={settings.max_features}, scores {one:.3f} on the test set on its "
             f"own. The lone tree beside the forest above, grown on all rows with every "
-            f"feature, scores {score(lone, view.X_test, view.y_test):.3f}; the forest scores "
+            f"feature, scores {lone_score:.3f}; the forest scores "
             f"{score(forest, view.X_test, view.y_test):.3f}."
         )
 

@@ -8,6 +8,7 @@ numbers of elements, no exception, and the same URL written back after a slider 
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -107,9 +108,9 @@ async def _client_moves_tree(url: str) -> tuple[Any, Any, dict[str, str]]:
 
 
 def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_client(app: AppPage):
-    # Moving the tree number reruns the forest's own part alone (st.fragment: the vote, the
-    # glance and the opened tree), not the page; the URL and the sidebar's share link still
-    # follow the move. The protocol client sends the same fragment rerun as Chromium.
+    # Moving the tree number reruns the opened tree's part alone (st.fragment), not the page;
+    # the URL and the sidebar's share link still follow the move. The protocol client sends
+    # the same fragment rerun as Chromium.
     frames = FrameRuns(app.page)
     app.open("/Random_forest?dataset=iris", ready=(".st-key-tree-diagram svg",))
     frames.wait_for(app.page, 1)
@@ -128,6 +129,23 @@ def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_clie
     assert app.page.locator(".st-key-share-link").count() == 1
     assert app.page.locator(".st-key-share-link code").inner_text().endswith("dataset=iris&tree=1")
     assert "Tree 1 of the forest" in app.page.locator("body").inner_text()
+
+    # The sample reruns the part around the tree's (the boundaries and the vote, which the tree
+    # number does not move), with the tree's part inside it.
+    picker = app.page.locator('.st-key-sample input[role="combobox"]')
+    picker.click()
+    picker.fill("#3 ")
+    before = app.html(".st-key-tree-diagram")
+    app.page.get_by_role("option", name=re.compile(r"^#3 ")).click()
+    app.wait_for_new_content(".st-key-tree-diagram", before)  # the sample's path moved
+    frames.wait_for(app.page, 3)
+    app.settle()
+    sampled = frames.runs[-1]
+    assert not sampled.whole_page and sampled.fragment_ids != moved.fragment_ids
+    assert url_query(app)["sample"] == "3" and url_query(app)["tree"] == "1"
+    assert app.page.locator(".st-key-share-link").count() == 1
+    assert app.page.get_by_text("Open any tree of the forest").count() == 1
+    assert "test sample #3 lands here" in app.html(".st-key-tree-diagram")
     app.assert_healthy()
 
     with ThreadPoolExecutor(1) as thread:
