@@ -53,6 +53,7 @@ with top, ui.guard("the forest") as growing:
     settings = controls.settings  # all but the sample and the tree, drawn by forest_parts
     forest = ui.fit_forest(spec, cost)  # a long fit shows its own progress bar
     lone = ui.fit_tree(tree_spec(settings, shape, min_samples_leaf=1, ccp_alpha=0.0))
+    lone_score = score(lone, view.X_test, view.y_test)
 if growing.failed:
     controls.finish()
     st.stop()
@@ -60,7 +61,12 @@ if growing.failed:
 
 @st.fragment
 def forest_parts(
-    controls: ui.Controls, view: ModelView, forest: Any, lone: Any, n_trees: int
+    controls: ui.Controls,
+    view: ModelView,
+    forest: Any,
+    lone: Any,
+    n_trees: int,
+    lone_score: float,
 ) -> None:
     """Everything the test sample moves: the boundaries, the vote, the glance and the opened
     tree. Moving the sample reruns this part alone; the forest, its curve and its importances
@@ -82,7 +88,6 @@ def forest_parts(
         if view.classify
         else None
     )
-    lone_score = score(lone, view.X_test, view.y_test)
     one_tree(controls, view, forest, n_trees, sample, lone_score)  # the last control: finishes
     settings = controls.settings
 
@@ -169,7 +174,7 @@ def one_tree(
 
 
 with boundary_area:
-    forest_parts(controls, view, forest, lone, n_trees)
+    forest_parts(controls, view, forest, lone, n_trees, lone_score)
 settings = controls.settings
 
 with notices:
@@ -190,7 +195,7 @@ with top:
     )
     with ui.guard("the scores"):
         oob = f"{forest.oob_score_:.3f}" if settings.bootstrap else "–"
-        lone_test = (f"Lone tree's test {name}", score(lone, view.X_test, view.y_test))
+        lone_test = (f"Lone tree's test {name}", lone_score)
         ui.metrics(
             [*ui.scores(forest, view), (f"Out-of-bag {name}", oob), lone_test],
             help={
