@@ -97,14 +97,38 @@ def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPa
     assert app.exceptions() == []
 
 
-async def _client_moves_tree(url: str) -> tuple[Any, Any, dict[str, str]]:
+async def _client_move(
+    url: str, path: str, query: dict[str, str], key: str, value: Any
+) -> tuple[Any, Any, dict[str, str]]:
+    """The client opens ``path?query`` and sets widget ``key`` to ``value``: both runs, and the
+    URL's query after the move."""
     session = await StudentSession(url, timeout=120).connect()
     try:
-        opened = await session.open("Random_forest", {"dataset": "iris"})
-        moved = await session.change("tree", 3)
+        opened = await session.open(path, query)
+        moved = await session.change(key, value)
         return opened, moved, dict(parse_qsl(session._reader.query))
     finally:
         await session.close()
+
+
+def _client_moves(
+    app: AppPage, path: str, query: dict[str, str], key: str, value: Any
+) -> tuple[Any, Any, dict[str, str]]:
+    # Playwright's sync API holds this thread's event loop: the client gets its own thread.
+    with ThreadPoolExecutor(1) as thread:
+        move = _client_move(app.server.url, path, query, key, value)
+        return thread.submit(asyncio.run, move).result()
+
+
+def _redrawn(app: AppPage, frames: FrameRuns, act: Any, runs: int) -> Run:
+    """Do ``act()``, wait until the tree diagram has changed and Chromium has received
+    ``runs`` runs in all; the last of them."""
+    before = app.html(".st-key-tree-diagram")
+    act()
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    frames.wait_for(app.page, runs)
+    app.settle()
+    return frames.runs[-1]
 
 
 def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_client(app: AppPage):
@@ -114,13 +138,10 @@ def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_clie
     frames = FrameRuns(app.page)
     app.open("/Random_forest?dataset=iris", ready=(".st-key-tree-diagram svg",))
     frames.wait_for(app.page, 1)
-    before = app.html(".st-key-tree-diagram")
-    app.page.locator('.st-key-tree button[data-testid="stNumberInputStepUp"]').click()
-    app.wait_for_new_content(".st-key-tree-diagram", before)
-    frames.wait_for(app.page, 2)
-    app.settle()
+    step_up = app.page.locator('.st-key-tree button[data-testid="stNumberInputStepUp"]')
+    moved = _redrawn(app, frames, step_up.click, 2)
 
-    opened, moved = frames.runs[0], frames.runs[-1]
+    opened = frames.runs[0]
     assert opened.whole_page and not moved.whole_page
     assert dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:])) == {
         "dataset": "iris",
@@ -135,12 +156,8 @@ def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_clie
     picker = app.page.locator('.st-key-sample input[role="combobox"]')
     picker.click()
     picker.fill("#3 ")
-    before = app.html(".st-key-tree-diagram")
-    app.page.get_by_role("option", name=re.compile(r"^#3 ")).click()
-    app.wait_for_new_content(".st-key-tree-diagram", before)  # the sample's path moved
-    frames.wait_for(app.page, 3)
-    app.settle()
-    sampled = frames.runs[-1]
+    option = app.page.get_by_role("option", name=re.compile(r"^#3 "))
+    sampled = _redrawn(app, frames, option.click, 3)  # the sample's path moved
     assert not sampled.whole_page and sampled.fragment_ids != moved.fragment_ids
     assert url_query(app)["sample"] == "3" and url_query(app)["tree"] == "1"
     assert app.page.locator(".st-key-share-link").count() == 1
@@ -148,8 +165,7 @@ def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_clie
     assert "test sample #3 lands here" in app.html(".st-key-tree-diagram")
     app.assert_healthy()
 
-    with ThreadPoolExecutor(1) as thread:
-        ours = thread.submit(asyncio.run, _client_moves_tree(app.server.url)).result()
+    ours = _client_moves(app, "Random_forest", {"dataset": "iris"}, "tree", 3)
     client_opened, client_moved, client_url = ours
     assert client_opened.whole_page and client_moved.fragment_ids == moved.fragment_ids
     assert client_moved.widgets()["tree"].fragment_id in moved.fragment_ids
@@ -158,35 +174,21 @@ def test_the_forests_tree_number_reruns_its_own_part_in_chromium_and_in_the_clie
     assert client_moved.exceptions() == []
 
 
-async def _client_steps(url: str) -> tuple[Any, Any, dict[str, str]]:
-    session = await StudentSession(url, timeout=120).connect()
-    try:
-        opened = await session.open("Grow_it_step_by_step", {"dataset": "iris", "step": "1"})
-        stepped = await session.change("step-next", True)
-        return opened, stepped, dict(parse_qsl(session._reader.query))
-    finally:
-        await session.close()
-
-
 def test_a_step_reruns_the_step_by_step_part_alone_in_chromium_and_in_the_client(app: AppPage):
     frames = FrameRuns(app.page)
     app.open("/Grow_it_step_by_step?dataset=iris&step=1", ready=(".st-key-tree-diagram svg",))
     frames.wait_for(app.page, 1)
-    before = app.html(".st-key-tree-diagram")
-    app.page.locator(".st-key-step-next button").click()
-    app.wait_for_new_content(".st-key-tree-diagram", before)
-    frames.wait_for(app.page, 2)
-    app.settle()
+    stepped_here = _redrawn(app, frames, app.page.locator(".st-key-step-next button").click, 2)
 
-    assert frames.runs[0].whole_page and not frames.runs[-1].whole_page
+    assert frames.runs[0].whole_page and not stepped_here.whole_page
     assert url_query(app)["step"] == "2"
     assert app.page.locator(".st-key-share-link").count() == 1
     assert app.page.locator(".st-key-share-link code").inner_text().endswith("step=2")
     assert app.heading() == "Grow it step by step"
     app.assert_healthy()
 
-    with ThreadPoolExecutor(1) as thread:
-        opened, stepped, query = thread.submit(asyncio.run, _client_steps(app.server.url)).result()
-    assert opened.whole_page and stepped.fragment_ids == frames.runs[-1].fragment_ids
+    path, link = "Grow_it_step_by_step", {"dataset": "iris", "step": "1"}
+    opened, stepped, query = _client_moves(app, path, link, "step-next", True)
+    assert opened.whole_page and stepped.fragment_ids == stepped_here.fragment_ids
     assert query == {"dataset": "iris", "step": "2"}
     assert stepped.exceptions() == []
