@@ -173,12 +173,8 @@ def one_tree(
         )
 
 
-with boundary_area:
-    forest_parts(controls, view, forest, lone, n_trees, lone_score)
-settings = controls.settings
-
-with notices:
-    ui.show_notices(settings)
+# The scores first: a browser draws what it receives in order, and they do not wait on the
+# sample or the tree.
 with top:
     if cost.too_big:
         st.warning(cost.notice(), icon=":material/speed:")
@@ -206,6 +202,12 @@ with top:
             },
         )
 
+with boundary_area:
+    forest_parts(controls, view, forest, lone, n_trees, lone_score)
+settings = controls.settings
+
+with notices:
+    ui.show_notices(settings)
 if lesson == "variance":
     with lesson_area, ui.guard("the resampled trees"):
         ui.what_to_notice(
