@@ -436,7 +436,8 @@ class Membership:
     seen : int
         The class version this session last acted on.
     pending : Shown or None
-        The teacher's view, to be opened by the next run of its page.
+        The teacher's view, to be opened by the next run of its page; it stays until a run of
+        that page has written its settings (a run stopped before then opens it again).
     landed : mapping of str to str or None
         The query the page wrote on the run that opened the teacher's view: a later run that
         writes another one means the student moved a control, and stops following.
@@ -449,6 +450,11 @@ class Membership:
     asked : float
         When a page run last began to show version ``seen``: a check that finds it still not
         drawn a few seconds later asks for the page run again (:meth:`overdue`).
+    recheck : bool
+        The browser's check asked for this run (:meth:`rechecked`): it opens the teacher's view
+        even when this session wrote that view last. The browser asks again when the run it
+        asked for is slow to show, and that second run carries the widget values the browser
+        still showed, from before the teacher's view; without the recheck they would win.
     """
 
     code: str
@@ -462,6 +468,7 @@ class Membership:
     checked_in: float = 0.0
     drawn: int = 0
     asked: float = 0.0
+    recheck: bool = False
 
     @property
     def teaching(self) -> bool:
@@ -482,27 +489,47 @@ class Membership:
 
     def needs(self, version: int | None) -> bool:
         """Whether a check that read ``version`` must read the class's state (a student who
-        explores alone still sees the teacher's polls)."""
-        return version is None or version != self.seen
+        explores alone still sees the teacher's polls, and a run the browser's check asked for
+        always does)."""
+        return version is None or version != self.seen or self.recheck
+
+    def rechecked(self) -> Membership:
+        """The browser's check asked for this run (see ``recheck``)."""
+        return replace(self, recheck=True)
 
     def opening(self, state: ClassState, here: Shown) -> Membership:
         """The class at ``state`` was read; ``here`` is what this session shows now.
 
-        A follower opens the teacher's view next (``pending``) unless it already shows it.
+        A follower opens the teacher's view next (``pending``) unless it already shows it,
+        or, when the browser's check asked for the run, whatever the page last wrote.
         """
-        follow = self.following and state.shown is not None and state.shown != here
-        return replace(self, seen=state.version, pending=state.shown if follow else None)
+        shown = state.shown
+        follow = self.following and shown is not None and (self.recheck or shown != here)
+        return replace(self, seen=state.version, pending=shown if follow else None, recheck=False)
 
-    def opened(self, page: str) -> tuple[Shown | None, Membership]:
-        """The teacher's view, if it is for ``page``: this run opens it."""
+    def opened(self, page: str) -> Shown | None:
+        """The teacher's view, if it is for ``page``: this run opens it.
+
+        The view stays pending until a run of ``page`` has written its settings
+        (:meth:`wrote`). A run stopped before that (a newer rerun took its place, as happens
+        under load when the browser asks again) leaves it for the next run, which opens it
+        again: otherwise that run would keep the settings the browser still shows.
+        """
         if self.pending is None or self.pending.page != page:
-            return None, self
-        return self.pending, replace(self, pending=None, landed=None)
+            return None
+        return self.pending
 
-    def wrote(self, query: Mapping[str, str]) -> tuple[bool, Membership]:
-        """A run wrote ``query``; returns whether the student just left the teacher's view."""
+    def wrote(self, page: str, query: Mapping[str, str]) -> tuple[bool, Membership]:
+        """A run of ``page`` wrote ``query``; returns whether the student just left the
+        teacher's view.
+
+        The first write of the page whose view was pending lands on it (``landed``); a later
+        write of other settings means the student moved a control.
+        """
         if self.teaching or not self.following:
             return False, self
+        if self.pending is not None and self.pending.page == page:
+            return False, replace(self, pending=None, landed=dict(query))
         if self.landed is None:
             return False, replace(self, landed=dict(query))
         if dict(self.landed) != dict(query):

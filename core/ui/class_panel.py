@@ -458,7 +458,11 @@ _CHECK = st.components.v2.component(
 
 
 def _moved() -> None:
-    """The check saw the class move: this run (``class_panel``'s ``_check``) follows it."""
+    """The check saw the class move: this run (``class_panel``'s ``_check``) follows it, and
+    opens the teacher's view even if an earlier run wrote it (``Membership.recheck``)."""
+    seat = _seat()
+    if seat is not None and not seat.teaching:
+        change(seat=seat.rechecked())
 
 
 @st.fragment(run_every=CHECK_SECONDS)
@@ -482,7 +486,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
         if seat.shown != shown and reach(lambda: classroom().show(teacher, shown)) is not None:
             change(seat=seat.published(shown))
         return
-    left, seat = seat.wrote(query)
+    left, seat = seat.wrote(page, query)
     change(seat=replace(seat, drawn=seat.seen))
     if left:
         change(class_cookie=remembered(seat))
@@ -498,8 +502,7 @@ def opened_view(page: str) -> dict[str, str] | None:
     seat = _seat()
     if seat is None:
         return None
-    shown, seat = seat.opened(page)
-    change(seat=seat)
+    shown = seat.opened(page)
     return None if shown is None else dict(shown.query)
 
 

@@ -405,29 +405,48 @@ def test_a_follower_reads_the_state_only_when_the_version_moved() -> None:
 def test_the_teachers_view_opens_on_its_own_page() -> None:
     member = Membership("KX39P", "seat", landed={"old": "1"})
     member = member.opening(ClassState("KX39P", 2, TREE, None), here=STEP)
-    view, same = member.opened(STEP.page)
-    assert view is None and same == member
-    view, opened = member.opened(TREE.page)
-    assert view == TREE
-    assert opened.pending is None and opened.landed is None
+    assert member.opened(STEP.page) is None
+    assert member.opened(TREE.page) == TREE
+
+
+def test_a_run_stopped_before_it_wrote_the_teachers_view_leaves_it_for_the_next() -> None:
+    """Under load the browser asks again, and the newer run stops the one that was opening
+    the teacher's view: the newer run must open it too, or it keeps the browser's settings."""
+    member = Membership("KX39P", "seat").opening(ClassState("KX39P", 2, TREE, None), here=STEP)
+    assert member.opened(TREE.page) == TREE  # the first run reads it, then is stopped
+    assert member.opened(TREE.page) == TREE  # the next run opens it again
+    left, landed = member.wrote(TREE.page, TREE.query)  # a run of the page wrote its settings
+    assert not left and landed.pending is None and landed.landed == TREE.query
+    assert landed.opened(TREE.page) is None
+
+
+def test_a_run_the_check_asked_for_opens_the_teachers_view_even_if_written_already() -> None:
+    """The browser asked again before it showed the view an earlier run wrote: this run
+    carries the old widget values, so it must open the teacher's view once more."""
+    member = Membership("KX39P", "seat", seen=2, landed=dict(TREE.query))
+    state = ClassState("KX39P", 2, TREE, None)
+    assert not member.needs(2) and member.opening(state, here=TREE).pending is None
+    asked = member.rechecked()
+    assert asked.needs(2)
+    opened = asked.opening(state, here=TREE)
+    assert opened.pending == TREE and not opened.recheck
+    alone = replace(asked, following=False).opening(state, here=STEP)
+    assert alone.pending is None and not alone.recheck  # exploring alone: nothing opens
 
 
 def test_a_follower_who_moves_a_control_stops_following() -> None:
-    _, member = (
-        Membership("KX39P", "seat")
-        .opening(ClassState("KX39P", 2, TREE, None), here=STEP)
-        .opened(TREE.page)
-    )
-    left, member = member.wrote(TREE.query)  # the run that opened the view lands on it
+    member = Membership("KX39P", "seat").opening(ClassState("KX39P", 2, TREE, None), here=STEP)
+    assert member.opened(TREE.page) == TREE
+    left, member = member.wrote(TREE.page, TREE.query)  # the run that opened the view lands
     assert not left and member.landed == TREE.query
-    left, again = member.wrote(dict(TREE.query))  # a rerun with the same settings
+    left, again = member.wrote(TREE.page, dict(TREE.query))  # a rerun with the same settings
     assert not left and again == member
-    left, member = member.wrote(DEEPER.query)  # the student moved max_depth
+    left, member = member.wrote(TREE.page, DEEPER.query)  # the student moved max_depth
     assert left and not member.following and member.landed is None
     assert member.needs(7)  # explores alone, but still reads a change (a poll may open)...
     assert member.opening(ClassState("KX39P", 7, TREE, None), here=STEP).pending is None
     assert member.needs(None)  # ...and hears that the class ended
-    left, alone = member.wrote(TREE.query)
+    left, alone = member.wrote(TREE.page, TREE.query)
     assert not left and alone == member
 
 
@@ -443,15 +462,14 @@ def test_following_again_jumps_back_to_the_teacher() -> None:
 def test_a_student_who_stops_following_is_not_moved_by_a_view_read_before() -> None:
     member = Membership("KX39P", "seat").opening(ClassState("KX39P", 2, TREE, None), here=STEP)
     alone = member.follow(False)
-    view, _ = alone.opened(TREE.page)
-    assert view is None
+    assert alone.opened(TREE.page) is None
 
 
 def test_the_teacher_never_stops_following_itself() -> None:
     teacher = Membership("KX39P", "seat", secret="s3cret")
     assert teacher.teaching and teacher.teacher == Teacher("KX39P", "s3cret")
     for query in (TREE.query, DEEPER.query, STEP.query):
-        left, teacher = teacher.wrote(query)
+        left, teacher = teacher.wrote(TREE.page, query)
         assert not left
     assert teacher.following and teacher.landed is None
     with pytest.raises(NotTeacher):
