@@ -100,12 +100,14 @@ def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPa
 async def _client_move(
     url: str, path: str, query: dict[str, str], key: str, value: Any
 ) -> tuple[Any, Any, dict[str, str]]:
-    """The client opens ``path?query`` and sets widget ``key`` to ``value``: both runs, and the
-    URL's query after the move."""
+    """The client opens ``path?query`` and sets widget ``key`` to ``value`` (or to
+    ``value(widget)`` when it is a function of the widget opened): both runs, and the URL's
+    query after the move."""
     session = await StudentSession(url, timeout=120).connect()
     try:
         opened = await session.open(path, query)
-        moved = await session.change(key, value)
+        picked = value(opened.widgets()[key]) if callable(value) else value
+        moved = await session.change(key, picked)
         return opened, moved, dict(parse_qsl(session._reader.query))
     finally:
         await session.close()
@@ -192,3 +194,37 @@ def test_a_step_reruns_the_step_by_step_part_alone_in_chromium_and_in_the_client
     assert opened.whole_page and stepped.fragment_ids == stepped_here.fragment_ids
     assert query == {"dataset": "iris", "step": "2"}
     assert stepped.exceptions() == []
+
+
+def test_the_single_trees_sample_reruns_the_part_under_the_title_in_chromium_and_the_client(
+    app: AppPage,
+):
+    # The test sample moves the boundary's star, the path in words and the diagram: the part
+    # under the title reruns (st.fragment), not the sidebar; the URL and the share link follow.
+    frames = FrameRuns(app.page)
+    app.open("/Single_tree?dataset=iris", ready=(".st-key-tree-diagram svg",))
+    frames.wait_for(app.page, 1)
+    picker = app.page.locator('.st-key-sample input[role="combobox"]')
+    picker.click()
+    picker.fill("#4 ")
+    option = app.page.get_by_role("option", name=re.compile(r"^#4 "))
+    sampled = _redrawn(app, frames, option.click, 2)
+
+    assert frames.runs[0].whole_page and not sampled.whole_page
+    app.page.wait_for_function("() => location.search.includes('sample=4')")
+    address = dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:]))
+    assert address == {"dataset": "iris", "sample": "4"}
+    assert app.page.locator(".st-key-share-link").count() == 1
+    assert app.page.locator(".st-key-share-link code").inner_text().endswith("sample=4")
+    assert "test sample #4 lands here" in app.html(".st-key-tree-diagram")
+    assert "The true answer is" in app.page.locator(".st-key-sample-path").inner_text()
+    app.assert_healthy()
+
+    fourth = _client_moves(  # a selectbox sends its option's label
+        app, "Single_tree", {"dataset": "iris"}, "sample", lambda widget: widget.proto.options[4]
+    )
+    opened, moved, query = fourth
+    assert opened.whole_page and moved.fragment_ids == sampled.fragment_ids
+    assert not opened.widgets()["max_depth"].fragment_id  # the sidebar is the page's
+    assert query == {"dataset": "iris", "sample": "4"}
+    assert moved.exceptions() == []
