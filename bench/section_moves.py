@@ -10,9 +10,11 @@ how many of the measured moves were fragment runs. The server's CPU per move cou
 server and its children (the kept ``dot`` processes) from just before the move until 0.3 s
 after it finished, so the run's last messages are sent and nothing else is running.
 
-Cases: the forest's tree number and test sample (iris, 100 trees), the step page's Next
-(wine), and for reference a move that reruns the whole page and finds its models in the
-caches (the forest's ``max_depth`` over three depths fitted during the warm-up).
+Cases: the forest's tree number and test sample (iris, 100 trees), the Single tree's test
+sample (iris), the step page's Next (wine), and for reference a move that reruns the whole
+page and finds its models in the caches (the forest's ``max_depth`` over three depths fitted
+during the warm-up). A sample move checks that the sample moved: a selectbox takes its
+option's label, and a number would be ignored.
 
 It is a measurement, not a test: nothing fails on a slow machine; the load average is printed.
 """
@@ -30,10 +32,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from bench.classroom_server import cpu_seconds
 from bench.live_app import ROOT, free_port, streamlit_command
-from bench.st_client import StudentSession
+from bench.st_client import StudentSession, Widget
 from deploy.process import LiveServer
 
 AFTER_S = 0.3  # after a move's run has finished: its last messages leave, then CPU is read
@@ -47,7 +50,7 @@ class Case:
     path: str
     query: dict[str, str]
     key: str
-    value: Callable[[int], Any]  # the value of move i
+    value: Callable[[int, Widget], Any]  # the value of move i, as the widget takes it
     again: Callable[[StudentSession], Any] | None = None  # a reset before move i, when due
 
 
@@ -56,15 +59,21 @@ def _first_step(session: StudentSession) -> Any:
     return "0 of " + str(session.shown("step")).split(" of ")[1]
 
 
+def _sample(i: int, widget: Widget) -> Any:
+    """Test sample ``i % 30 + 1``: a selectbox sends its option's label, never a number."""
+    return widget.proto.options[i % 30 + 1]
+
+
 CASES = (
-    Case("tree number", "Random_forest", {"dataset": "iris"}, "tree", lambda i: i % 20 + 1),
-    Case("test sample", "Random_forest", {"dataset": "iris"}, "sample", lambda i: i % 30 + 1),
+    Case("tree number", "Random_forest", {"dataset": "iris"}, "tree", lambda i, w: i % 20 + 1),
+    Case("test sample", "Random_forest", {"dataset": "iris"}, "sample", _sample),
+    Case("Single tree: test sample", "Single_tree", {"dataset": "iris"}, "sample", _sample),
     Case(
         "step: Next",
         "Grow_it_step_by_step",
         {"dataset": "wine"},
         "step-next",
-        lambda i: True,
+        lambda i, w: True,
         _first_step,
     ),
     Case(
@@ -72,7 +81,7 @@ CASES = (
         "Random_forest",
         {"dataset": "iris"},
         "max_depth",
-        lambda i: (3, 4, 5)[i % 3],
+        lambda i, w: (3, 4, 5)[i % 3],
     ),
 )
 
@@ -97,7 +106,13 @@ async def measure(url: str, pid: int, case: Case, moves: int) -> Result:
             if case.again is not None and i % 6 == 0:
                 await session.change("step", case.again(session))
             started = cpu_seconds(pid)
-            run = await session.change(case.key, case.value(i))
+            assert session.last is not None
+            widget = session.last.widgets()[case.key]
+            run = await session.change(case.key, case.value(i, widget))
+            if case.key == "sample" and dict(parse_qsl(session.query)).get("sample") != str(
+                i % 30 + 1
+            ):
+                raise RuntimeError(f"{case.name}: the sample did not move ({session.query})")
             await asyncio.sleep(AFTER_S)
             if i >= 0:
                 cpus.append(cpu_seconds(pid) - started)
