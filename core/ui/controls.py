@@ -84,6 +84,8 @@ class Controls(Binding):
         student whose move there leaves the teacher's view gets a full run, so the sidebar's
         "Follow the teacher" toggle turns off with it.
         """
+        if self._finished and self._moved_outside():
+            st.rerun()  # a fragment's control moved one of the page's: the page runs again
         settings = self.settings
         was_following = following()
         query = finish(settings)
@@ -94,6 +96,21 @@ class Controls(Binding):
             st.rerun()
         self._finished = True
         return settings
+
+    def _moved_outside(self) -> bool:
+        """Whether a control of a fragment's rerun set a setting drawn outside the fragment.
+
+        The pruning walk's slider sets ``ccp_alpha`` and a cell of the parameter map sets
+        ``max_depth`` and ``min_samples_leaf``, whose widgets are in the sidebar: the
+        fragment's rerun would neither redraw them nor refit the tree, so the page must run.
+        A widget drawn in this rerun holds the value it gave; one outside it holds the value
+        of the last full run, unless a callback moved it.
+        """
+        session = st.session_state
+        return any(
+            key in session and session[key] != _to_widget(key, value)
+            for key, value in self.values.items()
+        )
 
     # -- the controls -------------------------------------------------------------------------
 

@@ -56,6 +56,28 @@ def test_walking_the_pruning_path_prunes_the_tree_and_keeps_the_exact_alpha(
     assert app.slider_value("pruning-walk-step").endswith(f": {leaves} leaves")
 
 
+def test_a_cell_of_the_parameter_map_loads_its_settings_into_the_sidebar(app: AppPage) -> None:
+    # The map is drawn in the part of the page that reruns alone (st.fragment); the cell's
+    # max_depth and min_samples_leaf are the sidebar's, so the click must run the whole page.
+    app.open(f"{SINGLE_TREE.path}?dataset=iris&view=map", (".st-key-param-map .main-svg",))
+    grid = app.page.locator(".st-key-param-map .nsewdrag").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    before = app.html(".st-key-tree-diagram")
+    # Rows are max_depth 1, 2, 3...; columns min_samples_leaf 1, 2, 3...: the second of each.
+    app.page.mouse.click(box["x"] + box["width"] * 0.13, box["y"] + box["height"] * 0.1)
+    app.wait_for_new_content(".st-key-tree-diagram", before)
+    app.settle()
+
+    app.assert_healthy()
+    query = url_query(app)
+    assert (query["max_depth"], query["min_samples_leaf"]) == ("2", "2")
+    assert app.slider_value("max_depth") == "2"
+    assert app.slider_value("min_samples_leaf") == "2"
+    assert app.metric("Depth") == "2"
+
+
 def test_a_forest_of_1000_trees_on_a_log_axis(app: AppPage) -> None:
     app.open(f"{RANDOM_FOREST.path}?n_estimators=1000&log_trees=true", RANDOM_FOREST.ready)
 
