@@ -35,6 +35,7 @@ class Binding:
         self.settings_type = form
         self.last = last
         self.values: dict[str, Any] = {}
+        self.widgets: set[str] = set()  # the settings drawn as a widget of their own
         self._merged: tuple[tuple[tuple[str, Any], ...], state.Settings] | None = None
         self.notice = notice  # a placeholder atop the page, for what stops it early
 
@@ -61,6 +62,7 @@ class Binding:
             _LOG.warning("control %s gave %r; keeping its last value", key, value)
             value = getattr(self.last, key)
         self.values[key] = value
+        self.widgets.add(key)
         return value
 
     def hold(self, key: str, value: Any) -> Any:

@@ -104,12 +104,13 @@ class Controls(Binding):
         ``max_depth`` and ``min_samples_leaf``, whose widgets are in the sidebar: the
         fragment's rerun would neither redraw them nor refit the tree, so the page must run.
         A widget drawn in this rerun holds the value it gave; one outside it holds the value
-        of the last full run, unless a callback moved it.
+        of the last full run, unless a callback moved it. Settings a page holds without a
+        widget of their own (``hold``: the what-if view's edits) are not compared.
         """
         session = st.session_state
         return any(
-            key in session and session[key] != _to_widget(key, value)
-            for key, value in self.values.items()
+            key in session and session[key] != _to_widget(key, self.values[key])
+            for key in self.widgets
         )
 
     # -- the controls -------------------------------------------------------------------------
