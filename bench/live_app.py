@@ -16,11 +16,14 @@ elements we expect are there: :data:`SETTLED_FN`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sys
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # Playwright is imported only by whoever drives a browser.
     from playwright.sync_api import Browser, Playwright, ViewportSize
@@ -37,6 +40,8 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT: ViewportSize = {"width": 1400, "height": 900}
+
+_T = TypeVar("_T")
 
 # A JavaScript statement defining ``settled(selectors)``: the run is over, everything it sent
 # is drawn, and every CSS selector in ``selectors`` matches. Meant to be pasted into a predicate.
@@ -81,6 +86,18 @@ def launch_chromium(playwright: Playwright, executable: str) -> Browser:
         The browser; the caller closes it.
     """
     return playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+
+
+def run_beside_playwright(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(coroutine)`` in a thread of its own, and its result.
+
+    Playwright's sync API keeps an event loop running in the thread that drives the browser
+    (a browser test, or one run before in the same process), and ``asyncio.run`` refuses to
+    start in a thread whose loop runs: the protocol client and other async drivers get a
+    thread of their own.
+    """
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 # --- the server --------------------------------------------------------------------------------

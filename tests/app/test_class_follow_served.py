@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
 
 from bench.classroom_class import class_code
-from bench.live_app import free_port, streamlit_command
+from bench.live_app import free_port, run_beside_playwright, streamlit_command
 from bench.page_check import drawn_check
 from bench.st_client import StudentSession
 from deploy.process import LiveServer
@@ -31,13 +29,6 @@ SERVE = Path(__file__).resolve().parents[2] / "serve.py"
 GAPS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
 #: Presses of a teacher's button before giving up, and seconds to wait for each one's run.
 PRESSES, PRESS_S = 3, 15.0
-
-
-def _run(coroutine: Any) -> Any:
-    """``asyncio.run(coroutine)`` in a thread of its own (Playwright's sync API, in an earlier
-    test of the same process, may have left an event loop running in this one)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +107,7 @@ async def _asked_twice(url: str) -> list[tuple[float, str | None, str | None, bo
 
 
 def test_a_run_asked_again_with_the_old_values_still_opens_the_teachers_view(served: str) -> None:
-    seen = _run(_asked_twice(served))
+    seen = run_beside_playwright(_asked_twice(served))
     assert len(seen) == len(GAPS)
     wrong = [
         (gap, teacher, student, follows)

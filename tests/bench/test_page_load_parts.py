@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 from bench.classroom import by_kind, kind_rows, page_load_line, think_bounds
 from bench.classroom_students import Interaction, kind_of
 from bench.http_client import HttpConnection
+from bench.live_app import run_beside_playwright
 from bench.page_load import Asset, Browser, load_page, reusable
 
 IMMUTABLE = "public, immutable, max-age=31536000"
@@ -37,12 +37,6 @@ PAGE = (
     Asset("/static/app.css"),
     Asset("/page/_stcore/health", status=404),
 )
-
-
-def _run(coroutine: Any) -> Any:
-    """``asyncio.run`` in a thread of its own (a browser test may hold this thread's loop)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -97,7 +91,7 @@ def _with_server(use: Callable[[str, Seen], Awaitable[Any]]) -> tuple[Any, Seen]
         async with server:
             return await use(f"http://127.0.0.1:{port}", seen)
 
-    return _run(both()), seen
+    return run_beside_playwright(both()), seen
 
 
 def test_a_first_load_fetches_everything_the_html_first_and_the_query_on_it_alone() -> None:

@@ -11,25 +11,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.live_app import free_port, streamlit_command
+from bench.live_app import free_port, run_beside_playwright, streamlit_command
 from bench.st_client import Run, RunReader, StudentSession
 from deploy.process import LiveServer
 
 APP = Path(__file__).parent / "timer_app" / "app.py"
-
-
-def _run(coroutine: Any) -> Any:
-    """``asyncio.run(coroutine)`` in a thread of its own: a test before this one in the same
-    process (Playwright's sync API) may have left an event loop running in this thread."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def new_session(page: str, fragments: tuple[str, ...] = ()) -> bytes:
@@ -140,7 +131,7 @@ async def _idle(url: str) -> tuple[StudentSession, Run, list[Run]]:
 
 
 def test_a_fragment_reruns_on_its_timer_without_rerunning_the_page(timer_app: str) -> None:
-    session, opened, runs = _run(_idle(timer_app))
+    session, opened, runs = run_beside_playwright(_idle(timer_app))
     assert opened.whole_page and opened.headings() == ["Home"]
     ticks = [run for run in runs if not run.whole_page]
     # 1.5 s at 0.3 s: about five ticks, each sent by the client and run by the server.
@@ -166,7 +157,7 @@ async def _switched(url: str) -> tuple[StudentSession, Run, int]:
 
 
 def test_a_switch_the_server_makes_moves_the_page_and_its_query(timer_app: str) -> None:
-    session, arrived, sent_after = _run(_switched(timer_app))
+    session, arrived, sent_after = run_beside_playwright(_switched(timer_app))
     assert arrived.whole_page and arrived.headings() == ["Other"]
     assert arrived.query == session.query == "from=home"
     assert session.page_hash == session.pages["other"]

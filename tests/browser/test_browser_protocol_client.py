@@ -7,15 +7,14 @@ numbers of elements, no exception, and the same URL written back after a slider 
 
 from __future__ import annotations
 
-import asyncio
 import re
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from browser_helpers import AppPage, url_query
 
+from bench.live_app import run_beside_playwright
 from bench.st_client import Run, RunReader, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
@@ -79,10 +78,8 @@ def test_the_client_and_chromium_get_the_same_page_and_the_same_rerun(app: AppPa
     frames.wait_for(app.page, 2)
     browser_url = dict(parse_qsl(app.page.evaluate("() => window.location.search")[1:]))
 
-    # Playwright's sync API holds this thread's event loop: the client gets its own thread.
-    with ThreadPoolExecutor(1) as thread:
-        client = thread.submit(asyncio.run, _client_runs(app.server.url, path, query, "max_depth"))
-        opened, changed, pages, client_url = client.result()
+    client = _client_runs(app.server.url, path, query, "max_depth")
+    opened, changed, pages, client_url = run_beside_playwright(client)
 
     assert [run.status for run in frames.runs] == [0, 0]
     for seen, ours in zip(frames.runs, (opened, changed), strict=True):
@@ -116,10 +113,7 @@ async def _client_move(
 def _client_moves(
     app: AppPage, path: str, query: dict[str, str], key: str, value: Any
 ) -> tuple[Any, Any, dict[str, str]]:
-    # Playwright's sync API holds this thread's event loop: the client gets its own thread.
-    with ThreadPoolExecutor(1) as thread:
-        move = _client_move(app.server.url, path, query, key, value)
-        return thread.submit(asyncio.run, move).result()
+    return run_beside_playwright(_client_move(app.server.url, path, query, key, value))
 
 
 def _redrawn(app: AppPage, frames: FrameRuns, act: Any, runs: int) -> Run:
