@@ -59,9 +59,15 @@ def _first_step(session: StudentSession) -> Any:
     return "0 of " + str(session.shown("step")).split(" of ")[1]
 
 
+def _sample_number(i: int) -> int:
+    """The test sample move ``i`` picks."""
+    return i % 30 + 1
+
+
 def _sample(i: int, widget: Widget) -> Any:
-    """Test sample ``i % 30 + 1``: a selectbox sends its option's label, never a number."""
-    return widget.proto.options[i % 30 + 1]
+    """Test sample :func:`_sample_number` ``(i)``: a selectbox sends its option's label, never a
+    number."""
+    return widget.proto.options[_sample_number(i)]
 
 
 CASES = (
@@ -109,9 +115,8 @@ async def measure(url: str, pid: int, case: Case, moves: int) -> Result:
             assert session.last is not None
             widget = session.last.widgets()[case.key]
             run = await session.change(case.key, case.value(i, widget))
-            if case.key == "sample" and dict(parse_qsl(session.query)).get("sample") != str(
-                i % 30 + 1
-            ):
+            moved_to = dict(parse_qsl(session.query)).get("sample")
+            if case.key == "sample" and moved_to != str(_sample_number(i)):
                 raise RuntimeError(f"{case.name}: the sample did not move ({session.query})")
             await asyncio.sleep(AFTER_S)
             if i >= 0:
