@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from core.figures import dot_available, render_png, render_svg
 from core.figures.overlays import clicked_sample
+from core.figures.wire import wire_form
 from core.ui.cached import svg
 
 _LOG = logging.getLogger(__name__)
@@ -243,6 +245,31 @@ def _on_click(
         st.toast("That is a training sample: click a ring (a test sample) to trace it.")
 
 
+class _Wired(go.Figure):
+    """A figure already in the form Plotly.js reads (:func:`~core.figures.wire.wire_form`).
+
+    ``st.plotly_chart`` takes a figure object and sends its ``to_dict()``, which is this form:
+    Plotly's own ``to_dict`` would make it again, about three times slower. Nothing else of
+    the figure object is read, so none of it is built.
+    """
+
+    def __init__(self, form: dict[str, Any]) -> None:  # no super().__init__: see above
+        object.__setattr__(self, "_form", form)
+
+    def to_dict(self) -> dict[str, Any]:
+        form: dict[str, Any] = object.__getattribute__(self, "_form")
+        return form
+
+
+def plotly_chart(figure: go.Figure, *, key: str, **options: Any) -> None:
+    """``st.plotly_chart(figure, key=key, **options)``, full width, in the figure's own look.
+
+    The figures carry their projector-friendly look (``theme=None``), and go to the browser
+    in the form :func:`~core.figures.wire.wire_form` makes: the same chart, less CPU per run.
+    """
+    st.plotly_chart(_Wired(wire_form(figure)), key=key, width="stretch", theme=None, **options)
+
+
 def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: np.ndarray) -> None:
     """A Plotly chart where clicking a test sample makes it the traced ``sample``.
 
@@ -252,17 +279,15 @@ def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: n
     """
     curves = tuple(i for i, trace in enumerate(figure.data) if trace.type == "scatter")
     with st.container(key=f"{key}-chart"):
-        st.plotly_chart(
+        plotly_chart(
             figure,
             key=key,
             on_select=functools.partial(_on_click, key, curves, test_index, test_xy),
             selection_mode="points",
-            width="stretch",
-            theme=None,  # the figures carry their own projector-friendly look
         )
 
 
 def chart(figure: Any, *, key: str) -> None:
     """A Plotly chart in a keyed container (``st-key-<key>`` for browser tests)."""
     with st.container(key=key):
-        st.plotly_chart(figure, width="stretch", theme=None, key=f"{key}-plot")
+        plotly_chart(figure, key=f"{key}-plot")

@@ -21,6 +21,7 @@ from core.app.models import ModelView, TreeSpec
 from core.figures.map_difference import MapDifference, param_map_difference_figure
 from core.figures.param_map import ParamMap, clicked_setting, param_grid, param_map_figure
 from core.ui.cached import param_map as cached_param_map
+from core.ui.display import plotly_chart
 from core.ui.url_state import _to_widget
 
 #: How a criterion is named in words, where not as it is spelt.
@@ -45,13 +46,8 @@ def _load_cell(pmap: ParamMap, key: str = _CHART_KEY) -> None:
 
 def _clickable(figure: go.Figure, pmap: ParamMap, key: str) -> None:
     """A map's chart whose click loads the clicked cell's setting (read against ``pmap``)."""
-    st.plotly_chart(
-        figure,
-        key=key,
-        on_select=functools.partial(_load_cell, pmap, key),
-        selection_mode="points",
-        width="stretch",
-        theme=None,  # the figure carries its own projector-friendly look
+    plotly_chart(
+        figure, key=key, on_select=functools.partial(_load_cell, pmap, key), selection_mode="points"
     )
 
 

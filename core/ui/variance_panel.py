@@ -26,7 +26,7 @@ from core.figures.variance import (
     spread_figure,
 )
 from core.ui.cached import built_once, fit_forest, view_of
-from core.ui.display import chart
+from core.ui.display import chart, plotly_chart
 
 #: Grid points per axis of the plane (classification) and along x (regression).
 GRID = 100
@@ -196,11 +196,9 @@ def forest_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
 
     figure = built_once([forest], ("glance", pair), draw)
     with st.container(key="forest-glance"):
-        st.plotly_chart(
+        plotly_chart(
             figure,
             key="forest-glance-plot",
             on_select=lambda: _open_clicked_tree("forest-glance-plot"),
             selection_mode="points",
-            width="stretch",
-            theme=None,
         )

@@ -46,6 +46,7 @@ from core.figures.growth import add_split_segment, split_comparison_figure, spli
 from core.figures.overlays import LEGEND_GAP_PX, add_vertical_line, mark_sample
 from core.figures.pruning_walk import compute_pruning_walk, pruning_walk_figure
 from core.figures.votes import compute_votes, vote_figure
+from core.figures.wire import wire_form
 from tests.figures.reference_look import legend_below, style_figure
 
 
@@ -54,10 +55,14 @@ def _json(figure: go.Figure) -> Any:
 
 
 def assert_valid(figure: go.Figure) -> None:
-    """The figure survives Plotly's validating constructor unchanged."""
+    """The figure survives Plotly's validating constructor unchanged, and the pages send it
+    as Plotly would (:func:`~core.figures.wire.wire_form` gives the same JSON, byte for byte)."""
     assert figure._validate is False  # the fast path, or this test proves nothing
     validated = go.Figure(figure.to_dict())  # raises on an invalid property or value
     assert _json(validated) == _json(figure)
+    assert pio.to_json(wire_form(figure), validate=False) == pio.to_json(
+        figure.to_dict(), validate=False
+    )
 
 
 @pytest.fixture(scope="module")

@@ -58,3 +58,38 @@ def test_show_svg_centres_the_drawing_and_caps_its_growth():
     assert f'style="{centred};max-width:450pt;max-height:70vh"' in shown
     assert f'style="{centred};max-width:300pt;max-height:70vh"' in natural
     assert "preserveAspectRatio" not in shown
+
+
+def test_a_chart_is_sent_as_streamlit_would_send_the_figure_itself():
+    # core.ui.display.plotly_chart hands Streamlit the figure already in Plotly.js's form
+    # (core.figures.wire): the browser must receive exactly what st.plotly_chart(figure) sent.
+    def page():
+        import numpy as np
+        import streamlit as st
+
+        from core.figures._layout import build_figure, styled_layout
+        from core.ui.display import plotly_chart
+
+        figure = build_figure(
+            [
+                {"type": "heatmap", "z": np.arange(6.0).reshape(2, 3), "x": np.arange(4)},
+                {"type": "scatter", "x": np.array([1.0, 2.5]), "customdata": np.array([7, 9])},
+            ],
+            styled_layout(title="A chart", x_title="x", y_title="y", height=300),
+        )
+        plotly_chart(figure, key="ours", on_select="rerun", selection_mode="points")
+        st.plotly_chart(
+            figure,
+            key="streamlits",
+            on_select="rerun",
+            selection_mode="points",
+            width="stretch",
+            theme=None,
+        )
+
+    app = AppTest.from_function(page, default_timeout=30).run()
+    assert_healthy(app)
+    ours, streamlits = (chart.proto for chart in app.get("plotly_chart"))
+    assert ours.spec == streamlits.spec
+    assert '"bdata"' in ours.spec  # arrays travel as bytes, as Plotly's own form has them
+    assert (ours.theme, ours.selection_mode) == (streamlits.theme, streamlits.selection_mode)
