@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from core.figures import dot_available, render_png, render_svg
@@ -268,6 +269,21 @@ def plotly_chart(figure: go.Figure, *, key: str, **options: Any) -> None:
     in the form :func:`~core.figures.wire.wire_form` makes: the same chart, less CPU per run.
     """
     st.plotly_chart(_Wired(wire_form(figure)), key=key, width="stretch", theme=None, **options)
+
+
+def table(rows: Sequence[dict[str, Any]], **options: Any) -> None:
+    """``rows`` (one dict per row, the same keys in each) as a full-width table, no index.
+
+    Handed to Streamlit as an Arrow table, which it sends as it is: a list of dicts would
+    become a pandas DataFrame first, then Arrow, about 3 ms of CPU for a table of a dozen
+    rows, against 0.2 ms. Rows Arrow cannot type (a column of text and numbers) go the
+    pandas way.
+    """
+    try:
+        data: Any = pa.Table.from_pylist(list(rows))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        data = list(rows)
+    st.dataframe(data, hide_index=True, width="stretch", **options)
 
 
 def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: np.ndarray) -> None:

@@ -41,7 +41,7 @@ from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
 from core.ui.cached import built_once
 from core.ui.controls import Controls
-from core.ui.display import chart
+from core.ui.display import chart, table
 from core.ui.url_state import _from_widget, _to_widget
 
 # How the tables show impurities and gains: enough digits to see two candidates differ.
@@ -190,10 +190,8 @@ def split_history(steps: GrowthSteps, view: ModelView, k: int) -> None:
         if not rows:
             st.caption("No split yet.")
             return
-        st.dataframe(
+        table(
             rows,
-            hide_index=True,
-            width="stretch",
             column_config={
                 "impurity before": _NUMBER,
                 "weighted impurity after": _NUMBER,
@@ -276,10 +274,8 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
         return
     with st.container(key="split-candidates"):
         st.markdown(f"**The best split of each feature at node {node}**")
-        st.dataframe(
+        table(
             candidate_rows(candidates, view.names, view.categories),
-            hide_index=True,
-            width="stretch",
             column_config={"weighted impurity": _NUMBER, "gain": _NUMBER},
         )
         st.caption(candidates.note)
@@ -405,10 +401,8 @@ def split_against_best(
     rows = [_split_row("yours", comparison.yours, view)]
     if comparison.best is not None:
         rows.append(_split_row("the tree's best", comparison.best, view))
-    st.dataframe(
+    table(
         rows,
-        hide_index=True,
-        width="stretch",
         column_config={
             name: _NUMBER
             for name in ("left impurity", "right impurity", "weighted impurity", "gain")

@@ -93,3 +93,28 @@ def test_a_chart_is_sent_as_streamlit_would_send_the_figure_itself():
     assert ours.spec == streamlits.spec
     assert '"bdata"' in ours.spec  # arrays travel as bytes, as Plotly's own form has them
     assert (ours.theme, ours.selection_mode) == (streamlits.theme, streamlits.selection_mode)
+
+
+def test_a_table_shows_the_rows_as_st_dataframe_shows_them():
+    # core.ui.display.table hands Streamlit an Arrow table; a column Arrow cannot type goes
+    # the pandas way. Both read back as the rows, in order, with the column settings.
+    def page():
+        import streamlit as st
+
+        from core.ui.display import table
+
+        rows = [
+            {"split": "yours", "gain": 0.25, "samples": 40, "tree's": False},
+            {"split": "the tree's best", "gain": 0.5, "samples": 38, "tree's": True},
+        ]
+        table(rows, column_config={"gain": st.column_config.NumberColumn(format="%.3f")})
+        st.dataframe(rows, hide_index=True, width="stretch")
+        table([{"value": "a"}, {"value": 1.5}])  # text and a number in one column
+
+    app = AppTest.from_function(page, default_timeout=30).run()
+    assert_healthy(app)
+    ours, streamlits, mixed = app.dataframe
+    assert ours.value.to_dict("records") == streamlits.value.to_dict("records")
+    assert list(ours.value.columns) == ["split", "gain", "samples", "tree's"]
+    assert '"%.3f"' in ours.proto.columns
+    assert [str(v) for v in mixed.value["value"]] == ["a", "1.5"]
