@@ -72,8 +72,15 @@ def typed_array(values: np.ndarray) -> dict[str, str] | np.ndarray:
     return typed
 
 
+class _Foreign(Exception):
+    """A value Plotly would convert that is not a NumPy array (a pandas column, ...)."""
+
+
 def _walk(value: Any) -> Any:
-    """A copy of ``value`` (dicts and lists of plain values) with each array in a dict typed."""
+    """A copy of ``value`` (dicts and lists of plain values) with each array in a dict typed.
+
+    Raises :class:`_Foreign` on an array-like that is not a NumPy array.
+    """
     if isinstance(value, dict):
         return {
             key: item
@@ -85,11 +92,18 @@ def _walk(value: Any) -> Any:
         }
     if isinstance(value, list | tuple):
         return [_walk(item) for item in value]  # an array in a list stays an array, as Plotly's
+    if not isinstance(value, np.ndarray | np.generic) and (
+        hasattr(value, "__array__") or hasattr(value, "__array_interface__")
+    ):
+        raise _Foreign
     return value
 
 
 def wire_form(figure: go.Figure) -> dict[str, Any]:
     """``figure.to_dict()`` for a figure whose arrays are NumPy arrays, made in one walk.
+
+    It reads the figure's own property dicts (``_data``, ``_layout``, as ``to_dict`` does)
+    and copies every container on the way, so nothing is deep-copied twice.
 
     Parameters
     ----------
@@ -101,29 +115,17 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
     -------
     dict
         ``{"data": [trace, ...], "layout": {...}}`` (and ``"frames"`` when it has some), new
-        containers throughout: changing it leaves ``figure`` as it was.
+        containers throughout: changing it leaves ``figure`` as it was. An array Plotly.js
+        cannot read as bytes (text, objects) is the figure's own: read it, never change it.
     """
-    form: dict[str, Any] = {
-        "data": [trace.to_plotly_json() for trace in figure.data],
-        "layout": figure.layout.to_plotly_json(),
-    }
+    form: dict[str, Any] = {"data": figure._data, "layout": figure._layout}
     if figure.frames:
-        form["frames"] = [frame.to_plotly_json() for frame in figure.frames]
-    if _foreign_arrays(form):
+        form["frames"] = [frame._props for frame in figure.frames]
+    try:
+        walked: dict[str, Any] = _walk(form)
+    except _Foreign:
         return figure.to_dict()
-    walked: dict[str, Any] = _walk(form)
     return walked
-
-
-def _foreign_arrays(value: Any) -> bool:
-    """Whether ``value`` holds an array-like other than a NumPy array (a pandas column, ...)."""
-    if isinstance(value, dict):
-        return any(_foreign_arrays(item) for item in value.values())
-    if isinstance(value, list | tuple):
-        return any(_foreign_arrays(item) for item in value)
-    return not isinstance(value, np.ndarray | np.generic) and (
-        hasattr(value, "__array__") or hasattr(value, "__array_interface__")
-    )
 
 
 __all__ = ["KEPT", "TYPED", "typed_array", "wire_form"]
