@@ -125,10 +125,35 @@ def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
 def predict_data(estimator: Estimator, X: ArrayLike, fitted: str) -> Float:
     """Check the data to predict on; the estimator must be fitted (have attribute ``fitted``)."""
     check_is_fitted(estimator, fitted)
+    plain = _plain_rows(estimator, X)
+    if plain is not None:
+        # What validate_data returns, without its general machinery (about 0.3 ms a call;
+        # a page's run predicts a dozen times: scores, the boundary's grid, the sample's path).
+        return plain
     checked: Float = validate_data(
         estimator, X, dtype=np.float64, reset=False, ensure_all_finite="allow-nan"
     )
     return checked
+
+
+def _plain_rows(estimator: Estimator, X: Any) -> Float | None:
+    """``X`` as float64, when it is the plainest valid data to predict on; else None.
+
+    That is: a NumPy array, two-dimensional, numeric, with at least one row and as many
+    columns as the estimator was fitted on, no infinity (NaN is a missing value), for an
+    estimator fitted without column names. Anything else goes through scikit-learn's checks,
+    which give the messages (and the warning about names) for it.
+    """
+    if type(X) is not np.ndarray or X.ndim != 2 or X.shape[0] < 1 or X.dtype.kind not in "biuf":
+        return None
+    if X.shape[1] != getattr(estimator, "n_features_in_", None):
+        return None
+    if hasattr(estimator, "feature_names_in_"):
+        return None
+    X_float = np.asarray(X, dtype=np.float64)
+    if np.isinf(X_float).any():
+        return None
+    return X_float
 
 
 def check_fitted(estimator: Estimator, fitted: str) -> None:
