@@ -287,12 +287,7 @@ def diagram(
         )
         return width, height * (1.0 if dot_available() else BROWSER_TALLER)
 
-    def lay_out() -> tuple[TreeDiagram, str]:
-        if whole:
-            drawn = drawing(None, False)
-            return drawn, to_dot(
-                drawn, detail=details[0], node_numbers=node_numbers, selected=selected
-            )
+    def choose() -> Fold:
         # Levels and detail from the estimate (no drawing needed); Graphviz, when present, has
         # the last word on its real layout, from there: a level more or less, usually.
         fold = choose_fold(estimate, deepest, details, unfold=bool(kept))
@@ -302,25 +297,40 @@ def diagram(
                 return svg_size(svg(dot_of(replace(fold, depth=depth))))
 
             fold = replace(fold, depth=fold_depth(measured, deepest, start=fold.depth))
+        return fold
+
+    drawn_as = (  # what this drawing is, but for the sample's own number
+        whole,
+        tree_index,
+        test_on_tree,
+        tuple(highlight),
+        None if node_numbers is None else tuple(node_numbers),
+        selected,
+        tuple(kept),
+        detailed_up_to,
+        dot_available(),
+    )
+
+    def lay_out() -> tuple[TreeDiagram, str]:
+        if whole:
+            drawn = drawing(None, False)
+            return drawn, to_dot(
+                drawn, detail=details[0], node_numbers=node_numbers, selected=selected
+            )
+        # Choosing the levels costs a few layouts (10-30 ms with Graphviz's). Two samples that
+        # reach the same leaf light the same path, and labels of as many characters take the
+        # same room (a digit is as wide as any other): the choice made for one serves both.
+        reach = None
+        if sample is not None:
+            reach = int(tree.apply(view.X_test[sample : sample + 1])[0]), len(str(sample))
+        fold = built_once([tree], ("diagram-fold", reach, *drawn_as), choose)
         return drawing(fold.depth, fold.unfold), dot_of(fold)
 
-    # Choosing the levels costs a few layouts (5-15 ms); a rerun that leaves this drawing as
-    # it was (another section's control, a chart click) takes the choice made before.
+    # A rerun that leaves this drawing as it was (another section's control, a chart click)
+    # takes the drawing made before.
     drawn, dot = built_once(
         [tree],  # a forest's tree by itself: the forest's own memo keeps its charts
-        (
-            "diagram",
-            whole,
-            tree_index,
-            sample,
-            test_on_tree,
-            tuple(highlight),
-            None if node_numbers is None else tuple(node_numbers),
-            selected,
-            tuple(kept),
-            detailed_up_to,
-            dot_available(),
-        ),
+        ("diagram", sample, *drawn_as),
         lay_out,
     )
     shown = tree_diagram(dot, key=key, name=name, whole=whole)

@@ -18,7 +18,7 @@ from core.figures import boundary_figure, compute_boundary, compute_split_scan, 
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import panels
 from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
-from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page
+from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page, svg
 
 
 class Model:
@@ -149,3 +149,31 @@ def test_a_new_sample_redraws_the_boundary_with_its_star(monkeypatch: pytest.Mon
     assert len(calls) == 2
     star = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][-1]
     assert star["name"] == "test sample #0"
+
+
+def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The levels a diagram shows are chosen once per leaf the traced sample reaches (and the
+    # length of its number): a second sample down the same path takes that choice, and its
+    # drawing is the one a fresh choice gives.
+    choices: list[int] = []
+    choose = panels.choose_fold
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        choices.append(1)
+        return choose(*args, **kwargs)
+
+    monkeypatch.setattr(panels, "choose_fold", counted)
+    clear_caches()
+    app = open_page(SINGLE_TREE, max_depth="4")
+    drawn = {0: svg(app)}
+    for sample in range(1, 10):
+        app.selectbox(key="sample").set_value(sample).run()
+        assert_healthy(app)
+        drawn[sample] = svg(app)
+        assert f"test sample #{sample}" in drawn[sample]
+    assert len(choices) < 10  # ten samples, fewer leaves: some choices were shared
+    for sample in (3, 9):  # drawn from a shared choice or not: as if chosen afresh
+        clear_caches()
+        assert svg(open_page(SINGLE_TREE, max_depth="4", sample=str(sample))) == drawn[sample]
