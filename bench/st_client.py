@@ -316,7 +316,9 @@ class RunReader:
         (the finish's word is taken).
     stopped_early : Counter of str
         Runs that ended for a rerun (``FINISHED_EARLY_FOR_RERUN``), ``"page"`` or ``"fragment"``:
-        a fragment that called ``st.rerun()`` ends that way.
+        a fragment that called ``st.rerun()`` ends that way, and so does a fragment run whose
+        messages were still queued when the next run started. A fragment's such run is still
+        returned as a run (with that status), as a browser shows what it drew; a page's is not.
     """
 
     cache: dict[str, ForwardMsg] = field(default_factory=dict)
@@ -399,6 +401,12 @@ class RunReader:
             and message.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN
         ):
             self.stopped_early["fragment" if self._fragment_ids else "page"] += 1
+            if self._fragment_ids:
+                # What arrived stays on the browser's screen. A fragment run is also told as
+                # "early" when it had finished but the next run started before its messages
+                # left the server (Streamlit's queue rewrites the status and keeps the
+                # fragment's elements): the run happened, and the browser shows it.
+                return self._finish(int(message.script_finished), message.metadata.run)
         return None
 
     def _begin(self, message: ForwardMsg) -> None:

@@ -27,8 +27,6 @@ from deploy.process import LiveServer
 SERVE = Path(__file__).resolve().parents[2] / "serve.py"
 #: Seconds between the two asks: from "both at once" to "the first run has long finished".
 GAPS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
-#: Presses of a teacher's button before giving up, and seconds to wait for each one's run.
-PRESSES, PRESS_S = 3, 15.0
 
 
 @pytest.fixture(scope="module")
@@ -46,21 +44,6 @@ def _step(session: StudentSession) -> str | None:
 def _follows(session: StudentSession) -> bool:
     assert session.last is not None
     return any("Your page follows the teacher's" in text for text in session.last.texts())
-
-
-async def _press(teacher: StudentSession, key: str) -> None:
-    """The teacher presses ``key``, and again if its run never came. About one run of this
-    module in five lost a press that met a tick of the teacher's class-size fragment (every
-    2 s): the trace showed the click sent and only the tick's runs after it, as the README's
-    class notes saw with the students' old timers. A teacher would press again; that loss is
-    not what this module tests."""
-    for _ in range(PRESSES - 1):
-        try:
-            await asyncio.wait_for(teacher.change(key, True), PRESS_S)
-            return
-        except TimeoutError:
-            continue
-    await teacher.change(key, True)
 
 
 async def _settled(session: StudentSession) -> None:
@@ -88,7 +71,7 @@ async def _asked_twice(url: str) -> list[tuple[float, str | None, str | None, bo
         await student.open("", {"class": code})
         await student.wait_for(lambda run: run.whole_page and "step" in run.widgets())
         for number, gap in enumerate(GAPS):
-            await _press(teacher, "step-first" if number % 2 == 0 else "step-next")
+            await teacher.change("step-first" if number % 2 == 0 else "step-next", True)
             assert student.last is not None
             before = student.last.widgets()["step"]
             student.fill("step", student.shown("step"))  # a browser sends what it shows

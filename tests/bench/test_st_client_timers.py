@@ -104,11 +104,33 @@ def test_a_new_interval_replaces_the_timer_and_stop_auto_rerun_drops_it() -> Non
 def test_a_page_run_that_ends_for_a_rerun_is_counted_not_returned() -> None:
     reader = RunReader()
     page_run(reader, "home")
-    reader.feed(new_session("home", ("f1",)))
+    reader.feed(new_session("home"))
     assert reader.feed(finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN)) is None
     run = page_run(reader, "other", markdown((0, 0), "Other"))
-    assert reader.stopped_early == {"fragment": 1}
+    assert reader.stopped_early == {"page": 1}
     assert run is not None and run.page_hash == "other" and run.texts() == ["Other"]
+
+
+def test_a_fragment_run_told_as_early_still_shows_what_it_drew() -> None:
+    # Streamlit rewrites a finished fragment run's status to FINISHED_EARLY_FOR_RERUN when
+    # the next run starts before the run's messages have left (forward_msg_queue), and keeps
+    # the fragment's elements: Chromium shows them (a teacher's step press that met the
+    # class-size timer moved the step in 100 of 100 presses, with 3 such rewrites seen in
+    # the server). The client keeps them too, and returns the run.
+    reader = RunReader()
+    page_run(reader, "home", markdown((0, 0), "Home"), markdown((0, 1), "step 1"))
+    reader.feed(new_session("home", ("f1",)))
+    reader.feed(markdown((0, 1), "step 2"))
+    run = reader.feed(finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN))
+    assert run is not None and run.fragment_ids == ("f1",)
+    assert run.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN
+    assert run.texts() == ["Home", "step 2"]
+    assert reader.stopped_early == {"fragment": 1}
+    # The next fragment's run (the timer's) starts from what the browser shows.
+    reader.feed(new_session("home", ("f2",)))
+    reader.feed(markdown((0, 2), "3 students"))
+    after = reader.feed(finished(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY))
+    assert after is not None and after.texts() == ["Home", "step 2", "3 students"]
 
 
 @pytest.fixture(scope="module")
