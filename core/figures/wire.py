@@ -18,7 +18,11 @@ import base64
 from typing import Any
 
 import numpy as np
+import plotly
 import plotly.graph_objects as go
+
+#: Whether this Plotly sends arrays as typed arrays (Plotly 6 and later; Plotly 5 sends lists).
+TYPED_ARRAYS = int(plotly.__version__.split(".")[0]) >= 6
 
 #: Plotly.js's names of the NumPy types it decodes from bytes.
 TYPED = {
@@ -118,6 +122,8 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
         containers throughout: changing it leaves ``figure`` as it was. An array Plotly.js
         cannot read as bytes (text, objects) is the figure's own: read it, never change it.
     """
+    if not TYPED_ARRAYS:
+        return figure.to_dict()  # Plotly 5's own form has no typed arrays, and little to save
     form: dict[str, Any] = {"data": figure._data, "layout": figure._layout}
     if figure.frames:
         form["frames"] = [frame._props for frame in figure.frames]
@@ -128,4 +134,4 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
     return walked
 
 
-__all__ = ["KEPT", "TYPED", "typed_array", "wire_form"]
+__all__ = ["KEPT", "TYPED", "TYPED_ARRAYS", "typed_array", "wire_form"]
