@@ -100,16 +100,25 @@ def _plain_training_arrays(X: Any, y: Any) -> tuple[Float, NDArray[Any]] | None:
     finite float, one entry per row. Anything else returns None and goes through scikit-learn's
     own checks, which give the messages for bad data.
     """
-    if type(X) is not np.ndarray or type(y) is not np.ndarray:
+    X_float = _plain_matrix(X)
+    if X_float is None or type(y) is not np.ndarray:
         return None
-    if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1 or X.dtype.kind not in "biuf":
+    if y.ndim != 1 or y.shape[0] != X_float.shape[0] or y.dtype.kind not in "biuf":
         return None
-    if y.ndim != 1 or y.shape[0] != X.shape[0] or y.dtype.kind not in "biuf":
-        return None
-    X_float = np.asarray(X, dtype=np.float64)
-    if np.isinf(X_float).any() or (y.dtype.kind == "f" and not np.isfinite(y).all()):
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
         return None
     return X_float, y
+
+
+def _plain_matrix(X: Any) -> Float | None:
+    """``X`` as float64 when it is a NumPy array, two-dimensional, numeric, with at least one
+    row and one column, and no infinity (NaN is a missing value); else None."""
+    if type(X) is not np.ndarray or X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
+        return None
+    if X.dtype.kind not in "biuf":
+        return None
+    X_float = np.asarray(X, dtype=np.float64)
+    return None if np.isinf(X_float).any() else X_float
 
 
 def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
@@ -144,16 +153,13 @@ def _plain_rows(estimator: Estimator, X: Any) -> Float | None:
     estimator fitted without column names. Anything else goes through scikit-learn's checks,
     which give the messages (and the warning about names) for it.
     """
-    if type(X) is not np.ndarray or X.ndim != 2 or X.shape[0] < 1 or X.dtype.kind not in "biuf":
+    if type(X) is not np.ndarray or X.ndim != 2:
         return None
     if X.shape[1] != getattr(estimator, "n_features_in_", None):
         return None
     if hasattr(estimator, "feature_names_in_"):
         return None
-    X_float = np.asarray(X, dtype=np.float64)
-    if np.isinf(X_float).any():
-        return None
-    return X_float
+    return _plain_matrix(X)
 
 
 def check_fitted(estimator: Estimator, fitted: str) -> None:
