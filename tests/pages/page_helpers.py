@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.app import pages
@@ -88,3 +89,16 @@ def query_of(app: AppTest) -> dict[str, str]:
     own = app.session_state["_arboretum"].own
     catalogue = {**default_catalogue(), **(own.catalogue() if own is not None else {})}
     return link_meaning(form, raw, catalogue)
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """Replace ``owner.name`` by a wrapper that calls it; the list gets a 1 per call."""
+    calls: list[int] = []
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls

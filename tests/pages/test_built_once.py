@@ -18,7 +18,14 @@ from core.figures import boundary_figure, compute_boundary, compute_split_scan, 
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import panels
 from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
-from tests.pages.page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page, svg
+from tests.pages.page_helpers import (
+    RANDOM_FOREST,
+    SINGLE_TREE,
+    assert_healthy,
+    count_calls,
+    open_page,
+    svg,
+)
 
 
 class Model:
@@ -115,14 +122,7 @@ def test_a_value_asked_for_again_outlives_newer_ones() -> None:
 def _counting_boundaries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     # New model objects, so no drawing from an earlier test is found for them.
     clear_caches()
-    calls: list[int] = []
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return boundary_figure(*args, **kwargs)
-
-    monkeypatch.setattr(panels, "boundary_figure", counted)
-    return calls
+    return count_calls(monkeypatch, panels, "boundary_figure")
 
 
 def test_a_new_tree_index_redraws_no_boundary(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,14 +157,7 @@ def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
     # The levels a diagram shows are chosen once per leaf the traced sample reaches (and the
     # length of its number): a second sample down the same path takes that choice, and its
     # drawing is the one a fresh choice gives.
-    choices: list[int] = []
-    choose = panels.choose_fold
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        choices.append(1)
-        return choose(*args, **kwargs)
-
-    monkeypatch.setattr(panels, "choose_fold", counted)
+    choices = count_calls(monkeypatch, panels, "choose_fold")
     clear_caches()
     app = open_page(SINGLE_TREE, max_depth="4")
     drawn = {0: svg(app)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from core.app.cost import forest_seconds
 from core.app.models import ForestSpec, TreeSpec, affordable
 from core.data.source import Source
 from core.ui import cached
+from tests.pages.page_helpers import count_calls
 
 WINE = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", max_depth=4)
 
@@ -21,15 +21,7 @@ WINE = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", 
 def curve_fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the depth curves actually computed (not served from the cache)."""
     cached._depth_curve.clear()
-    computed: list[int] = []
-    real = cached.compute_depth_curve
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        computed.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cached, "compute_depth_curve", counting)
-    yield computed
+    yield count_calls(monkeypatch, cached, "compute_depth_curve")
     cached._depth_curve.clear()
 
 
@@ -97,14 +89,7 @@ def test_the_curves_longer_forest_stays_under_the_ceiling(monkeypatch):
 
 def test_the_criterion_study_is_grown_once_for_every_page_seed(monkeypatch):
     cached._criterion_study.clear()
-    studies: list[int] = []
-    real = cached.seed_study
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        studies.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cached, "seed_study", counting)
+    studies = count_calls(monkeypatch, cached, "seed_study")
     first = cached.criterion_study(WINE)
     again = cached.criterion_study(replace(WINE, seed=7, criterion="entropy"))
     np.testing.assert_array_equal(again.accuracy_gap, first.accuracy_gap)

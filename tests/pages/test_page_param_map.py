@@ -16,6 +16,7 @@ from page_helpers import (
     assert_healthy,
     block,
     chart_spec,
+    count_calls,
     open_page,
     query_of,
     values,
@@ -110,15 +111,7 @@ def metric(app: AppTest, label: str) -> str:
 def maps_scored(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the maps actually scored (not served from the cache)."""
     cached._param_map.clear()
-    scored: list[int] = []
-    real = cached.compute_param_map
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        scored.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cached, "compute_param_map", counting)
-    yield scored
+    yield count_calls(monkeypatch, cached, "compute_param_map")
     cached._param_map.clear()
 
 
