@@ -15,25 +15,32 @@ from core.figures._layout import vline
 from core.figures.palette import BACKGROUND, FONT_COLOR
 
 
+def sample_star(xy: Sequence[float], label: str) -> dict[str, Any]:
+    """The traced sample's star at plot coordinates ``xy``: a plain trace dict.
+
+    It holds no arrays, so it is already in the form the browser reads
+    (:func:`~core.figures.wire.with_traces` adds it to a figure sent before).
+    """
+    return {
+        "type": "scatter",
+        "x": [float(xy[0])],
+        "y": [float(xy[1])],
+        "mode": "markers",
+        "marker": {
+            "symbol": "star",
+            "size": 22,
+            "color": BACKGROUND,
+            "line": {"color": FONT_COLOR, "width": 2.5},
+        },
+        "name": label,
+        "hovertemplate": f"{html.escape(label)}<extra></extra>",
+    }
+
+
 def mark_sample(figure: go.Figure, xy: Sequence[float], label: str) -> go.Figure:
     """A star on the traced sample at plot coordinates ``xy``, above every other point."""
     # A plain dict: on a figure from build_figure it is added without validation.
-    figure.add_trace(
-        {
-            "type": "scatter",
-            "x": [float(xy[0])],
-            "y": [float(xy[1])],
-            "mode": "markers",
-            "marker": {
-                "symbol": "star",
-                "size": 22,
-                "color": BACKGROUND,
-                "line": {"color": FONT_COLOR, "width": 2.5},
-            },
-            "name": label,
-            "hovertemplate": f"{html.escape(label)}<extra></extra>",
-        }
-    )
+    figure.add_trace(sample_star(xy, label))
     return figure
 
 
@@ -116,4 +123,5 @@ __all__ = [
     "clicked_sample",
     "legend_below_layout",
     "mark_sample",
+    "sample_star",
 ]

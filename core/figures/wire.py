@@ -134,4 +134,14 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
     return walked
 
 
-__all__ = ["KEPT", "TYPED", "TYPED_ARRAYS", "typed_array", "wire_form"]
+def with_traces(form: dict[str, Any], *traces: dict[str, Any]) -> dict[str, Any]:
+    """The wire form of a figure with ``traces`` (plain trace dicts) added after its own.
+
+    ``with_traces(wire_form(figure), trace)`` is ``wire_form(figure.add_trace(trace))``
+    without building the figure again: a figure kept for every visitor gets each visitor's
+    own star this way. ``form`` is left as it was; its traces are shared, not copied.
+    """
+    return {**form, "data": [*form["data"], *(_walk(trace) for trace in traces)]}
+
+
+__all__ = ["KEPT", "TYPED", "TYPED_ARRAYS", "typed_array", "wire_form", "with_traces"]

@@ -14,7 +14,7 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import plotly.graph_objects as go
@@ -27,6 +27,10 @@ from core.figures.wire import wire_form
 from core.ui.cached import svg
 
 _LOG = logging.getLogger(__name__)
+
+#: What a chart shows: a figure, or its form for the browser already made
+#: (:func:`~core.figures.wire.wire_form`, as the panels keep a figure shown on many runs).
+Chart: TypeAlias = go.Figure | dict[str, Any]
 
 # --- showing things ------------------------------------------------------------------------
 
@@ -262,13 +266,15 @@ class _Wired(go.Figure):
         return form
 
 
-def plotly_chart(figure: go.Figure, *, key: str, **options: Any) -> None:
+def plotly_chart(figure: Chart, *, key: str, **options: Any) -> None:
     """``st.plotly_chart(figure, key=key, **options)``, full width, in the figure's own look.
 
     The figures carry their projector-friendly look (``theme=None``), and go to the browser
     in the form :func:`~core.figures.wire.wire_form` makes: the same chart, less CPU per run.
+    A ``figure`` that is a dict is that form already.
     """
-    st.plotly_chart(_Wired(wire_form(figure)), key=key, width="stretch", theme=None, **options)
+    form = figure if isinstance(figure, dict) else wire_form(figure)
+    st.plotly_chart(_Wired(form), key=key, width="stretch", theme=None, **options)
 
 
 def table(rows: Sequence[dict[str, Any]], **options: Any) -> None:
@@ -286,14 +292,21 @@ def table(rows: Sequence[dict[str, Any]], **options: Any) -> None:
     st.dataframe(data, hide_index=True, width="stretch", **options)
 
 
-def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: np.ndarray) -> None:
+def clickable_chart(
+    figure: Chart, *, key: str, test_index: np.ndarray, test_xy: np.ndarray
+) -> None:
     """A Plotly chart where clicking a test sample makes it the traced ``sample``.
 
     Points carry their dataset row id as ``customdata``; only scatter traces count, so a
     click on the shaded regions (whose ``customdata`` is a probability) is ignored.
     ``test_xy`` holds the test samples' plot coordinates, shape ``(n_test, 2)``.
     """
-    curves = tuple(i for i, trace in enumerate(figure.data) if trace.type == "scatter")
+    types = (
+        [trace.get("type") for trace in figure["data"]]
+        if isinstance(figure, dict)
+        else [trace.type for trace in figure.data]
+    )
+    curves = tuple(i for i, kind in enumerate(types) if kind == "scatter")
     with st.container(key=f"{key}-chart"):
         plotly_chart(
             figure,
@@ -303,7 +316,7 @@ def clickable_chart(figure: Any, *, key: str, test_index: np.ndarray, test_xy: n
         )
 
 
-def chart(figure: Any, *, key: str) -> None:
+def chart(figure: Chart, *, key: str) -> None:
     """A Plotly chart in a keyed container (``st-key-<key>`` for browser tests)."""
     with st.container(key=key):
         plotly_chart(figure, key=f"{key}-plot")

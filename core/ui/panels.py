@@ -28,13 +28,14 @@ from core.figures import (
     to_dot,
 )
 from core.figures.fold import BROWSER_TALLER, Fold, Size, choose_fold, fold_depth, svg_size
-from core.figures.overlays import mark_sample
+from core.figures.overlays import sample_star
 from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.render import dot_available
 from core.figures.rules import category_of
 from core.figures.tree_diagram import TreeDiagram
 from core.figures.tree_dot import Detail, estimated_size
 from core.figures.votes import Votes, compute_votes, vote_figure
+from core.figures.wire import wire_form, with_traces
 from core.ui.cached import built_once, svg
 from core.ui.cached import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart, tree_diagram
@@ -88,14 +89,17 @@ def boundary(
     (:func:`~core.ui.cached.built_once`): a rerun that keeps the model draws nothing again.
     """
     if model is None:
-        figure = _boundary_figure(data, view, sample, title, height)
+        form = _boundary_form(data, view, title, height)
     else:
-        figure = built_once(
+        # The star is added as it is shown, so a figure that is no slice through the sample
+        # serves every sample; a slice is another figure for each.
+        through = sample if data.grid.is_slice else None
+        form = built_once(
             [model],
-            ("regions drawn", data.grid.features, data.grid.x.size, sample, title, height),
-            lambda: _boundary_figure(data, view, sample, title, height),
+            ("regions drawn", data.grid.features, data.grid.x.size, through, title, height),
+            lambda: _boundary_form(data, view, title, height),
         )
-    _show_boundary(figure, data, view, key, sample)
+    _show_boundary(form, data.grid.features, view, key, sample)
 
 
 def boundaries_on_one_grid(
@@ -118,42 +122,31 @@ def boundaries_on_one_grid(
     return {name: regions(model) for name, model in models.items()}
 
 
-def _boundary_figure(
-    data: BoundaryData, view: ModelView, sample: int | None, title: str, height: int
-) -> go.Figure:
+def _boundary_form(data: BoundaryData, view: ModelView, title: str, height: int) -> dict[str, Any]:
+    """The boundary figure, without a star, in the form the browser reads."""
     x, y = (category_of(view.categories, f) for f in data.grid.features)  # model columns
     figure = boundary_figure(data, title=title, height=height, categories=(x, y), legend_below=True)
-    if sample is not None:
-        mark_sample(figure, view.sample_xy(sample, data.grid.features), f"test sample #{sample}")
-    return figure
+    return wire_form(figure)
 
 
 def _show_boundary(
-    figure: go.Figure, data: BoundaryData, view: ModelView, key: str, sample: int | None
-) -> None:
-    if sample is None:
-        chart(figure, key=key)
-        return
-    pair = data.grid.features
-    clickable_chart(figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair))
-
-
-def _regression_figure(
-    view: ModelView,
-    models: Mapping[str, Any],
+    form: dict[str, Any],
     pair: tuple[int, int],
+    view: ModelView,
+    key: str,
     sample: int | None,
-    height: int,
-) -> go.Figure:
-    figure = regression_figure(
-        view.regression_lines(models),
-        target_name=view.data.target_name,
-        height=height,
-        legend_below=len(models) > 1,
+) -> None:
+    """A figure of the ``pair`` plane; with ``sample``, its star, and clicks pick samples."""
+    if sample is None:
+        chart(form, key=key)
+        return
+    star = sample_star(view.sample_xy(sample, pair), f"test sample #{sample}")
+    clickable_chart(
+        with_traces(form, star),
+        key=key,
+        test_index=view.rows.test_index,
+        test_xy=view.test_xy(pair),
     )
-    if sample is not None:
-        mark_sample(figure, view.sample_xy(sample, pair), f"test sample #{sample}")
-    return figure
 
 
 def model_fit(
@@ -171,37 +164,42 @@ def model_fit(
     ``"lone-" + key`` for a first of two). Regression: the models' curves on one chart.
     With ``sample=None`` the chart is a plain one: no star, and clicks do nothing.
 
-    The figures are remembered beside the models (:func:`~core.ui.cached.built_once`): a rerun
-    that changed neither the models nor what is drawn of them builds nothing.
+    The figures are remembered beside the models (:func:`~core.ui.cached.built_once`), without
+    the star, which is added as they are shown: a rerun that changed neither the models nor
+    what is drawn of them builds nothing, and neither does a move to another sample, unless
+    the picture is a slice through that sample (a model on more than the two plotted columns).
     """
     if not view.classify:
         names = tuple(models)
-        figure = built_once(
+        form = built_once(
             list(models.values()),
-            ("regression", names, pair, sample, height),
-            lambda: _regression_figure(view, models, pair, sample, height),
+            ("regression", names, pair, height),
+            lambda: wire_form(
+                regression_figure(
+                    view.regression_lines(models),
+                    target_name=view.data.target_name,
+                    height=height,
+                    legend_below=len(models) > 1,
+                )
+            ),
         )
-        if sample is None:
-            chart(figure, key=key)
-            return
-        clickable_chart(
-            figure, key=key, test_index=view.rows.test_index, test_xy=view.test_xy(pair)
-        )
+        _show_boundary(form, pair, view, key, sample)
         return
     keys = [key] if len(models) == 1 else [f"lone-{key}", key]
     titled = len(models) > 1
+    through = sample if len(view.columns) > 2 else None  # two columns: no slice to pass through
     for column, (name, model), chart_key in zip(
         st.columns(len(models)), models.items(), keys, strict=True
     ):
         title = name if titled else ""
 
-        def draw(model: Any = model, title: str = title) -> tuple[BoundaryData, go.Figure]:
-            data = view.boundary(model, pair, through_sample=sample)
-            return data, _boundary_figure(data, view, sample, title, height)
+        def draw(model: Any = model, title: str = title) -> dict[str, Any]:
+            data = view.boundary(model, pair, through_sample=through)
+            return _boundary_form(data, view, title, height)
 
         with column:
-            data, figure = built_once([model], ("boundary", pair, sample, title, height), draw)
-            _show_boundary(figure, data, view, chart_key, sample)
+            form = built_once([model], ("boundary", pair, through, title, height), draw)
+            _show_boundary(form, pair, view, chart_key, sample)
 
 
 _SIZES = {"fit": "Readable", "whole": "Whole tree"}

@@ -16,7 +16,8 @@ import plotly.io as pio
 import pytest
 
 from core.figures._layout import build_figure
-from core.figures.wire import typed_array, wire_form
+from core.figures.overlays import mark_sample, sample_star
+from core.figures.wire import typed_array, wire_form, with_traces
 
 
 def _same_as_plotly(figure: go.Figure) -> None:
@@ -110,3 +111,20 @@ def test_the_figure_is_left_as_it_was() -> None:
     assert json.loads(pio.to_json(figure, validate=False)) == before
     assert figure.data[0].x is not None
     np.testing.assert_array_equal(figure.data[0].x, x)
+
+
+def test_a_star_added_to_a_sent_form_is_the_starred_figures_form() -> None:
+    # The panels keep a boundary's form without the star and add each visitor's star to it.
+    regions = {"type": "heatmap", "z": np.array([[0.0, 1.0], [1.0, 0.0]])}
+    points = {"type": "scatter", "x": np.array([1.0, 2.0]), "y": np.array([0.5, 1.5])}
+    figure = build_figure([regions, points], {"height": 300})
+    form = wire_form(figure)
+    before = json.dumps(form)
+    star = sample_star((1.5, 0.25), "test sample #<3>")
+    starred = with_traces(form, star)
+    assert json.dumps(form) == before  # the kept form is shared: it must not change
+    expected = wire_form(mark_sample(figure, (1.5, 0.25), "test sample #<3>"))
+    assert json.loads(pio.to_json(starred, validate=False)) == json.loads(
+        pio.to_json(expected, validate=False)
+    )
+    assert starred["data"][-1]["marker"]["symbol"] == "star"

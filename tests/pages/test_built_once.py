@@ -139,16 +139,46 @@ def test_a_new_tree_index_redraws_no_boundary(monkeypatch: pytest.MonkeyPatch) -
     assert len(changed) == 1 and "forest-tree" in changed[0]
 
 
-def test_a_new_sample_redraws_the_boundary_with_its_star(monkeypatch: pytest.MonkeyPatch) -> None:
+def _specs(app: Any) -> list[dict[str, Any]]:
+    return [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+
+
+def test_a_new_sample_moves_the_star_over_the_same_regions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A tree on the two plotted features draws the same regions whatever the sample: only
+    # the star is the sample's own, so nothing is built again.
     calls = _counting_boundaries(monkeypatch)
     app = open_page(SINGLE_TREE)
+    first = _specs(app)[0]
     app.selectbox(key="sample").set_value(4).run()
     assert_healthy(app)
-    assert len(calls) == 2  # the star moved: a new drawing
-    app.selectbox(key="sample").set_value(0).run()  # back to the first: remembered
+    assert len(calls) == 1
+    moved = _specs(app)[0]
+    assert moved["data"][:-1] == first["data"][:-1] and moved["layout"] == first["layout"]
+    assert (first["data"][-1]["name"], moved["data"][-1]["name"]) == (
+        "test sample #0",
+        "test sample #4",
+    )
+    assert moved["data"][-1]["x"] != first["data"][-1]["x"] or (
+        moved["data"][-1]["y"] != first["data"][-1]["y"]
+    )
+
+
+def test_a_slice_through_a_new_sample_is_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tree on all four features is drawn as a slice through the traced sample: another
+    # sample is another slice, and one seen before is remembered.
+    calls = _counting_boundaries(monkeypatch)
+    app = open_page(SINGLE_TREE, fit="all")
+    app.selectbox(key="sample").set_value(4).run()
+    assert_healthy(app)
     assert len(calls) == 2
-    star = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][-1]
+    app.selectbox(key="sample").set_value(0).run()
+    assert len(calls) == 2
+    star = _specs(app)[0]["data"][-1]
     assert star["name"] == "test sample #0"
+    title = _specs(app)[0]["layout"]["title"]["text"].replace("<br>", " ")
+    assert "held at test sample #0" in title
 
 
 def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
