@@ -9,6 +9,7 @@ from core.app.models import ModelView, affordable, forest_spec, plotted_pair, tr
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
 from core.engine.grow import grow_tree
+from core.engine.walk import forest_path_changes
 from core.figures import forest_curve_figure
 from core.figures.contributions import forest_contributions
 from core.figures.variance import compute_spread, decomposition
@@ -243,7 +244,9 @@ ui.how_computed(
     "over the trees: the forest of k trees is the running mean of the first k. Every tree "
     "grows by the same loop as a single tree, `grow_tree`, trying `max_features` features "
     "drawn at random at each node. `forest_contributions` takes the voted sample's answer "
-    "apart: each tree's root value and its path's changes, averaged over the trees."
+    "apart: `forest_path_changes` walks the sample down every tree, crediting each "
+    "question's change in value to the feature it asks about, and the sums are averaged "
+    "over the trees."
     + (
         " `compute_spread` and `decomposition` turn the resampled trees' predictions into "
         "the view above: their disagreement, the error of their average, and its parts."
@@ -256,6 +259,7 @@ ui.how_computed(
         type(forest).staged_scores,
         type(forest).predict_per_tree,
         forest_contributions,
+        forest_path_changes,
         *((compute_spread, decomposition) if lesson == "variance" else ()),
     ],
 )

@@ -104,10 +104,11 @@ def compile_everything() -> float:
         model.fit(X, labels).predict_proba(X)
         model.apply(X), model.decision_path(X)
         forest = RandomForestClassifier(3, criterion=criterion, random_state=0).fit(X, labels)
-        forest.predict(X), forest.apply(X)
+        forest.predict(X), forest.apply(X), forest.mean_path_changes(X[0], 1)
     for criterion in ("squared_error", "absolute_error"):
         DecisionTreeRegressor(criterion=criterion).fit(X, targets).predict(X)
-        RandomForestRegressor(3, criterion=criterion, random_state=0).fit(X, targets).predict(X)
+        regressor = RandomForestRegressor(3, criterion=criterion, random_state=0)
+        regressor.fit(X, targets).predict(X), regressor.mean_path_changes(X[0])
         scan_feature(X[:, 1], targets, criterion=criterion)  # type: ignore[arg-type]
     scan_feature(X[:, 1], labels, criterion="gini")
     counts = np.array([[3.0, 1.0], [2.0, 2.0]])

@@ -244,6 +244,20 @@ max_features, ccp_alpha
         """Average leaf value over the trees, shape (n_samples, n_values)."""
         return self._stack.mean_values(X)
 
+    def mean_path_changes(self, x: ArrayLike, column: int = 0) -> tuple[float, Float]:
+        """For one row: the trees' mean root value and each feature's mean change along the
+        row's paths, which add up to the forest's prediction (the share of class ``column``).
+
+        See :mod:`core.figures.contributions`; one compiled walk over every tree.
+
+        Returns
+        -------
+        root : float
+        changes : ndarray of shape (n_features_in_,)
+        """
+        checked = self._check_X(np.reshape(np.asarray(x, dtype=float), (1, -1)))
+        return self._stack.mean_path_changes(checked[0], column)
+
     def apply(self, X: ArrayLike) -> NDArray[np.int64]:
         """Leaf index of every row in every tree, shape (n_samples, n_estimators)."""
         checked = self._check_X(X)

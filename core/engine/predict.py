@@ -13,7 +13,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.engine.structure import Tree
-from core.engine.walk import forest_leaves, forest_mean, rows_to_walk, walked_arrays
+from core.engine.walk import (
+    forest_leaves,
+    forest_mean,
+    forest_path_changes,
+    rows_to_walk,
+    walked_arrays,
+)
 
 Float = NDArray[np.float64]
 Int = NDArray[np.int64]
@@ -79,3 +85,25 @@ class StackedTrees:
         rows = rows_to_walk(X, self.n_features)
         mean: Float = forest_mean(rows, self.offsets, *walked_arrays(self), self.value)
         return mean
+
+    def mean_path_changes(self, x: Float, column: int) -> tuple[float, Float]:
+        """For one row: the trees' mean root value, and each feature's mean change on the way
+        down to the row's leaves (:func:`core.engine.walk.forest_path_changes`, over ``n_trees``).
+
+        Parameters
+        ----------
+        x : ndarray of shape (n_features,)
+        column : int
+            The class whose share is followed; 0 for a regressor.
+
+        Returns
+        -------
+        root : float
+        changes : ndarray of shape (n_features,)
+            ``root + changes.sum()`` is the mean of the trees' leaf values (the class's share).
+        """
+        row = rows_to_walk(np.reshape(x, (1, -1)), self.n_features)[0]
+        roots, changes = forest_path_changes(
+            row, self.offsets, *walked_arrays(self), self.value, column
+        )
+        return roots / self.n_trees, changes / self.n_trees

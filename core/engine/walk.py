@@ -322,3 +322,73 @@ def forest_mean(
             for k in range(value.shape[1]):
                 total[row, k] += tree_value[leaf, k]
     return total / n_trees
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_value(value: Float, node: int, column: int) -> float:
+    """A node's value: its share of class ``column``, or its one value (a regressor's)."""
+    if value.shape[1] == 1:
+        return value[node, 0]
+    total = 0.0
+    for k in range(value.shape[1]):
+        total += value[node, k]
+    return value[node, column] / max(total, 1e-300)
+
+
+@njit(cache=True, nogil=True)
+def forest_path_changes(
+    x: Float,
+    offsets: Int,
+    children_left: Int,
+    children_right: Int,
+    feature: Int,
+    threshold: Float,
+    missing_go_to_left: Bool,
+    value: Float,
+    column: int,
+) -> tuple[float, Float]:
+    """What each feature's questions change in one row's value, added over a forest's trees.
+
+    In each tree the row walks from the root ``n_0`` to its leaf ``n_L``. The question at
+    ``n_j``, on feature ``f(n_j)``, moves the value from ``v(n_j)`` to ``v(n_{j+1})``, so
+
+        v(n_L) = v(n_0) + sum over j of (v(n_{j+1}) - v(n_j)),
+
+    and each change is credited to the feature asked. ``v`` is :func:`node_value`.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_features,), float64
+        One row.
+    offsets, children_left, children_right, feature, threshold, missing_go_to_left : ndarray
+        The trees laid end to end, as in :func:`forest_leaves`.
+    value : ndarray of shape (total node count, n_values), float64
+    column : int
+        The class whose share is followed (ignored with one value per node).
+
+    Returns
+    -------
+    roots : float
+        The sum over the trees of the root's value.
+    changes : ndarray of shape (n_features,), float64
+        Per feature, the sum over the trees of its questions' changes.
+    """
+    roots = 0.0
+    changes = np.zeros(x.shape[0])
+    for t in range(offsets.shape[0]):
+        left, right, feat, thresh, missing_left = one_tree(
+            t, offsets, children_left, children_right, feature, threshold, missing_go_to_left
+        )
+        tree_value = value[offsets[t] : offsets[t] + left.shape[0]]
+        node = 0
+        here = node_value(tree_value, node, column)
+        roots += here
+        while left[node] != TREE_LEAF:
+            if goes_left(x[feat[node]], thresh[node], missing_left[node]):
+                child = left[node]
+            else:
+                child = right[node]
+            there = node_value(tree_value, child, column)
+            changes[feat[node]] += there - here
+            node, here = child, there
+    return roots, changes

@@ -139,18 +139,9 @@ def forest_contributions(
     if classify and class_index is None:
         class_index = int(np.argmax(forest.predict_proba(x.reshape(1, -1))[0]))
     column = int(class_index or 0) if classify else 0
-    n_trees = len(forest.estimators_)
-    start = 0.0
-    by_feature = np.zeros(len(feature_names))
-    for tree in forest.estimators_:
-        # A tree's value columns are the forest's classes (each tree is given them all).
-        v = _node_values(tree, column)
-        path = _path(tree, x)
-        start += v[path[0]]
-        for parent, child in itertools.pairwise(path):
-            by_feature[int(tree.tree_.feature[parent])] += v[child] - v[parent]
-    start /= n_trees
-    by_feature /= n_trees
+    # Each tree's root value and its questions' changes, as path_contributions takes them
+    # apart, added over the trees in one compiled walk and divided by their number.
+    start, by_feature = forest.mean_path_changes(x, column)
     order = [f for f in np.argsort(-np.abs(by_feature), kind="stable") if by_feature[f] != 0]
     steps = [(str(feature_names[f]), float(by_feature[f])) for f in order[:top]]
     if len(order) > top:

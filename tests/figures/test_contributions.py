@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -65,6 +67,42 @@ def test_a_forests_parts_sum_to_its_prediction() -> None:
     regressor = RandomForestRegressor(n_estimators=10, random_state=0).fit(sine.X, sine.y)
     parts = forest_contributions(regressor, sine.X[3], ["x"])
     assert total(parts) == pytest.approx(regressor.predict(sine.X[3:4])[0], abs=1e-9)
+
+
+def _by_tree(forest, row, column):  # type: ignore[no-untyped-def]
+    """The forest's parts as the module defines them: each tree walked on its own."""
+    start, changes = 0.0, np.zeros(len(row))
+    for tree in forest.estimators_:
+        arrays = tree.tree_
+        values = np.asarray(arrays.value, dtype=float)[:, 0, :]
+        if values.shape[1] > 1:
+            values = values / values.sum(axis=1, keepdims=True)
+        path = [int(n) for n in tree.decision_path(row.reshape(1, -1)).indices]
+        start += values[path[0], column]
+        for parent, child in itertools.pairwise(path):
+            changes[arrays.feature[parent]] += values[child, column] - values[parent, column]
+    return start / len(forest.estimators_), changes / len(forest.estimators_)
+
+
+def test_a_forests_walk_adds_up_each_trees_path() -> None:
+    # The compiled walk over every tree at once gives what walking each tree alone gives,
+    # missing values included.
+    cancer = load_breast_cancer()
+    X = cancer.data.copy()
+    X[::5, 3] = np.nan
+    forest = RandomForestClassifier(n_estimators=15, random_state=1).fit(X, cancer.target)
+    for i in range(0, 60, 6):
+        for column in (0, 1):
+            start, changes = forest.mean_path_changes(X[i], column)
+            expected_start, expected_changes = _by_tree(forest, X[i], column)
+            assert start == pytest.approx(expected_start, abs=1e-15)
+            np.testing.assert_allclose(changes, expected_changes, rtol=0, atol=1e-15)
+    sine = make_sine(80, random_state=2)
+    regressor = RandomForestRegressor(n_estimators=6, random_state=0).fit(sine.X, sine.y)
+    start, changes = regressor.mean_path_changes(sine.X[5])
+    expected_start, expected_changes = _by_tree(regressor, sine.X[5], 0)
+    assert start == pytest.approx(expected_start, rel=1e-12)
+    np.testing.assert_allclose(changes, expected_changes, rtol=1e-12, atol=1e-9)
 
 
 def test_the_waterfall_starts_at_the_root_and_ends_at_the_prediction() -> None:
