@@ -39,6 +39,7 @@ from core.figures.growth import (
 )
 from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
+from core.figures.wire import wire_form
 from core.ui.cached import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart, table
@@ -256,7 +257,7 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
             classes = model.classes_ if view.classify else None
             return candidates, why_leaf_sentence(reason, view.names, classes)
         scan = compute_split_scan(model, X, y, node, feature_names=view.names)
-        return candidates, split_scan_figure(scan, title="")
+        return candidates, wire_form(split_scan_figure(scan, title=""))
 
     candidates, shown = built_once([model], ("why-this-split", node), draw)
     if leaf:
@@ -305,11 +306,18 @@ def _slider_step(low: float, high: float) -> float:
 def node_targets(model: Any, view: ModelView, node: int) -> tuple[np.ndarray, np.ndarray, int]:
     """The training rows at ``node``, their targets as the criterion counts them (class
     codes, or values), and the number of classes (0 for regression)."""
-    at = node_rows(model, view.X_train, node)
-    X_node, y_node = view.X_train[at], view.y_train[at]
-    if view.classify:
-        return X_node, np.searchsorted(model.classes_, y_node), len(model.classes_)
-    return X_node, y_node, 0
+    classes = model.classes_ if view.classify else None
+
+    def gather() -> tuple[np.ndarray, np.ndarray, int]:
+        at = node_rows(model, view.X_train, node)
+        X_node, y_node = view.X_train[at], view.y_train[at]
+        targets = np.searchsorted(classes, y_node) if classes is not None else y_node
+        for shared in (X_node, targets):  # every visitor of this tree reads the same arrays
+            shared.setflags(write=False)
+        return X_node, targets, 0 if classes is None else len(classes)
+
+    # Read again on every step of the step page, for the same tree and node: remembered.
+    return built_once([model], ("node targets", node), gather)
 
 
 class NoSplit(ValueError):
@@ -361,7 +369,7 @@ def pick_split(view: ModelView, X_node: np.ndarray, node: int, *, key: str) -> t
 
 def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split") -> None:
     """The student picks a feature and a threshold at ``node``; their split against the best."""
-    X_node, targets, n_classes = node_targets(model, view, node)
+    X_node = node_targets(model, view, node)[0]  # the range each feature's slider offers
     with st.container(key=key):
         if node == 0 and view.classify:
             st.markdown(
@@ -373,29 +381,40 @@ def your_split(model: Any, view: ModelView, node: int, *, key: str = "your-split
         except NoSplit as why:
             st.info(str(why))
             return
-        split_against_best(model, view, X_node, targets, n_classes, feature, threshold, key=key)
+        split_against_best(model, view, node, feature, threshold, key=key)
 
 
 def split_against_best(
     model: Any,
     view: ModelView,
-    X_node: np.ndarray,
-    targets: np.ndarray,
-    n_classes: int,
+    node: int,
     feature: int,
     threshold: float,
     *,
     key: str,
 ) -> None:
-    """A split at a node's rows against the tree's best one: a sentence, a table, two bars."""
-    comparison = compare_with_best(
-        X_node,
-        targets,
-        feature,
-        float(threshold),
-        str(model.criterion),
-        n_classes,
-        min_samples_leaf=int(model.min_samples_leaf),
+    """A split at ``node``'s rows against the tree's best one: a sentence, a table, two bars.
+
+    The comparison and its chart are remembered beside the model: a new step of the step page
+    asks again about the same split of the same node.
+    """
+
+    def compare() -> tuple[Any, dict[str, Any]]:
+        X_node, targets, n_classes = node_targets(model, view, node)
+        comparison = compare_with_best(
+            X_node,
+            targets,
+            feature,
+            float(threshold),
+            str(model.criterion),
+            n_classes,
+            min_samples_leaf=int(model.min_samples_leaf),
+        )
+        bars = split_comparison_figure(comparison, view.names, title="", height=240)
+        return comparison, wire_form(bars)
+
+    comparison, bars = built_once(
+        [model], ("split against best", node, feature, float(threshold)), compare
     )
     st.markdown(f"**{md(comparison_sentence(comparison))}**")
     rows = [_split_row("yours", comparison.yours, view)]
@@ -408,7 +427,6 @@ def split_against_best(
             for name in ("left impurity", "right impurity", "weighted impurity", "gain")
         },
     )
-    bars = split_comparison_figure(comparison, view.names, title="", height=240)
     chart(bars, key=f"{key}-bars")
     st.caption(
         "Left and right: samples on each side"

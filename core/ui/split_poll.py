@@ -125,7 +125,7 @@ def _student(seat: Membership, poll: Poll, model: Any, view: ModelView) -> bool:
                 icon=":material/groups:",
             )
             return False
-        X_node, targets, n_classes = node_targets(model, view, poll.node)
+        X_node = node_targets(model, view, poll.node)[0]
         st.caption(
             f"Node {poll.node} holds {len(X_node)} training samples. Which question about "
             "one feature would separate them best?"
@@ -137,9 +137,7 @@ def _student(seat: Membership, poll: Poll, model: Any, view: ModelView) -> bool:
                 st.markdown("The answers are in; you did not send one this time.")
                 return False
             st.markdown(f"You answered **{md(view.names[sent.feature])} ≤ {sent.threshold:.4g}**.")
-            split_against_best(
-                model, view, X_node, targets, n_classes, sent.feature, sent.threshold, key=key
-            )
+            split_against_best(model, view, poll.node, sent.feature, sent.threshold, key=key)
             return False
         try:
             feature, threshold = pick_split(view, X_node, poll.node, key=key)

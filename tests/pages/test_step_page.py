@@ -15,6 +15,7 @@ from page_helpers import (
     assert_healthy,
     block,
     chart_spec,
+    count_calls,
     open_page,
     query_of,
     svg,
@@ -30,6 +31,8 @@ from core.data.datasets import train_test_split
 from core.engine.node_splits import why_leaf
 from core.engine.replay import growth_steps
 from core.engine.structure import TREE_LEAF
+from core.ui import growth_panels
+from core.ui.cached import clear_caches
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
 WINE_PAIR = (6, 12)  # flavanoids and proline, the manifest's suggested pair
@@ -269,6 +272,27 @@ def test_your_split_numbers_are_the_hand_computed_ones(wine: Any) -> None:
     sentence = unescaped(block(app, "your-split").markdown[0].value)
     assert f"Your split gains {gini(y[at]) - weighted:.3g}" in sentence
     assert f"the tree's best gains {best['gain']:.3g}" in sentence
+
+
+def test_a_new_step_asks_nothing_again_about_the_same_node(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "Why this split?" and "your split" are about the finished tree's node, whatever the
+    # step: Next redraws the tree after one more split and recomputes neither.
+    clear_caches()
+    rows = count_calls(monkeypatch, growth_panels, "node_rows")
+    comparisons = count_calls(monkeypatch, growth_panels, "compare_with_best")
+    app = open_page(STEP_PAGE, node="1", step="1")
+    table = block(app, "your-split").dataframe[0].value
+    assert (len(rows), len(comparisons)) == (1, 1)
+    for _ in range(2):
+        app.button(key="step-next").click().run()
+        assert_healthy(app)
+    assert query_of(app)["step"] == "3"
+    assert (len(rows), len(comparisons)) == (1, 1)
+    assert block(app, "your-split").dataframe[0].value.equals(table)
+    app.slider(key="your-split-threshold-1-0").set_value(1.5).run()  # another split: compared
+    assert len(comparisons) == 2 and len(rows) == 1
 
 
 def test_the_root_of_iris_invites_to_beat_the_tree() -> None:
