@@ -16,6 +16,7 @@ import streamlit as st
 
 from core.app.class_check import check_middleware
 from core.app.classroom import Classroom
+from core.app.frontend_files import frontend_files_middleware
 from core.app.no_delay import send_at_once
 
 send_at_once()  # imported before the server accepts its first connection
@@ -29,4 +30,4 @@ def classroom() -> Classroom:
     return pages_classroom()
 
 
-app = st.App("app.py", middleware=[check_middleware(classroom)])
+app = st.App("app.py", middleware=[frontend_files_middleware(), check_middleware(classroom)])

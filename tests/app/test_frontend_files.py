@@ -1,0 +1,248 @@
+"""core.app.frontend_files: Streamlit's ``/static/`` files answered from memory, byte for byte and
+header for header as Streamlit's own handler answers them, and everything else left to it.
+
+Driven through the ASGI interface, as uvicorn drives it, in front of Streamlit's real static
+handler (``create_streamlit_static_handler`` over its installed frontend)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.middleware.exceptions import ExceptionMiddleware
+from streamlit import file_util
+from streamlit.web.server.starlette.starlette_static_routes import (
+    create_streamlit_static_handler,
+)
+
+from core.app import frontend_files
+from core.app.frontend_files import IMMUTABLE, FrontendFiles, frontend_files_middleware
+
+ROOT = Path(__file__).resolve().parents[2]
+FRONTEND = file_util.get_static_dir()
+HASHED = Path(FRONTEND, "static")
+
+Answer = tuple[int, dict[str, str], bytes]
+
+
+def _first(pattern: str) -> str:
+    """A real file of the installed frontend, as a URL path."""
+    found = sorted(HASHED.glob(pattern))
+    assert found, f"Streamlit's frontend has a {pattern}"
+    return "/static/" + found[0].relative_to(HASHED).as_posix()
+
+
+SCRIPT = _first("js/index.*.js")
+FONT = _first("media/*.woff2")
+STYLE = _first("css/*.css")
+
+
+class Behind:
+    """Streamlit's static handler, its refusals made answers as its server makes them,
+    counting the requests that reach it."""
+
+    def __init__(self) -> None:
+        self.handler = ExceptionMiddleware(create_streamlit_static_handler(FRONTEND, None))
+        self.paths: list[str] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.paths.append(scope["path"])
+        await self.handler(scope, receive, send)
+
+
+def request(
+    app: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
+) -> Answer:
+    """One request through ``app``'s ASGI interface: status, headers, body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")]
+        + [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    sent: list[dict[str, Any]] = []
+    asked: list[bool] = []
+
+    async def receive() -> dict[str, Any]:
+        """The request's empty body, then nothing: the client stays until it has the answer
+        (Starlette's file response listens for a disconnect while it sends)."""
+        if asked:
+            await asyncio.Event().wait()
+        asked.append(True)
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
+
+
+@pytest.fixture
+def behind() -> Behind:
+    return Behind()
+
+
+@pytest.fixture
+def front(behind: Behind) -> FrontendFiles:
+    return FrontendFiles(behind)
+
+
+@pytest.mark.parametrize("path", [SCRIPT, FONT, STYLE])
+def test_a_file_is_answered_as_streamlit_answers_it(
+    front: FrontendFiles, behind: Behind, path: str
+) -> None:
+    status, headers, body = request(front, path)
+    assert behind.paths == [], "answered in front, Streamlit never asked"
+    assert (status, headers, body) == request(behind, path)
+    assert body == (HASHED / path.removeprefix("/static/")).read_bytes()
+    assert headers["cache-control"] == IMMUTABLE
+    assert headers["content-length"] == str(len(body))
+
+
+def test_a_file_is_read_from_disk_once(
+    front: FrontendFiles, behind: Behind, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    real_read = frontend_files.read
+
+    def counted(folder: str, name: str) -> frontend_files.Kept | None:
+        reads.append(name)
+        return real_read(folder, name)
+
+    monkeypatch.setattr(frontend_files, "read", counted)
+    answers = [request(front, SCRIPT) for _ in range(3)]
+    assert reads == [SCRIPT.removeprefix("/static/")]
+    assert answers[0] == answers[1] == answers[2]
+    assert behind.paths == []
+
+
+@pytest.mark.parametrize(
+    ("method", "headers"),
+    [
+        ("HEAD", {}),
+        ("POST", {}),
+        ("GET", {"Range": "bytes=0-99"}),
+        ("GET", {"If-None-Match": '"anything"'}),
+        ("GET", {"If-Modified-Since": "Sat, 28 Nov 2026 06:50:05 GMT"}),
+        ("GET", {"If-Range": '"anything"'}),
+    ],
+)
+def test_other_requests_for_a_file_go_on_to_streamlit(
+    front: FrontendFiles, behind: Behind, method: str, headers: dict[str, str]
+) -> None:
+    answer = request(front, SCRIPT, method, headers)
+    assert behind.paths == [SCRIPT]
+    assert answer == request(behind, SCRIPT, method, headers)
+    assert front.kept == {}
+
+
+def test_a_range_gets_part_of_the_file_from_streamlit(front: FrontendFiles) -> None:
+    status, _, body = request(front, SCRIPT, headers={"Range": "bytes=0-99"})
+    assert (status, len(body)) == (206, 100)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/js/",  # a folder: Streamlit's index page
+        "/static/js/no-such-file.js",  # Streamlit's index page
+        "/static/../index.html",
+        "/static/js/../../index.html",
+        "/static//etc/passwd",
+        "/static/js\\index.js",
+        "/static/.hidden",
+        "/static/",
+        "/index.html",
+        "/favicon.png",
+        "/_stcore/health",
+    ],
+)
+def test_anything_else_goes_on_to_streamlit(
+    front: FrontendFiles, behind: Behind, path: str
+) -> None:
+    answer = request(front, path)
+    assert behind.paths == [path]
+    assert answer == request(behind, path)
+    assert front.kept == {}
+
+
+def test_a_link_out_of_the_folder_is_left_to_streamlit(tmp_path: Path) -> None:
+    folder = tmp_path / "static"
+    folder.mkdir()
+    (folder / "kept.js").write_text("kept")
+    (tmp_path / "secret.txt").write_text("secret")
+    os.symlink(tmp_path / "secret.txt", folder / "out.js")
+    assert frontend_files.read(str(folder), "kept.js") is not None
+    assert frontend_files.read(str(folder), "out.js") is None
+    assert frontend_files.read(str(folder), "missing.js") is None
+
+
+def test_a_websocket_goes_on_untouched(front: FrontendFiles, behind: Behind) -> None:
+    seen: list[str] = []
+
+    async def websocket_app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope["type"])
+
+    asyncio.run(FrontendFiles(websocket_app)({"type": "websocket", "path": SCRIPT}, None, None))
+    assert seen == ["websocket"]
+
+
+def test_below_a_base_url_path(behind: Behind) -> None:
+    front = FrontendFiles(behind, base_url="/course/")
+    status, headers, body = request(front, "/course" + SCRIPT)
+    assert behind.paths == []
+    assert (status, headers["cache-control"]) == (200, IMMUTABLE)
+    assert body == (HASHED / SCRIPT.removeprefix("/static/")).read_bytes()
+    request(front, SCRIPT)  # not below the base URL: Streamlit's to answer
+    assert behind.paths == [SCRIPT]
+
+
+def test_the_middleware_reads_the_base_url_path_from_streamlits_config(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from streamlit import config
+
+    monkeypatch.setattr(
+        config,
+        "get_option",
+        lambda name: "/course" if name == "server.baseUrlPath" else None,
+    )
+    middleware = frontend_files_middleware()
+    assert middleware.cls is FrontendFiles
+    assert middleware.kwargs == {"base_url": "/course"}
+
+
+def test_serve_puts_it_in_front_of_streamlit() -> None:
+    """``serve.py`` (what ``make run``, the replicas, Docker and Kubernetes start) answers the
+    frontend's files from memory, ahead of the class check and of Streamlit. Read in a process
+    of its own: importing ``serve`` also changes how asyncio accepts connections."""
+    names = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import serve; print(*(m.cls.__name__ for m in serve.app._user_middleware))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    assert names == ["FrontendFiles", "ClassCheck"]
