@@ -7,6 +7,10 @@ holds it until the class moves, or a few seconds: ``core/app/class_check.py``), 
 front of Streamlit's own middleware. ``make run``,
 ``make replicas``, the Docker image and the manifests start the app this way.
 
+Streamlit's own frontend files (``/static/``, about 130 files on a browser's first link) are
+answered from memory in front of all of it (``core/app/frontend_files.py``): through Streamlit's
+handler a fresh page load cost this process 0.33-0.37 s of CPU, from memory 0.065 s.
+
 Every connection the server accepts sends without Nagle's delay (``core/app/no_delay.py``):
 Streamlit's own listening socket left it on, and each reply on a kept-alive connection waited
 40 ms for the client's acknowledgement of its headers.
