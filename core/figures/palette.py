@@ -12,6 +12,7 @@ projector and in both themes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -130,16 +131,28 @@ def class_color(i: int) -> str:
     return CLASS_COLORS[i % len(CLASS_COLORS)]
 
 
-def _to_rgb(color: str) -> np.ndarray:
+# Plain Python for one colour at a time: a tree's diagram blends one per node, and three
+# channels are fewer than NumPy's cost of making an array.
+
+
+@lru_cache(maxsize=256)
+def _to_rgb(color: str) -> tuple[float, float, float]:
     text = color.lstrip("#")
     if len(text) != 6:
         raise ValueError(f"color must look like '#RRGGBB', got {color!r}")
-    return np.array([int(text[k : k + 2], 16) for k in (0, 2, 4)], dtype=float)
+    red, green, blue = (float(int(text[k : k + 2], 16)) for k in (0, 2, 4))
+    return red, green, blue
 
 
-def _to_hex(rgb: Sequence[float] | np.ndarray) -> str:
-    channels = np.clip(np.rint(np.asarray(rgb, dtype=float)), 0, 255).astype(int)
+def _to_hex(rgb: Sequence[float]) -> str:
+    """``#RRGGBB`` of three channels, each rounded half to even and kept in 0..255."""
+    channels = [min(max(round(float(c)), 0), 255) for c in rgb]
     return "#{:02X}{:02X}{:02X}".format(*channels)
+
+
+def _share(amount: float) -> float:
+    """``amount`` clipped to [0, 1]; NaN counts as 0."""
+    return min(float(amount), 1.0) if amount > 0.0 else 0.0
 
 
 def blend(color: str, amount: float, towards: str = BACKGROUND) -> str:
@@ -161,8 +174,9 @@ def blend(color: str, amount: float, towards: str = BACKGROUND) -> str:
     str
         Hex colour.
     """
-    share = float(np.clip(amount, 0.0, 1.0))
-    return _to_hex(share * _to_rgb(color) + (1.0 - share) * _to_rgb(towards))
+    share = _share(amount)
+    mixed = zip(_to_rgb(color), _to_rgb(towards), strict=True)
+    return _to_hex([share * channel + (1.0 - share) * other for channel, other in mixed])
 
 
 # Fills stay between these shares of the class colour: the palest still names the class, the
@@ -208,7 +222,7 @@ def purity_fill(class_index: int, purity: float) -> str:
     str
         Hex colour, ``blend(class_color(class_index), 0.12 + 0.6 * purity)``.
     """
-    share = _FILL_MIN + (_FILL_MAX - _FILL_MIN) * float(np.clip(purity, 0.0, 1.0))
+    share = _FILL_MIN + (_FILL_MAX - _FILL_MIN) * _share(purity)
     return blend(class_color(class_index), share)
 
 

@@ -368,21 +368,27 @@ def build_tree_diagram(
     edges: list[DiagramEdge] = []
     collapsed: list[CollapsedSubtree] = []
     highlight_set = {int(h) for h in highlight}
+    # One node at a time below: the arrays read as Python numbers once, not per element.
+    lefts, rights, depths = left.tolist(), right.tolist(), np.asarray(depth).tolist()
+    fractions_of, samples_of = leaf_values.tolist(), weighted.tolist()
+    impurities, features, thresholds = impurity.tolist(), feature.tolist(), threshold.tolist()
+    shown_at, on_path_at = shown.tolist(), on_path.tolist()
+    purities = None if node_purity is None else node_purity.tolist()
     for node in range(n_nodes):
-        if not shown[node]:
+        if not shown_at[node]:
             continue
-        is_leaf = bool(left[node] == -1)
-        if node_purity is not None:
-            fractions = leaf_values[node]
-            top_class = int(np.argmax(fractions))
+        is_leaf = lefts[node] == -1
+        fractions = fractions_of[node]
+        if purities is not None:
+            top_class = max(range(len(fractions)), key=fractions.__getitem__)  # first on a tie
             majority: int | None = top_class
-            node_pure = float(node_purity[node])
-            counts = tuple(float(c) for c in fractions * weighted[node])
-            value = float(fractions.max())
+            node_pure = purities[node]
+            counts = tuple(share * samples_of[node] for share in fractions)
+            value = max(fractions)
             fill = purity_fill(top_class, node_pure)
         else:
             majority, node_pure, counts = None, float("nan"), ()
-            value = float(leaf_values[node, 0])
+            value = fractions[0]
             fill = sequential_color(value, *value_range)
         test_n = test_s = None
         if tests is not None:
@@ -391,38 +397,38 @@ def build_tree_diagram(
         nodes.append(
             DiagramNode(
                 node_id=node,
-                depth=int(depth[node]),
+                depth=depths[node],
                 is_leaf=is_leaf,
-                feature=None if is_leaf else int(feature[node]),
-                feature_name=None if is_leaf else str(feature_names[int(feature[node])]),
-                threshold=None if is_leaf else float(threshold[node]),
-                impurity=float(impurity[node]),
-                samples=float(weighted[node]),
+                feature=None if is_leaf else features[node],
+                feature_name=None if is_leaf else str(feature_names[features[node]]),
+                threshold=None if is_leaf else thresholds[node],
+                impurity=impurities[node],
+                samples=samples_of[node],
                 counts=counts,
                 value=value,
                 majority=majority,
                 purity=node_pure,
                 fill=fill,
-                on_path=bool(on_path[node]),
+                on_path=on_path_at[node],
                 highlighted=node in highlight_set,
                 test_samples=test_n,
                 test_score=test_s,
-                category=None if is_leaf else category_of(categories, int(feature[node])),
+                category=None if is_leaf else category_of(categories, features[node]),
                 missing_left=bool(missing_left[node]) if saw_missing[node] else None,
             )
         )
         if is_leaf:
             continue
-        for child, is_left in ((int(left[node]), True), (int(right[node]), False)):
-            hidden = not shown[child]
+        for child, is_left in ((lefts[node], True), (rights[node], False)):
+            hidden = not shown_at[child]
             edges.append(
                 DiagramEdge(
                     parent=node,
                     child=child,
                     is_left=is_left,
-                    samples=float(weighted[child]),
-                    on_path=bool(on_path[child]),
-                    to_collapsed=bool(hidden),
+                    samples=samples_of[child],
+                    on_path=on_path_at[child],
+                    to_collapsed=hidden,
                 )
             )
             if hidden:

@@ -8,11 +8,10 @@ hidden subtrees are dashed markers that say how much they hide. Every edge is la
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Sequence
 from typing import Literal
-
-import numpy as np
 
 from core.figures.palette import (
     BACKGROUND,
@@ -48,7 +47,7 @@ def escape_html(text: str) -> str:
 
 def format_number(x: float, precision: int = 3) -> str:
     """``x`` rounded to ``precision`` decimals, trailing zeros dropped (``2.450`` -> ``2.45``)."""
-    if not np.isfinite(x):
+    if not math.isfinite(x):
         return str(x)
     text = f"{x:.{precision}f}"
     if "." in text:
@@ -61,18 +60,24 @@ def _count(c: float) -> str:
 
 
 def _bar_widths(counts: tuple[float, ...]) -> list[int]:
-    """Integer widths summing to BAR_WIDTH, proportional to counts; nonzero counts get >= 1."""
+    """Integer widths summing to BAR_WIDTH, proportional to counts; nonzero counts get >= 1.
+
+    Each count's exact share ``c / total * BAR_WIDTH`` is rounded down (up to 1 for a nonzero
+    count); the pixels still missing go one at a time to the largest remainder (the first such
+    class on a tie), and any extra pixel comes off the widest cell. Plain Python: a node's
+    handful of classes is smaller than NumPy's cost of making an array.
+    """
     total = sum(counts)
     if total <= 0:
         return [0] * len(counts)
-    exact = np.array(counts) / total * BAR_WIDTH
-    widths = np.floor(exact).astype(int)
-    widths[(widths == 0) & (exact > 0)] = 1
-    while widths.sum() < BAR_WIDTH:  # largest remainder first
-        widths[int(np.argmax(exact - widths))] += 1
-    while widths.sum() > BAR_WIDTH:
-        widths[int(np.argmax(widths))] -= 1
-    return [int(w) for w in widths]
+    exact = [c / total * BAR_WIDTH for c in counts]
+    widths = [max(math.floor(e), 1) if e > 0 else math.floor(e) for e in exact]
+    classes = range(len(widths))
+    while sum(widths) < BAR_WIDTH:  # largest remainder first
+        widths[max(classes, key=lambda i: exact[i] - widths[i])] += 1
+    while sum(widths) > BAR_WIDTH:
+        widths[max(classes, key=widths.__getitem__)] -= 1
+    return widths
 
 
 def _class_bar(counts: tuple[float, ...]) -> str:
