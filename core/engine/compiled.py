@@ -102,7 +102,7 @@ def compile_everything() -> float:
     for criterion in ("gini", "entropy"):
         model = DecisionTreeClassifier(criterion=criterion, max_features=2, random_state=0)
         model.fit(X, labels).predict_proba(X)
-        model.apply(X), model.decision_path(X)
+        model.apply(X), model.decision_path(X), model.feature_importances_
         forest = RandomForestClassifier(3, criterion=criterion, random_state=0).fit(X, labels)
         forest.predict(X), forest.apply(X), forest.mean_path_changes(X[0], 1)
     for criterion in ("squared_error", "absolute_error"):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 
@@ -229,23 +230,25 @@ class Tree:
         """Mean decrease in impurity contributed by each feature.
 
         For each split node ``t`` on feature ``f``, add
-        ``w_t I(t) - w_L I(L) - w_R I(R)`` (weighted sample counts ``w``) to ``f``; divide by
-        the root's weight; optionally normalise to sum to 1.
+        ``w_t I(t) - w_L I(L) - w_R I(R)`` (weighted sample counts ``w``) to ``f``
+        (:func:`impurity_decreases`); divide by the root's weight; optionally normalise to sum
+        to 1.
 
         Returns
         -------
         ndarray of shape (n_features,)
             All zeros for a tree that is a single leaf.
         """
-        inner = np.flatnonzero(~self.is_leaf)
-        w, imp = self.weighted_n_node_samples, self.impurity
-        left, right = self.children_left[inner], self.children_right[inner]
-        decrease = w[inner] * imp[inner] - w[left] * imp[left] - w[right] * imp[right]
-        importances = np.bincount(
-            self.feature[inner], weights=decrease, minlength=self.n_features
-        ).astype(np.float64)
+        importances = impurity_decreases(
+            self.children_left,
+            self.children_right,
+            self.feature,
+            self.weighted_n_node_samples,
+            self.impurity,
+            self.n_features,
+        )
         if self.node_count:
-            importances /= w[0]
+            importances /= self.weighted_n_node_samples[0]
         total = importances.sum()
         if normalize and total > 0:
             importances /= total
@@ -313,3 +316,42 @@ class Tree:
             node_depth=self.depth[keep].copy(),  # a kept node stays at its depth
             missing_go_to_left=~is_leaf & self.missing_go_to_left[keep],
         )
+
+
+@njit(cache=True, nogil=True)
+def impurity_decreases(
+    children_left: Int,
+    children_right: Int,
+    feature: Int,
+    weighted_n_node_samples: Float,
+    impurity: Float,
+    n_features: int,
+) -> Float:
+    """Each feature's total impurity decrease over a tree's split nodes.
+
+    For every split node ``t`` on feature ``f``, with children ``L`` and ``R``:
+
+        decrease[f] += w_t I(t) - w_L I(L) - w_R I(R)
+
+    where ``w`` is the weighted number of training samples at a node and ``I`` its impurity.
+    Nodes are visited in order, so the sums are those of the same additions made one by one.
+
+    Parameters
+    ----------
+    children_left, children_right, feature : ndarray of shape (node_count,), int64
+    weighted_n_node_samples, impurity : ndarray of shape (node_count,), float64
+    n_features : int
+
+    Returns
+    -------
+    ndarray of shape (n_features,), float64
+        Not yet divided by the root's weight (see :meth:`Tree.compute_feature_importances`).
+    """
+    decrease = np.zeros(n_features)
+    w, imp = weighted_n_node_samples, impurity
+    for node in range(children_left.shape[0]):
+        left, right = children_left[node], children_right[node]
+        if left == TREE_LEAF:
+            continue
+        decrease[feature[node]] += w[node] * imp[node] - w[left] * imp[left] - w[right] * imp[right]
+    return decrease

@@ -20,9 +20,12 @@ from conftest import (
     RandomForestClassifier,
     RandomForestRegressor,
     load_dataset,
+    needs_core,
     train_test,
 )
 from numpy.testing import assert_allclose, assert_array_equal
+
+from core.engine.structure import impurity_decreases
 
 # name -> (factory, dataset); forests are small so the whole module stays fast.
 MODELS: dict[str, tuple[Callable[..., Any], str]] = {
@@ -153,6 +156,27 @@ def test_feature_importances_sum_to_one(name: str) -> None:
     assert importances.shape == (X.shape[1],)
     assert np.all(importances >= 0)
     assert_allclose(importances.sum(), 1.0, rtol=1e-12)
+
+
+@needs_core
+@pytest.mark.parametrize("name", MODELS)
+def test_importances_loop_adds_each_split_nodes_decrease(name: str) -> None:
+    """The compiled loop over nodes (``impurity_decreases``) gives, bit for bit, the sum of the
+    split nodes' decreases ``w_t I(t) - w_L I(L) - w_R I(R)`` per feature added in node order
+    (``np.bincount`` of the vectorized formula), for every tree of the model."""
+    model, _, _ = fit(name)
+    for estimator in trees_of(model):
+        tree = estimator.tree_
+        split = np.flatnonzero(tree.children_left != -1)
+        w, imp = tree.weighted_n_node_samples, tree.impurity
+        left, right = tree.children_left[split], tree.children_right[split]
+        decrease = w[split] * imp[split] - w[left] * imp[left] - w[right] * imp[right]
+        expected = np.bincount(tree.feature[split], weights=decrease, minlength=tree.n_features)
+        got = impurity_decreases(
+            tree.children_left, tree.children_right, tree.feature, w, imp, tree.n_features
+        )
+        assert got.tobytes() == expected.astype(np.float64).tobytes()
+        assert_array_equal(tree.compute_feature_importances(normalize=False), got / w[0])
 
 
 @pytest.mark.parametrize("name", MODELS)
