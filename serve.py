@@ -16,7 +16,11 @@ Streamlit's own listening socket left it on, and each reply on a kept-alive conn
 40 ms for the client's acknowledgement of its headers.
 """
 
+import os
+
 import streamlit as st
+from starlette.middleware import Middleware
+from streamlit import config, file_util
 
 from core.app.class_check import check_middleware
 from core.app.classroom import Classroom
@@ -34,4 +38,11 @@ def classroom() -> Classroom:
     return pages_classroom()
 
 
-app = st.App("app.py", middleware=[frontend_files_middleware(), check_middleware(classroom)])
+def frontend_files() -> Middleware:
+    """Streamlit's content-hashed frontend files (``static/`` beside its ``index.html``),
+    answered from memory below the configured ``server.baseUrlPath``."""
+    folder = os.path.join(file_util.get_static_dir(), "static")
+    return frontend_files_middleware(folder, str(config.get_option("server.baseUrlPath") or ""))
+
+
+app = st.App("app.py", middleware=[frontend_files(), check_middleware(classroom)])

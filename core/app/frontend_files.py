@@ -62,14 +62,6 @@ class Kept:
     body: bytes
 
 
-def streamlit_folder() -> str:
-    """The folder of Streamlit's content-hashed frontend files: ``static/`` inside the folder
-    it serves its frontend from (beside ``index.html``)."""
-    from streamlit import file_util
-
-    return os.path.realpath(os.path.join(file_util.get_static_dir(), "static"))
-
-
 def static_prefix(base_url: str) -> str:
     """Where the frontend's files are asked for: ``/static/``, below ``server.baseUrlPath``.
 
@@ -108,15 +100,16 @@ class FrontendFiles:
     ----------
     app : ASGI app
         Streamlit's server, which answers everything else.
-    folder : str, optional
-        The folder the files come from; Streamlit's own (:func:`streamlit_folder`) by default.
+    folder : str
+        The folder of Streamlit's content-hashed files (``static/`` beside its ``index.html``:
+        ``serve.py`` reads where from Streamlit).
     base_url : str, default ""
         ``server.baseUrlPath``: the files are asked for below it.
     """
 
-    def __init__(self, app: ASGIApp, folder: str | None = None, base_url: str = "") -> None:
+    def __init__(self, app: ASGIApp, folder: str, base_url: str = "") -> None:
         self.app = app
-        self.folder = os.path.realpath(folder) if folder is not None else streamlit_folder()
+        self.folder = os.path.realpath(folder)
         self.prefix = static_prefix(base_url)
         self.kept: dict[str, Kept] = {}
 
@@ -147,9 +140,7 @@ class FrontendFiles:
         return name if _NAME.fullmatch(name) else ""
 
 
-def frontend_files_middleware() -> Middleware:
-    """:class:`FrontendFiles` for ``st.App``'s ``middleware``, below the configured
-    ``server.baseUrlPath``."""
-    from streamlit import config
-
-    return Middleware(FrontendFiles, base_url=str(config.get_option("server.baseUrlPath") or ""))
+def frontend_files_middleware(folder: str, base_url: str) -> Middleware:
+    """:class:`FrontendFiles` for ``st.App``'s ``middleware``: Streamlit's files in ``folder``,
+    asked for below ``base_url`` (``server.baseUrlPath``)."""
+    return Middleware(FrontendFiles, folder=folder, base_url=base_url)

@@ -21,7 +21,7 @@ from streamlit.web.server.starlette.starlette_static_routes import (
 )
 
 from core.app import frontend_files
-from core.app.frontend_files import IMMUTABLE, FrontendFiles, frontend_files_middleware
+from core.app.frontend_files import IMMUTABLE, FrontendFiles
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = file_util.get_static_dir()
@@ -101,7 +101,7 @@ def behind() -> Behind:
 
 @pytest.fixture
 def front(behind: Behind) -> FrontendFiles:
-    return FrontendFiles(behind)
+    return FrontendFiles(behind, str(HASHED))
 
 
 @pytest.mark.parametrize("path", [SCRIPT, FONT, STYLE])
@@ -200,12 +200,13 @@ def test_a_websocket_goes_on_untouched(front: FrontendFiles, behind: Behind) -> 
     async def websocket_app(scope: Any, receive: Any, send: Any) -> None:
         seen.append(scope["type"])
 
-    asyncio.run(FrontendFiles(websocket_app)({"type": "websocket", "path": SCRIPT}, None, None))
+    front_of_it = FrontendFiles(websocket_app, str(HASHED))
+    asyncio.run(front_of_it({"type": "websocket", "path": SCRIPT}, None, None))
     assert seen == ["websocket"]
 
 
 def test_below_a_base_url_path(behind: Behind) -> None:
-    front = FrontendFiles(behind, base_url="/course/")
+    front = FrontendFiles(behind, str(HASHED), base_url="/course/")
     status, headers, body = request(front, "/course" + SCRIPT)
     assert behind.paths == []
     assert (status, headers["cache-control"]) == (200, IMMUTABLE)
@@ -214,19 +215,25 @@ def test_below_a_base_url_path(behind: Behind) -> None:
     assert behind.paths == [SCRIPT]
 
 
-def test_the_middleware_reads_the_base_url_path_from_streamlits_config(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from streamlit import config
-
-    monkeypatch.setattr(
-        config,
-        "get_option",
-        lambda name: "/course" if name == "server.baseUrlPath" else None,
+def test_serve_reads_the_folder_and_base_url_path_from_streamlit() -> None:
+    """``serve.py`` hands the middleware Streamlit's own folder and ``server.baseUrlPath``."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from streamlit import config; config.set_option('server.baseUrlPath', 'course'); "
+            "import serve; m = serve.frontend_files(); print(m.kwargs['folder']); "
+            "print(m.kwargs['base_url'])",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
-    middleware = frontend_files_middleware()
-    assert middleware.cls is FrontendFiles
-    assert middleware.kwargs == {"base_url": "/course"}
+    folder, base_url = result.stdout.split()
+    assert Path(folder).resolve() == HASHED.resolve()
+    assert base_url == "course"
 
 
 def test_serve_puts_it_in_front_of_streamlit() -> None:
