@@ -233,10 +233,61 @@ def subplot_grid(
     return grid
 
 
+class DeferredFigure(go.Figure):
+    """A figure whose Plotly objects are made only when something reads them.
+
+    Most figures a page builds go straight to the browser: :func:`~core.figures.wire.
+    wire_form` reads the traces and layout the figure was built of (:meth:`unread_source`),
+    and Plotly's own objects (one per trace and per nested property, with a deep copy of every
+    array: 1-2 ms for a decision boundary) are never made. Anything else asked of the figure
+    (``fig.data``, ``fig.update_layout(...)``, ``fig.to_dict()``, ``fig == other``, a pickle)
+    makes them first, from the same dicts, and the figure becomes an ordinary ``go.Figure``
+    (its class too). The dicts are the figure's own: nothing may change them afterwards.
+    """
+
+    def __init__(self, data: list[dict[str, Any]], layout: dict[str, Any]) -> None:
+        # No go.Figure.__init__ yet: _made runs it on the first read.
+        object.__setattr__(self, "_deferred", (data, layout))
+
+    def _made(self) -> None:
+        """Make the Plotly figure, unvalidated, and become a plain ``go.Figure``."""
+        data, layout = object.__getattribute__(self, "_deferred")
+        object.__delattr__(self, "_deferred")
+        object.__setattr__(self, "__class__", go.Figure)
+        go.Figure.__init__(self, data=data, layout=layout, _validate=False)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name != "unread_source":
+            DeferredFigure._made(self)
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        DeferredFigure._made(self)
+        setattr(self, name, value)
+
+    def __reduce__(self) -> Any:
+        # Pickled (st.cache_data keeps values pickled) as the plain figure it stands for.
+        DeferredFigure._made(self)
+        return self.__reduce__()
+
+    def unread_source(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The traces and layout this figure was built of (nothing has read it yet: once
+        something has, it is a plain ``go.Figure`` without this method)."""
+        source: tuple[list[dict[str, Any]], dict[str, Any]] = object.__getattribute__(
+            self, "_deferred"
+        )
+        return source
+
+
 def build_figure(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> go.Figure:
     """The figure of these traces (dicts with their ``type``) and this layout, unvalidated.
 
     Plotly's validation is skipped: the builders' tests pass every figure through the
-    validating constructor and require the same figure back.
+    validating constructor and require the same figure back. Its Plotly objects are made
+    only if something reads them (:class:`DeferredFigure`), when the layout names its
+    template (:func:`styled_layout`'s does); without one, Plotly adds its default now.
     """
-    return go.Figure(data=[dict(trace) for trace in data], layout=dict(layout), _validate=False)
+    traces, whole = [dict(trace) for trace in data], dict(layout)
+    if "template" not in whole:  # Plotly would add its default template: let it
+        return go.Figure(data=traces, layout=whole, _validate=False)
+    return DeferredFigure(traces, whole)

@@ -21,6 +21,8 @@ import numpy as np
 import plotly
 import plotly.graph_objects as go
 
+from core.figures._layout import DeferredFigure
+
 #: Whether this Plotly sends arrays as typed arrays (Plotly 6 and later; Plotly 5 sends lists).
 TYPED_ARRAYS = int(plotly.__version__.split(".")[0]) >= 6
 
@@ -103,6 +105,13 @@ def _walk(value: Any) -> Any:
     return value
 
 
+def _set(properties: dict[str, Any]) -> dict[str, Any]:
+    """A trace's or a layout's ``properties`` without those set to None, as an unvalidated
+    Plotly figure keeps them (a None there leaves the property unset; inside a nested dict it
+    is kept)."""
+    return {key: value for key, value in properties.items() if value is not None}
+
+
 def wire_form(figure: go.Figure) -> dict[str, Any]:
     """``figure.to_dict()`` for a figure whose arrays are NumPy arrays, made in one walk.
 
@@ -124,6 +133,15 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
     """
     if not TYPED_ARRAYS:
         return figure.to_dict()  # Plotly 5's own form has no typed arrays, and little to save
+    if type(figure) is DeferredFigure:  # never read: its own dicts, as Plotly would keep them
+        data, layout = figure.unread_source()
+        try:
+            walked_source: dict[str, Any] = _walk(
+                {"data": [_set(trace) for trace in data], "layout": _set(layout)}
+            )
+        except _Foreign:
+            return figure.to_dict()
+        return walked_source
     form: dict[str, Any] = {"data": figure._data, "layout": figure._layout}
     if figure.frames:
         form["frames"] = [frame._props for frame in figure.frames]

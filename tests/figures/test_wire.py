@@ -7,7 +7,9 @@ tests hold each rule of the typed arrays against Plotly's, on values chosen to r
 from __future__ import annotations
 
 import base64
+import copy
 import json
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -15,7 +17,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from core.figures._layout import build_figure
+from core.figures._layout import DeferredFigure, build_figure
 from core.figures.overlays import mark_sample, sample_star
 from core.figures.wire import typed_array, wire_form, with_traces
 
@@ -128,3 +130,62 @@ def test_a_star_added_to_a_sent_form_is_the_starred_figures_form() -> None:
         pio.to_json(expected, validate=False)
     )
     assert starred["data"][-1]["marker"]["symbol"] == "star"
+
+
+def _deferred() -> go.Figure:
+    """A figure as a builder makes it (its layout names a template), with what Plotly keeps
+    and drops: typed and untyped arrays, a kept ``range``, arrays inside lists, a property
+    set to None (dropped) and a None inside a nested dict (kept)."""
+    values = np.array([0.5, 1.5, 2.5])
+    regions = {"type": "heatmap", "z": np.arange(6.0).reshape(2, 3), "text": np.array(["a"] * 6)}
+    points = {
+        "type": "scatter",
+        "x": values,
+        "y": np.array([1, 2, 3]),
+        "name": None,
+        "customdata": [np.array([1, 2]), np.array([3, 4])],
+        "marker": {"size": 3, "color": None},
+    }
+    layout = {"template": {}, "xaxis": {"range": np.array([0.0, 3.0])}, "showlegend": None}
+    return build_figure([regions, points], layout)
+
+
+def test_an_unread_figure_is_sent_from_its_own_dicts() -> None:
+    figure = _deferred()
+    assert type(figure) is DeferredFigure
+    sent = wire_form(figure)
+    assert type(figure) is DeferredFigure, "sending it made no Plotly objects"
+    plotlys = figure.to_dict()  # reading it makes them
+    assert type(figure) is go.Figure
+    assert json.loads(pio.to_json(sent, validate=False)) == json.loads(
+        pio.to_json(plotlys, validate=False)
+    )
+    assert pio.to_json(wire_form(figure), validate=False) == pio.to_json(plotlys, validate=False)
+
+
+def test_a_deferred_figure_is_a_figure_to_whoever_reads_it() -> None:
+    def as_json(figure: go.Figure) -> str:
+        return pio.to_json(figure, validate=False)
+
+    made = _deferred()
+    assert made.data  # read: now what an unvalidated go.Figure of the same dicts is
+    assert isinstance(_deferred(), go.Figure)
+    for copied, of_made in (
+        (pickle.loads(pickle.dumps(_deferred())), pickle.loads(pickle.dumps(made))),
+        (copy.deepcopy(_deferred()), copy.deepcopy(made)),
+    ):
+        assert as_json(copied) == as_json(of_made)
+    first, second = _deferred(), _deferred()
+    assert first == second and type(first) is type(second) is go.Figure
+    changed = _deferred()
+    changed.update_layout(height=300)
+    assert (type(changed), changed.layout.height) == (go.Figure, 300)
+    assert wire_form(changed)["layout"]["height"] == 300
+    assert [trace.type for trace in _deferred().data] == ["heatmap", "scatter"]
+    assert "Figure(" in repr(_deferred())
+
+
+def test_a_layout_without_a_template_gets_plotlys_at_once() -> None:
+    figure = build_figure([{"type": "bar", "x": [1], "y": [2]}], {})
+    assert type(figure) is go.Figure
+    assert "template" in figure.to_dict()["layout"]
