@@ -82,8 +82,9 @@ class _Foreign(Exception):
     """A value Plotly would convert that is not a NumPy array (a pandas column, ...)."""
 
 
-def _walk(value: Any) -> Any:
-    """A copy of ``value`` (dicts and lists of plain values) with each array in a dict typed.
+def _walk(value: Any, typed: bool = True) -> Any:
+    """A copy of ``value`` (dicts and lists of plain values) with each array in a dict typed
+    (left as it is when not ``typed``: Plotly 5's form).
 
     Raises :class:`_Foreign` on an array-like that is not a NumPy array.
     """
@@ -91,13 +92,14 @@ def _walk(value: Any) -> Any:
         return {
             key: item
             if key in KEPT
-            else typed_array(item)
+            else (typed_array(item) if typed else item)
             if isinstance(item, np.ndarray)
-            else _walk(item)
+            else _walk(item, typed)
             for key, item in value.items()
         }
     if isinstance(value, list | tuple):
-        return [_walk(item) for item in value]  # an array in a list stays an array, as Plotly's
+        # An array in a list stays an array, as Plotly's.
+        return [_walk(item, typed) for item in value]
     if not isinstance(value, np.ndarray | np.generic) and (
         hasattr(value, "__array__") or hasattr(value, "__array_interface__")
     ):
@@ -131,17 +133,17 @@ def wire_form(figure: go.Figure) -> dict[str, Any]:
         containers throughout: changing it leaves ``figure`` as it was. An array Plotly.js
         cannot read as bytes (text, objects) is the figure's own: read it, never change it.
     """
-    if not TYPED_ARRAYS:
-        return figure.to_dict()  # Plotly 5's own form has no typed arrays, and little to save
     if type(figure) is DeferredFigure:  # never read: its own dicts, as Plotly would keep them
         data, layout = figure.unread_source()
         try:
             walked_source: dict[str, Any] = _walk(
-                {"data": [_set(trace) for trace in data], "layout": _set(layout)}
+                {"data": [_set(trace) for trace in data], "layout": _set(layout)}, TYPED_ARRAYS
             )
         except _Foreign:
             return figure.to_dict()
         return walked_source
+    if not TYPED_ARRAYS:
+        return figure.to_dict()  # Plotly 5's own form has no typed arrays, and little to save
     form: dict[str, Any] = {"data": figure._data, "layout": figure._layout}
     if figure.frames:
         form["frames"] = [frame._props for frame in figure.frames]
