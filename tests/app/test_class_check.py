@@ -379,17 +379,20 @@ def test_a_waiting_class_costs_one_read_per_fresh_window_and_wakes_all_at_once(
     shown = room.version(teacher.code)
     path = f"{check_path(teacher.code)}?seen={shown}"
 
-    async def lesson() -> tuple[list[tuple[int, Any, float]], int]:
+    async def lesson() -> tuple[list[tuple[int, Any, float]], int, float]:
         waiting = [asyncio.ensure_future(call(check, path)) for _ in range(60)]
         await asyncio.sleep(0.05)
-        before = store.reads
-        await asyncio.sleep(0.4)  # about 20 windows of 20 ms
-        reads = store.reads - before
+        before, began = store.reads, time.monotonic()
+        await asyncio.sleep(0.4)  # about 20 windows of 20 ms, more on a loaded machine
+        reads, windows = store.reads - before, (time.monotonic() - began) / class_check.FRESH
         room.show(teacher, DEEPER)
-        return list(await asyncio.gather(*waiting)), reads
+        return list(await asyncio.gather(*waiting)), reads, windows
 
-    answers, reads = asyncio.run(lesson())
-    assert reads <= 25  # one read per window for the whole class, not one per student
+    answers, reads, windows = asyncio.run(lesson())
+    # One read per window for the whole class, not one per student (60 per window). The
+    # windows are counted on the clock the check uses, so a slow machine's longer sleep
+    # (CI once saw 40 reads) counts as the windows it took.
+    assert reads <= windows + 5
     moved = room.version(teacher.code)
     assert {(status, body["version"]) for status, body, _ in answers} == {(200, moved)}
     assert max(took for _, _, took in answers) < 2.0  # woken together, not timed out
