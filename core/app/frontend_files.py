@@ -10,7 +10,7 @@ of it through the server's middleware. Measured on one server started by ``strea
 serve.py`` (10 fresh loads of the Random forest page, issue 23): 0.33-0.37 s of the server's
 CPU per load, as much as four slider moves, on the interpreter that runs every student's page.
 Twenty students arriving within ten seconds asked for seven seconds of it, and their links
-waited up to 16 s. Answered from memory, a load costs 0.056 s.
+waited up to 16 s. Answered from memory, a load costs 0.065 s.
 
 What
 ----
