@@ -135,7 +135,9 @@ class ClassCheck:
 
     A check with a fresh read of its class is answered from it; otherwise the store is read on
     a worker thread, so that a slow store (Redis waits up to its timeout) never holds up the
-    server's other work; a check-in (``?seat=``) always writes. A check that says which version
+    server's other work, and checks that arrive while that read is on its way wait for it
+    instead of reading again (a class that opens its pages together costs one read, not one
+    per student); a check-in (``?seat=``) always writes. A check that says which version
     its page shows (``?seen=7``) and finds it current is held, for at most ``wait`` seconds,
     until the class moves: one task per class on this server reads the version every
     :data:`FRESH` seconds while any check waits, and answers them all at once. So a class that
@@ -154,6 +156,7 @@ class ClassCheck:
         self.clock = clock
         self.wait = wait
         self.fresh: dict[str, tuple[float, int | None]] = {}
+        self.reading: dict[str, asyncio.Future[tuple[int, int | None]]] = {}
         self.watches: dict[str, _Watch] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -177,10 +180,17 @@ class ClassCheck:
 
     async def read(self, code: str, seat: str | None) -> tuple[int, int | None]:
         """The answer for class ``code`` (see :func:`answer`), from a fresh read if one is kept."""
+        if seat is not None:
+            return await self._from_store(code, seat)
         kept = self.fresh.get(code)
-        if seat is None and kept is not None and self.clock() - kept[0] < FRESH:
+        if kept is not None and self.clock() - kept[0] < FRESH:
             return 200, kept[1]
-        return await self._from_store(code, seat)
+        reading = self.reading.get(code)
+        if reading is None:
+            reading = self.reading[code] = asyncio.ensure_future(self._from_store(code, None))
+            reading.add_done_callback(lambda _: self.reading.pop(code, None))
+        # Shielded: a student who leaves does not cancel the read the others wait for.
+        return await asyncio.shield(reading)
 
     async def _from_store(self, code: str, seat: str | None) -> tuple[int, int | None]:
         """The answer for class ``code`` read from the store on a worker thread, and kept as
