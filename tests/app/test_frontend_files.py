@@ -7,6 +7,7 @@ handler (``create_streamlit_static_handler`` over its installed frontend)."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from streamlit.web.server.starlette.starlette_static_routes import (
 )
 
 from core.app import frontend_files
-from core.app.frontend_files import IMMUTABLE, FrontendFiles
+from core.app.frontend_files import IMMUTABLE, FrontendFiles, accepts_gzip
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = file_util.get_static_dir()
@@ -40,6 +41,8 @@ def _first(pattern: str) -> str:
 SCRIPT = _first("js/index.*.js")
 FONT = _first("media/*.woff2")
 STYLE = _first("css/*.css")
+#: What Chromium asks for.
+BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 
 
 class Behind:
@@ -59,6 +62,13 @@ def request(
     app: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
 ) -> Answer:
     """One request through ``app``'s ASGI interface: status, headers, body."""
+    return asyncio.run(asked(app, path, method, headers))
+
+
+async def asked(
+    app: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
+) -> Answer:
+    """:func:`request` on the running loop."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -88,7 +98,7 @@ def request(
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    await app(scope, receive, send)
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
@@ -104,16 +114,102 @@ def front(behind: Behind) -> FrontendFiles:
     return FrontendFiles(behind, str(HASHED))
 
 
-@pytest.mark.parametrize("path", [SCRIPT, FONT, STYLE])
+def on_disk(path: str) -> bytes:
+    return (HASHED / path.removeprefix("/static/")).read_bytes()
+
+
+@pytest.mark.parametrize(("path", "text"), [(SCRIPT, True), (FONT, False), (STYLE, True)])
 def test_a_file_is_answered_as_streamlit_answers_it(
-    front: FrontendFiles, behind: Behind, path: str
+    front: FrontendFiles, behind: Behind, path: str, text: bool
 ) -> None:
+    """Asked without gzip: Streamlit's status, headers and bytes; a text file also says that
+    it has a compressed form (``Vary``)."""
     status, headers, body = request(front, path)
     assert behind.paths == [], "answered in front, Streamlit never asked"
-    assert (status, headers, body) == request(behind, path)
-    assert body == (HASHED / path.removeprefix("/static/")).read_bytes()
+    its_status, its_headers, its_body = request(behind, path)
+    assert (status, body) == (its_status, its_body)
+    assert headers == {**its_headers, **({"vary": "Accept-Encoding"} if text else {})}
+    assert body == on_disk(path)
     assert headers["cache-control"] == IMMUTABLE
     assert headers["content-length"] == str(len(body))
+
+
+@pytest.mark.parametrize("path", [SCRIPT, STYLE])
+def test_a_browser_gets_a_text_file_compressed(
+    front: FrontendFiles, behind: Behind, path: str
+) -> None:
+    status, headers, body = request(front, path, headers=BROWSER)
+    assert behind.paths == []
+    assert status == 200
+    assert gzip.decompress(body) == on_disk(path)
+    assert len(body) < 0.5 * len(on_disk(path))
+    _, its_headers, _ = request(behind, path)
+    assert headers == {
+        **its_headers,
+        "content-length": str(len(body)),
+        "content-encoding": "gzip",
+        "etag": "W/" + its_headers["etag"],
+        "vary": "Accept-Encoding",
+    }
+    assert request(front, path, headers=BROWSER) == (status, headers, body)
+
+
+def test_a_font_is_sent_as_it_is_even_to_a_browser(front: FrontendFiles, behind: Behind) -> None:
+    """WOFF2 is compressed already: no second copy, Streamlit's answer unchanged."""
+    assert request(front, FONT, headers=BROWSER) == request(behind, FONT)
+    assert front.kept[FONT.removeprefix("/static/")].gzipped is None
+
+
+def test_the_compressed_form_is_revalidated_by_streamlit(front: FrontendFiles) -> None:
+    """A browser that asks again with the compressed form's (weak) ETag gets Streamlit's 304."""
+    _, headers, _ = request(front, SCRIPT, headers=BROWSER)
+    status, _, body = request(front, SCRIPT, headers={**BROWSER, "If-None-Match": headers["etag"]})
+    assert (status, body) == (304, b"")
+
+
+@pytest.mark.parametrize(
+    ("accept", "takes"),
+    [
+        ("gzip", True),
+        ("gzip, deflate, br, zstd", True),
+        ("br;q=1.0, gzip;q=0.8", True),
+        ("x-gzip", True),
+        ("*", True),
+        ("GZIP", True),
+        ("gzip;q=0", False),
+        ("gzip; q=0.0", False),
+        ("gzip;q=nonsense", False),
+        ("br, zstd", False),
+        ("identity", False),
+        ("", False),
+    ],
+)
+def test_which_requests_take_gzip(accept: str, takes: bool) -> None:
+    assert accepts_gzip({"headers": [(b"accept-encoding", accept.encode())]}) is takes
+    assert accepts_gzip({"headers": []}) is False
+
+
+def test_requests_that_arrive_together_share_one_read(
+    behind: Behind, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class arriving together asks for the same files at once: read (and compressed) once."""
+    reads: list[str] = []
+    real_read = frontend_files.read
+
+    def counted(folder: str, name: str) -> frontend_files.Kept | None:
+        reads.append(name)
+        return real_read(folder, name)
+
+    monkeypatch.setattr(frontend_files, "read", counted)
+    front = FrontendFiles(behind, str(HASHED))
+
+    async def together() -> list[Answer]:
+        return await asyncio.gather(*(asked(front, SCRIPT, headers=BROWSER) for _ in range(8)))
+
+    answers = asyncio.run(together())
+    assert reads == [SCRIPT.removeprefix("/static/")]
+    assert all(answer == answers[0] for answer in answers)
+    assert front.reading == {}
 
 
 def test_a_file_is_read_from_disk_once(
