@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from asgi_request import ask, request
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
@@ -84,36 +85,10 @@ def room(store: CountingStore, clock: Clock) -> Classroom:
 
 
 def get(app: Starlette, path: str, method: str = "GET") -> tuple[int, dict[str, str], Any]:
-    """One request through ``app``'s ASGI interface: status, headers, JSON body."""
-    target, _, query = path.partition("?")
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": target,
-        "raw_path": target.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    asyncio.run(app(scope, receive, send))
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    content = json.loads(body) if headers.get("content-type") == "application/json" else body
-    return start["status"], headers, content
+    """One request through ``app``: status, headers, and the body read as JSON when it is."""
+    answer = request(app, path, method)
+    json_body = answer.headers.get("content-type") == "application/json"
+    return answer.status, answer.headers, json.loads(answer.body) if json_body else answer.body
 
 
 def behind(request: Any) -> PlainTextResponse:
@@ -305,29 +280,8 @@ async def call(
 ) -> tuple[int, Any, float]:
     """One request on the running loop: status, JSON body, seconds it took. ``leave_after``:
     the client goes away then (``http.disconnect``), as a closed tab does."""
-    target, _, query = path.partition("?")
-    scope = {"type": "http", "method": "GET", "path": target, "query_string": query.encode()}
-    sent: list[dict[str, Any]] = []
-    asked = 0
-
-    async def receive() -> dict[str, Any]:
-        nonlocal asked
-        asked += 1
-        if asked == 1:
-            return {"type": "http.request", "body": b"", "more_body": False}
-        if leave_after is None:
-            await asyncio.Event().wait()  # the client stays
-        await asyncio.sleep(leave_after or 0.0)
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    began = time.monotonic()
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return start["status"], json.loads(body), time.monotonic() - began
+    answer = await ask(app, path, leave_after=leave_after)
+    return answer.status, json.loads(answer.body), answer.took
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgi_request import Answer, ask, request
 from starlette.middleware.exceptions import ExceptionMiddleware
 from streamlit import file_util
 from streamlit.web.server.starlette.starlette_static_routes import (
@@ -27,8 +28,6 @@ from core.app.frontend_files import IMMUTABLE, FrontendFiles, accepts_gzip
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = file_util.get_static_dir()
 HASHED = Path(FRONTEND, "static")
-
-Answer = tuple[int, dict[str, str], bytes]
 
 
 def _first(pattern: str) -> str:
@@ -58,52 +57,6 @@ class Behind:
         await self.handler(scope, receive, send)
 
 
-def request(
-    app: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
-) -> Answer:
-    """One request through ``app``'s ASGI interface: status, headers, body."""
-    return asyncio.run(asked(app, path, method, headers))
-
-
-async def asked(
-    app: Any, path: str, method: str = "GET", headers: dict[str, str] | None = None
-) -> Answer:
-    """:func:`request` on the running loop."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver")]
-        + [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
-        "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }
-    sent: list[dict[str, Any]] = []
-    asked: list[bool] = []
-
-    async def receive() -> dict[str, Any]:
-        """The request's empty body, then nothing: the client stays until it has the answer
-        (Starlette's file response listens for a disconnect while it sends)."""
-        if asked:
-            await asyncio.Event().wait()
-        asked.append(True)
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
-
-
 @pytest.fixture
 def behind() -> Behind:
     return Behind()
@@ -124,34 +77,34 @@ def test_a_file_is_answered_as_streamlit_answers_it(
 ) -> None:
     """Asked without gzip: Streamlit's status, headers and bytes; a text file also says that
     it has a compressed form (``Vary``)."""
-    status, headers, body = request(front, path)
+    answer = request(front, path)
     assert behind.paths == [], "answered in front, Streamlit never asked"
-    its_status, its_headers, its_body = request(behind, path)
-    assert (status, body) == (its_status, its_body)
-    assert headers == {**its_headers, **({"vary": "Accept-Encoding"} if text else {})}
-    assert body == on_disk(path)
-    assert headers["cache-control"] == IMMUTABLE
-    assert headers["content-length"] == str(len(body))
+    its = request(behind, path)
+    assert (answer.status, answer.body) == (its.status, its.body)
+    assert answer.headers == {**its.headers, **({"vary": "Accept-Encoding"} if text else {})}
+    assert answer.body == on_disk(path)
+    assert answer.headers["cache-control"] == IMMUTABLE
+    assert answer.headers["content-length"] == str(len(answer.body))
 
 
 @pytest.mark.parametrize("path", [SCRIPT, STYLE])
 def test_a_browser_gets_a_text_file_compressed(
     front: FrontendFiles, behind: Behind, path: str
 ) -> None:
-    status, headers, body = request(front, path, headers=BROWSER)
+    answer = request(front, path, headers=BROWSER)
     assert behind.paths == []
-    assert status == 200
-    assert gzip.decompress(body) == on_disk(path)
-    assert len(body) < 0.5 * len(on_disk(path))
-    _, its_headers, _ = request(behind, path)
-    assert headers == {
-        **its_headers,
-        "content-length": str(len(body)),
+    assert answer.status == 200
+    assert gzip.decompress(answer.body) == on_disk(path)
+    assert len(answer.body) < 0.5 * len(on_disk(path))
+    its = request(behind, path).headers
+    assert answer.headers == {
+        **its,
+        "content-length": str(len(answer.body)),
         "content-encoding": "gzip",
-        "etag": "W/" + its_headers["etag"],
+        "etag": "W/" + its["etag"],
         "vary": "Accept-Encoding",
     }
-    assert request(front, path, headers=BROWSER) == (status, headers, body)
+    assert request(front, path, headers=BROWSER) == answer
 
 
 def test_a_font_is_sent_as_it_is_even_to_a_browser(front: FrontendFiles, behind: Behind) -> None:
@@ -162,9 +115,9 @@ def test_a_font_is_sent_as_it_is_even_to_a_browser(front: FrontendFiles, behind:
 
 def test_the_compressed_form_is_revalidated_by_streamlit(front: FrontendFiles) -> None:
     """A browser that asks again with the compressed form's (weak) ETag gets Streamlit's 304."""
-    _, headers, _ = request(front, SCRIPT, headers=BROWSER)
-    status, _, body = request(front, SCRIPT, headers={**BROWSER, "If-None-Match": headers["etag"]})
-    assert (status, body) == (304, b"")
+    etag = request(front, SCRIPT, headers=BROWSER).headers["etag"]
+    again = request(front, SCRIPT, headers={**BROWSER, "If-None-Match": etag})
+    assert (again.status, again.body) == (304, b"")
 
 
 @pytest.mark.parametrize(
@@ -204,7 +157,7 @@ def test_requests_that_arrive_together_share_one_read(
     front = FrontendFiles(behind, str(HASHED))
 
     async def together() -> list[Answer]:
-        return await asyncio.gather(*(asked(front, SCRIPT, headers=BROWSER) for _ in range(8)))
+        return await asyncio.gather(*(ask(front, SCRIPT, headers=BROWSER) for _ in range(8)))
 
     answers = asyncio.run(together())
     assert reads == [SCRIPT.removeprefix("/static/")]
@@ -250,8 +203,8 @@ def test_other_requests_for_a_file_go_on_to_streamlit(
 
 
 def test_a_range_gets_part_of_the_file_from_streamlit(front: FrontendFiles) -> None:
-    status, _, body = request(front, SCRIPT, headers={"Range": "bytes=0-99"})
-    assert (status, len(body)) == (206, 100)
+    answer = request(front, SCRIPT, headers={"Range": "bytes=0-99"})
+    assert (answer.status, len(answer.body)) == (206, 100)
 
 
 @pytest.mark.parametrize(
@@ -303,10 +256,10 @@ def test_a_websocket_goes_on_untouched(front: FrontendFiles, behind: Behind) -> 
 
 def test_below_a_base_url_path(behind: Behind) -> None:
     front = FrontendFiles(behind, str(HASHED), base_url="/course/")
-    status, headers, body = request(front, "/course" + SCRIPT)
+    answer = request(front, "/course" + SCRIPT)
     assert behind.paths == []
-    assert (status, headers["cache-control"]) == (200, IMMUTABLE)
-    assert body == (HASHED / SCRIPT.removeprefix("/static/")).read_bytes()
+    assert (answer.status, answer.headers["cache-control"]) == (200, IMMUTABLE)
+    assert answer.body == on_disk(SCRIPT)
     request(front, SCRIPT)  # not below the base URL: Streamlit's to answer
     assert behind.paths == [SCRIPT]
 
