@@ -257,7 +257,9 @@ class DeferredFigure(go.Figure):
         go.Figure.__init__(self, data=data, layout=layout, _validate=False)
 
     def __getattribute__(self, name: str) -> Any:
-        if name != "unread_source":
+        # ``__class__`` is what ``isinstance(figure, dict)`` reads once the type alone has
+        # said no: answering it builds nothing (it is DeferredFigure, a go.Figure, until read).
+        if name not in ("unread_source", "__class__"):
             DeferredFigure._made(self)
         return object.__getattribute__(self, name)
 
