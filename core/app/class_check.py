@@ -42,6 +42,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core.app.classroom import ALPHABET, CODE_LENGTH, Classroom
+from core.app.in_flight import joined
 from core.app.store import StoreDown
 
 #: The check's path; ``{code}`` is a class code.
@@ -185,12 +186,7 @@ class ClassCheck:
         kept = self.fresh.get(code)
         if kept is not None and self.clock() - kept[0] < FRESH:
             return 200, kept[1]
-        reading = self.reading.get(code)
-        if reading is None:
-            reading = self.reading[code] = asyncio.ensure_future(self._from_store(code, None))
-            reading.add_done_callback(lambda _: self.reading.pop(code, None))
-        # Shielded: a student who leaves does not cancel the read the others wait for.
-        return await asyncio.shield(reading)
+        return await joined(self.reading, code, lambda: self._from_store(code, None))
 
     async def _from_store(self, code: str, seat: str | None) -> tuple[int, int | None]:
         """The answer for class ``code`` read from the store on a worker thread, and kept as

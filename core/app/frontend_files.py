@@ -64,6 +64,8 @@ from starlette.middleware import Middleware
 from starlette.responses import FileResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from core.app.in_flight import joined
+
 #: Streamlit's header for its content-hashed frontend files (``starlette_static_routes.py``).
 IMMUTABLE: Final = "public, immutable, max-age=31536000"
 #: A file's name below ``/static/``: segments of letters, digits, ``_``, ``-`` and ``.``, none
@@ -209,13 +211,7 @@ class FrontendFiles:
     async def first_read(self, name: str) -> Kept | None:
         """File ``name`` read (and compressed) on a worker thread, and kept; the requests
         that ask for it meanwhile wait for the same read."""
-        reading = self.reading.get(name)
-        if reading is None:
-            reading = self.reading[name] = asyncio.ensure_future(
-                run_in_threadpool(read, self.folder, name)
-            )
-            reading.add_done_callback(lambda _: self.reading.pop(name, None))
-        kept = await asyncio.shield(reading)  # a client that leaves stops no one else's read
+        kept = await joined(self.reading, name, lambda: run_in_threadpool(read, self.folder, name))
         if kept is not None:
             self.kept[name] = kept
         return kept
