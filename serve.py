@@ -12,9 +12,10 @@ answered from memory in front of all of it (``core/app/frontend_files.py``): thr
 handler a fresh page load cost this process 0.33-0.37 s of CPU, from memory 0.065 s.
 
 When the server starts, before it answers anyone, it loads what every page's first run needs
-(:func:`preload`): the pages' modules (``core.ui``, the figure builders) and the engine's
-compiled loops from numba's cache. Otherwise the first student on a fresh server (the teacher,
-on ``make run``; the first of each replica) waited for all of that inside the first page's run.
+(:func:`preload`): the pages' modules (``core.ui``, which imports the figure builders) and the
+engine's compiled loops from numba's cache. Otherwise the first student on a fresh server (the
+teacher, on ``make run``; the first of each replica) waited for all of that inside the first
+page's run.
 Measured on fresh servers: the Random forest page's first run took 1.69-1.97 s, now 0.63-0.80
 s; the server answers its health check 1.0-1.4 s later than before (4.7-5.8 s after its start
 instead of 3.7-4.0 s), so even a student who arrives at that very moment waits less.
@@ -59,9 +60,7 @@ def frontend_files() -> Middleware:
 def preload() -> None:
     """Import the pages' modules and load every compiled loop from numba's cache (compiling
     any that is missing), as a page's first run would."""
-    import core.figures.boundary
-    import core.figures.tree_dot
-    import core.ui  # noqa: F401
+    import core.ui  # noqa: F401  (the figure builders and the engine with it)
     from core.engine.compiled import compile_everything
 
     compile_everything()
