@@ -67,6 +67,20 @@ def front(behind: Behind) -> FrontendFiles:
     return FrontendFiles(behind, str(HASHED))
 
 
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names the middleware reads from disk, in order (each read still happens)."""
+    names: list[str] = []
+    real_read = frontend_files.read
+
+    def counted(folder: str, name: str) -> frontend_files.Kept | None:
+        names.append(name)
+        return real_read(folder, name)
+
+    monkeypatch.setattr(frontend_files, "read", counted)
+    return names
+
+
 def on_disk(path: str) -> bytes:
     return (HASHED / path.removeprefix("/static/")).read_bytes()
 
@@ -142,18 +156,8 @@ def test_which_requests_take_gzip(accept: str, takes: bool) -> None:
     assert accepts_gzip({"headers": []}) is False
 
 
-def test_requests_that_arrive_together_share_one_read(
-    behind: Behind, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_requests_that_arrive_together_share_one_read(behind: Behind, reads: list[str]) -> None:
     """A class arriving together asks for the same files at once: read (and compressed) once."""
-    reads: list[str] = []
-    real_read = frontend_files.read
-
-    def counted(folder: str, name: str) -> frontend_files.Kept | None:
-        reads.append(name)
-        return real_read(folder, name)
-
-    monkeypatch.setattr(frontend_files, "read", counted)
     front = FrontendFiles(behind, str(HASHED))
 
     async def together() -> list[Answer]:
@@ -166,16 +170,8 @@ def test_requests_that_arrive_together_share_one_read(
 
 
 def test_a_file_is_read_from_disk_once(
-    front: FrontendFiles, behind: Behind, monkeypatch: pytest.MonkeyPatch
+    front: FrontendFiles, behind: Behind, reads: list[str]
 ) -> None:
-    reads: list[str] = []
-    real_read = frontend_files.read
-
-    def counted(folder: str, name: str) -> frontend_files.Kept | None:
-        reads.append(name)
-        return real_read(folder, name)
-
-    monkeypatch.setattr(frontend_files, "read", counted)
     answers = [request(front, SCRIPT) for _ in range(3)]
     assert reads == [SCRIPT.removeprefix("/static/")]
     assert answers[0] == answers[1] == answers[2]
