@@ -110,6 +110,7 @@ from bench.classroom_students import (
 from bench.live_app import ROOT, streamlit_command
 from bench.page_load import PageAssets, PageLoad, find_page_assets, load_every_page
 from bench.st_client import StudentSession
+from bench.yardstick import loop_seconds, yardstick_line
 from core.app import settings as app_settings
 from core.app.pages import Page
 from deploy.haproxy import COOKIE, local_backends
@@ -935,6 +936,9 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
         parts += ["", MEMORY_HEADER, memory_row(results["distinct"])]
     if results.get("class_mode"):
         parts += ["", CLASS_MODE_HEADER, class_row(results["class_mode"])]
+    for when in ("before", "after"):
+        if f"loop_seconds_{when}" in results:
+            parts += ["", f"{yardstick_line(results[f'loop_seconds_{when}'])} ({when} the run)"]
     return "\n".join(parts) + "\n"
 
 
@@ -1040,6 +1044,9 @@ def main(argv: list[str] | None = None) -> None:
     if not (args.students or args.pages or args.distinct or args.class_mode):
         args.students = [10, 30, 60]
     results: dict[str, Any] = {"label": args.label, "args": vars(args), "cores": os.cpu_count()}
+    # The machine's speed before and after: a slow day makes every CPU number larger.
+    results["loop_seconds_before"] = loop_seconds()
+    print(yardstick_line(results["loop_seconds_before"]), flush=True)
     if args.class_mode:
         print(CLASS_MODE_HEADER, flush=True)
         results["class_mode"] = run_class_mode(args)
@@ -1052,6 +1059,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.distinct:
         print(MEMORY_HEADER, flush=True)
         results["distinct"] = run_distinct(args)
+    results["loop_seconds_after"] = loop_seconds()
+    print(yardstick_line(results["loop_seconds_after"]), flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.label}.json").write_text(json.dumps(results, indent=1, default=str))
     (OUT / f"{args.label}.md").write_text(report(args, results))

@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl
 from bench.classroom_server import cpu_seconds
 from bench.live_app import ROOT, free_port, streamlit_command
 from bench.st_client import StudentSession, Widget
+from bench.yardstick import loop_seconds, yardstick_line
 from deploy.process import LiveServer
 
 AFTER_S = 0.3  # after a move's run has finished: its last messages leave, then CPU is read
@@ -163,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         results = [
             asyncio.run(measure(server.url, server.process.pid, case, args.moves)) for case in CASES
         ]
-    text = table(results) + f"\n\n(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after)"
+    text = (
+        table(results)
+        + f"\n\n(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; "
+        + f"{yardstick_line(loop_seconds())})"
+    )
     print(text)
     out = ROOT / "build" / "section-moves"
     out.mkdir(parents=True, exist_ok=True)
