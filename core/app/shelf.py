@@ -85,6 +85,11 @@ class Shelf(Generic[K, V]):
                 self._making.pop(key, None)
             return made
 
+    def items(self) -> list[tuple[K, V]]:
+        """The keys and values kept now, least recently used first; reading them uses none."""
+        with self._lock:
+            return list(self._items.items())
+
     def clear(self) -> None:
         """Forget every value."""
         with self._lock:

@@ -13,7 +13,9 @@ a row averages only the trees that did not train on it.
 
 Randomness: ``np.random.SeedSequence(random_state).spawn(n_estimators)`` gives every tree its own
 stream (first its bootstrap, then its feature draws), so a forest of ``k`` trees is exactly the
-first ``k`` trees of a forest of ``n > k`` trees with the same seed.
+first ``k`` trees of a forest of ``n > k`` trees with the same seed. That is also why
+``warm_start`` (scikit-learn's name) can grow a fitted forest of ``k`` trees to ``n``: it grows
+trees ``k..n-1`` only, and the forest is the one a fresh fit of ``n`` trees would give.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ max_features, ccp_alpha
     n_jobs : int or None, default=None
         Trees grown at once, on threads: None or 1 one at a time, -1 one per core. The
         trees are the same whatever the number.
+    warm_start : bool, default=False
+        When the forest is fitted already, ``fit`` keeps its trees and grows only the ones
+        ``n_estimators`` adds (on the same rows: the caller's promise, as in scikit-learn).
+        The result equals a fresh fit of ``n_estimators`` trees, tree for tree.
     """
 
     _classification: ClassVar[bool]
@@ -98,6 +104,7 @@ max_features, ccp_alpha
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
         n_jobs: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -112,6 +119,7 @@ max_features, ccp_alpha
         self.max_samples = max_samples
         self.ccp_alpha = ccp_alpha
         self.n_jobs = n_jobs
+        self.warm_start = warm_start
 
     def _tree_settings(self) -> dict[str, Any]:
         """The hyperparameters every tree of the forest gets."""
@@ -131,12 +139,15 @@ max_features, ccp_alpha
     def fit(self, X: ArrayLike, y: ArrayLike, *, progress: Progress | None = None) -> Self:
         """Grow ``n_estimators`` trees on ``X`` (n_samples, n_features) and ``y``; return self.
 
-        ``progress``, if given, is called after every tree with the fraction (0 to 1) of the
-        trees grown, always from the calling thread.
+        With ``warm_start`` and a fitted forest, the trees it has stay and only the missing
+        ones grow (fewer trees than it has is an error, as many a warning and nothing grown).
+        ``progress``, if given, is called after every tree grown with the fraction (0 to 1)
+        of the trees to grow, always from the calling thread.
         """
         n_trees = check_n_estimators(self.n_estimators)
         bootstrap = check_bool("bootstrap", self.bootstrap)
         oob = check_bool("oob_score", self.oob_score)
+        warm = check_bool("warm_start", self.warm_start) and hasattr(self, "estimators_")
         if oob and not bootstrap:
             raise ValueError(
                 "oob_score=True needs bootstrap=True: without bootstrap no row is out of bag"
@@ -144,11 +155,30 @@ max_features, ccp_alpha
         seed = check_random_state(self.random_state)
         n_threads = check_n_jobs(self.n_jobs)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
+        kept = list(self.estimators_) if warm else []
+        if len(kept) > n_trees:
+            raise ValueError(
+                f"n_estimators={n_trees} must be at least len(estimators_)={len(kept)} when "
+                "warm_start is True: a warm start only adds trees"
+            )
+        if kept and len(kept) == n_trees:
+            warnings.warn(
+                "Warm-start fitting without increasing n_estimators grows no new tree.",
+                UserWarning,
+                stacklevel=2,
+            )
+            return self
+        known_classes = getattr(self, "classes_", None) if kept else None
 
         X_checked, y_checked = fit_data(self, X, y, classification=self._classification)
         if self._classification:
             self.classes_, codes = encode_classes(y_checked)
             self.n_classes_ = int(self.classes_.size)
+            if known_classes is not None and not np.array_equal(known_classes, self.classes_):
+                raise ValueError(
+                    "a warm start must see the classes the forest was grown on: "
+                    f"{known_classes.tolist()}, got {self.classes_.tolist()}"
+                )
         else:
             codes = y_checked
         n_samples, n_features = X_checked.shape
@@ -162,7 +192,11 @@ max_features, ccp_alpha
         n_draws = resolve_max_samples(self.max_samples, n_samples) if bootstrap else n_samples
 
         # One independent stream per tree: its bootstrap sample first, then its feature draws.
-        rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_trees)]
+        # Tree t's stream does not depend on how many trees there are: a warm start takes
+        # the streams of the trees it adds, and the trees it keeps are those they were.
+        streams = np.random.SeedSequence(seed).spawn(n_trees)[len(kept) :]
+        rngs = [np.random.default_rng(s) for s in streams]
+        n_new = len(rngs)
         if bootstrap:
             weights = np.stack(
                 [
@@ -171,7 +205,7 @@ max_features, ccp_alpha
                 ]
             ).astype(np.int64)
         else:
-            weights = np.ones((n_trees, n_samples), dtype=np.int64)
+            weights = np.ones((n_new, n_samples), dtype=np.int64)
 
         # Sorted once for every tree; each tree keeps its own rows of it.
         X_by_feature = plain_array(X_checked.T, np.float64)
@@ -187,17 +221,17 @@ max_features, ccp_alpha
 
         # On threads, trees go in a few batches per thread: a task per tree cost more than a
         # small tree's fit (100 iris trees took twice as long on two threads as on one).
-        size = 1 if n_threads == 1 else max(1, -(-n_trees // (4 * n_threads)))
-        batches = [range(lo, min(lo + size, n_trees)) for lo in range(0, n_trees, size)]
+        size = 1 if n_threads == 1 else max(1, -(-n_new // (4 * n_threads)))
+        batches = [range(lo, min(lo + size, n_new)) for lo in range(0, n_new, size)]
         trees: list[Tree] = []
         with ThreadPoolExecutor(max_workers=n_threads) as pool:
             grown = pool.map(grow_some, batches) if n_threads > 1 else map(grow_some, batches)
             for batch in grown:  # in order, whichever thread grew it
                 trees += batch
                 if progress is not None:
-                    progress(len(trees) / n_trees)
+                    progress(len(trees) / n_new)
         settings = self._tree_settings()
-        self.estimators_ = [
+        self.estimators_ = kept + [
             self._tree_class.from_tree(
                 tree,
                 settings,
@@ -207,8 +241,9 @@ max_features, ccp_alpha
             )
             for tree in trees
         ]
-        self._stack = StackedTrees([t for t in trees])
-        self._in_bag = weights > 0
+        self._stack = StackedTrees([estimator.tree_ for estimator in self.estimators_])
+        in_bag = weights > 0
+        self._in_bag = np.concatenate([self._in_bag, in_bag]) if kept else in_bag
         if oob:
             self._compute_oob(X_checked, codes)
         return self
@@ -384,6 +419,7 @@ oob_score, random_state, max_samples, ccp_alpha, n_jobs
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
         n_jobs: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         super().__init__(
             n_estimators=n_estimators,
@@ -399,6 +435,7 @@ oob_score, random_state, max_samples, ccp_alpha, n_jobs
             max_samples=max_samples,
             ccp_alpha=ccp_alpha,
             n_jobs=n_jobs,
+            warm_start=warm_start,
         )
 
     def predict_proba(self, X: ArrayLike) -> Float:
@@ -471,6 +508,7 @@ oob_score, random_state, max_samples, ccp_alpha, n_jobs
         max_samples: int | float | None = None,
         ccp_alpha: float = 0.0,
         n_jobs: int | None = None,
+        warm_start: bool = False,
     ) -> None:
         super().__init__(
             n_estimators=n_estimators,
@@ -486,6 +524,7 @@ oob_score, random_state, max_samples, ccp_alpha, n_jobs
             max_samples=max_samples,
             ccp_alpha=ccp_alpha,
             n_jobs=n_jobs,
+            warm_start=warm_start,
         )
 
     def predict(self, X: ArrayLike) -> Float:

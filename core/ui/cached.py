@@ -14,6 +14,7 @@ named there, and in everything cached from it, by a private key only that sessio
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import threading
 import weakref
@@ -233,7 +234,11 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
 
     def grow() -> Any:
         model_type = RandomForestClassifier if rows.classify else RandomForestRegressor
-        model = model_type(**spec.arguments())
+        fewer = fewer_trees_kept(spec)
+        if fewer is None:
+            model = model_type(**spec.arguments())
+        else:  # its trees are this forest's first ones: grow only those it lacks
+            model = copy.copy(fewer).set_params(n_estimators=spec.n_estimators, warm_start=True)
         with contextlib.ExitStack() as stack:
             if cost.heavy:
                 stack.enter_context(HEAVY_FITS.turn())
@@ -241,7 +246,7 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
             if long_fit:
                 bar = GrowthBar(f"Growing {spec.n_estimators} trees…")
                 stack.callback(bar.close)
-            return model.fit(rows.X_train, rows.y_train, progress=bar)
+            return model.fit(rows.X_train, rows.y_train, progress=bar).set_params(warm_start=False)
 
     if spec in FORESTS:
         return FORESTS.get_or_make(spec, grow)
@@ -253,6 +258,24 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
         waiting = f"Growing {spec.n_estimators} trees…"
     with st.spinner(waiting, show_time=True):
         return FORESTS.get_or_make(spec, grow)
+
+
+def fewer_trees_kept(spec: ForestSpec) -> Any | None:
+    """The kept forest of ``spec`` but with fewer trees, the most there are; None if none.
+
+    A seeded forest's first ``k`` trees are the forest of ``k`` trees (each tree's random
+    stream depends on its index, not on how many trees there are), so a student who moves
+    the number of trees from 100 to 150 needs 50 new trees, not 150: :func:`fit_forest`
+    grows them onto a copy of this one (``warm_start``, as scikit-learn calls it). The kept
+    forest itself is never changed: other visitors are reading it.
+    """
+    same = [
+        (kept.n_estimators, forest)
+        for kept, forest in FORESTS.items()
+        if kept.n_estimators < spec.n_estimators
+        and replace(kept, n_estimators=spec.n_estimators) == spec
+    ]
+    return max(same, key=lambda pair: pair[0])[1] if same else None
 
 
 def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:

@@ -97,3 +97,72 @@ def test_the_criterion_study_is_grown_once_for_every_page_seed(monkeypatch):
     cached.criterion_study(replace(WINE, max_depth=2))  # what it reads makes a new study
     assert len(studies) == 2
     cached._criterion_study.clear()
+
+
+# --- a forest with more trees grows only the new ones ----------------------------------------
+
+
+def _fit(spec: ForestSpec):
+    spec, cost = affordable(spec, cached._view(spec.data, spec.columns))
+    return cached.fit_forest(spec, cost, show_progress=False)
+
+
+def _trees_grown(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many trees each forest fit grows (its progress calls: one per tree, one at a time)."""
+    grown: list[int] = []
+    real_fit = cached.RandomForestClassifier.fit
+
+    def counting_fit(self, X, y, progress=None):
+        calls: list[float] = []
+        result = real_fit(self, X, y, progress=calls.append)
+        grown.append(len(calls))
+        return result
+
+    monkeypatch.setattr(cached.RandomForestClassifier, "fit", counting_fit)
+    return grown
+
+
+@pytest.mark.filterwarnings("ignore:Some rows were in every tree")
+def test_more_trees_grow_onto_the_kept_forest_and_equal_a_fresh_fit(monkeypatch):
+    cached.clear_caches()
+    small = _fit(IRIS_FOREST)
+    small_trees = list(small.estimators_)
+    grown = _trees_grown(monkeypatch)
+    bigger = _fit(replace(IRIS_FOREST, n_estimators=25))
+    assert grown == [15], "only the 15 new trees are grown"
+    assert bigger.estimators_[:10] == small_trees and len(bigger.estimators_) == 25
+    assert small.estimators_ == small_trees and small.n_estimators == 10, "the kept one as it was"
+    assert not bigger.warm_start
+    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
+    fresh = cached.RandomForestClassifier(**replace(IRIS_FOREST, n_estimators=25).arguments())
+    fresh = fresh.fit(view.X_train, view.y_train)
+    np.testing.assert_array_equal(
+        bigger.predict_proba(view.X_test), fresh.predict_proba(view.X_test)
+    )
+    assert bigger.oob_score_ == fresh.oob_score_
+    cached.clear_caches()
+
+
+@pytest.mark.filterwarnings("ignore:Some rows were in every tree")
+@pytest.mark.parametrize(
+    "other",
+    [{"seed": 1}, {"max_depth": 2}, {"bootstrap": False}, {"columns": (0, 1)}],
+)
+def test_a_forest_of_other_settings_grows_every_tree(monkeypatch, other):
+    cached.clear_caches()
+    _fit(IRIS_FOREST)
+    grown = _trees_grown(monkeypatch)
+    _fit(replace(IRIS_FOREST, n_estimators=25, **other))
+    assert grown == [25]
+    cached.clear_caches()
+
+
+@pytest.mark.filterwarnings("ignore:Some rows were in every tree")
+def test_fewer_trees_than_kept_grow_from_the_largest_smaller_one(monkeypatch):
+    cached.clear_caches()
+    for n in (5, 12, 40):
+        _fit(replace(IRIS_FOREST, n_estimators=n))
+    grown = _trees_grown(monkeypatch)
+    _fit(replace(IRIS_FOREST, n_estimators=20))  # from the 12, not the 5; never the 40
+    assert grown == [8]
+    cached.clear_caches()
