@@ -87,6 +87,9 @@ max_features, ccp_alpha
 
     _classification: ClassVar[bool]
     _tree_class: ClassVar[type[BaseDecisionTree]]
+    # Set by fit (declared for the type checker: an unfitted forest has neither).
+    estimators_: list[BaseDecisionTree]
+    _in_bag: NDArray[np.bool_]
 
     def __init__(
         self,
