@@ -392,6 +392,7 @@ def estimated_size(
     precision: int = 3,
     legend: bool = True,
     node_numbers: Sequence[int] | None = None,
+    known: dict[tuple[int, Detail], tuple[float, float]] | None = None,
 ) -> tuple[float, float]:
     """About how wide and tall, in points, Graphviz will draw :func:`to_dot`'s text.
 
@@ -400,7 +401,14 @@ def estimated_size(
     and the gaps between them, as tall as its tallest node; the drawing is as wide as its widest
     rank (or the legend) and as tall as its ranks, the gaps between them and the legend.
     A node's size comes from its label's rows: characters times an average width.
-    Same arguments as :func:`to_dot`.
+    Same arguments as :func:`to_dot`, and:
+
+    known : dict, optional
+        Node sizes already estimated, by ``(node id, detail)``: read, and filled with the
+        nodes measured here. A node's label does not depend on how many levels are drawn, so
+        the drawings of one tree at several depths (:func:`~core.figures.fold.choose_fold`
+        tries a few) can share one dict and measure each node once. Share it only between
+        drawings of the same tree with the same sample, test rows, precision and numbers.
 
     Returns
     -------
@@ -408,9 +416,13 @@ def estimated_size(
         Width and height in points, like the ``viewBox`` of the SVG ``dot`` would write.
     """
     ranks: dict[int, list[tuple[float, float]]] = {}
+    sizes_of = {} if known is None else known
     for node in diagram.nodes:
-        number = None if node_numbers is None else int(node_numbers[node.node_id])
-        size = _label_size(_node_rows(diagram, node, detail, precision, number))
+        size = sizes_of.get((node.node_id, detail))
+        if size is None:
+            number = None if node_numbers is None else int(node_numbers[node.node_id])
+            size = _label_size(_node_rows(diagram, node, detail, precision, number))
+            sizes_of[node.node_id, detail] = size
         ranks.setdefault(node.depth, []).append(size)
     for marker in diagram.collapsed:
         rows = [f"+ {marker.hidden_nodes} more nodes", f"({marker.hidden_leaves} leaves)"]

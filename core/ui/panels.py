@@ -279,9 +279,14 @@ def diagram(
             selected=selected,
         )
 
+    node_sizes: dict[tuple[int, Detail], Size] = {}  # a node's label is the same at any depth
+
     def estimate(fold: Fold) -> Size:
         width, height = estimated_size(
-            drawing(fold.depth, fold.unfold), detail=fold.detail, node_numbers=node_numbers
+            drawing(fold.depth, fold.unfold),
+            detail=fold.detail,
+            node_numbers=node_numbers,
+            known=node_sizes,
         )
         return width, height * (1.0 if dot_available() else BROWSER_TALLER)
 

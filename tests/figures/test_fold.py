@@ -146,3 +146,40 @@ def test_the_estimate_is_close_to_dots_layout(loader: object, detail: str) -> No
         guess = estimated_size(diagram, detail=detail)  # type: ignore[arg-type]
         assert 0.85 * real[0] <= guess[0] <= 1.35 * real[0], (depth, real, guess)
         assert 0.92 * real[1] <= guess[1] <= 1.08 * real[1], (depth, real, guess)
+
+
+def test_sizes_known_from_other_depths_give_the_same_estimates(monkeypatch) -> None:
+    # One dict shared by the drawings of one tree at several depths: each node measured once.
+    import core.figures.tree_dot as tree_dot
+
+    data = load_wine()
+    model = DecisionTreeClassifier(random_state=0).fit(data.data, data.target)
+    common = {
+        "feature_names": list(data.feature_names),
+        "class_names": [str(n) for n in data.target_names],
+        "sample": data.data[7],
+        "X_test": data.data[::3],
+        "y_test": data.target[::3],
+    }
+    drawings = [build_tree_diagram(model, max_depth=d, **common) for d in (1, 2, 3, None)]
+    alone = [estimated_size(d, detail=kind) for d in drawings for kind in ("detailed", "beginner")]
+    measured: list[int] = []
+    real_rows = tree_dot._node_rows
+
+    def counting(diagram, node, *args):  # type: ignore[no-untyped-def]
+        measured.append(node.node_id)
+        return real_rows(diagram, node, *args)
+
+    monkeypatch.setattr(tree_dot, "_node_rows", counting)
+    known: dict = {}
+    shared = [
+        estimated_size(d, detail=kind, known=known)
+        for d in drawings
+        for kind in ("detailed", "beginner")
+    ]
+    assert shared == alone
+    whole = drawings[-1]
+    assert sorted(measured) == sorted(2 * [node.node_id for node in whole.nodes])
+    assert set(known) == {
+        (n.node_id, kind) for n in whole.nodes for kind in ("detailed", "beginner")
+    }
