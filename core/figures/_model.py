@@ -4,12 +4,17 @@ The builders take our own fitted models (:mod:`core.engine`), described here as 
 a fitted tree, a fitted forest and a classifier answer. Our estimators derive from
 scikit-learn's untyped base classes, so mypy accepts them for any Protocol; the runtime checks
 (:func:`trees_of`, :func:`classes_of`) are what turn a wrong model into a clear error.
+
+Those checks ask for the attributes by name (:func:`_answers`) rather than ``isinstance`` on a
+runtime-checkable Protocol, which asks for the same attributes but first lists the Protocol's
+members again on every call under Python 3.11: 18-20 microseconds against 0.1, and the
+builders ask once per tree, on every run of a page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -48,7 +53,6 @@ class FittedTree(Protocol):
     def score(self, X: ArrayLike, y: ArrayLike) -> float: ...
 
 
-@runtime_checkable
 class _Ensemble(Protocol):
     """Anything with trees in ``estimators_``: how a forest is told from a tree at run time."""
 
@@ -75,7 +79,7 @@ class FittedForest(_Ensemble, Protocol):
 FittedModel = FittedTree | FittedForest
 
 
-@runtime_checkable
+@runtime_checkable  # for a check made once per figure (``compute_boundary``)
 class Classifier(Protocol):
     """What a fitted classifier adds, tree or forest: its sorted labels and probabilities."""
 
@@ -85,21 +89,37 @@ class Classifier(Protocol):
     def predict_proba(self, X: ArrayLike) -> FloatArray: ...
 
 
+#: The members of :class:`_Ensemble` and :class:`Classifier`, asked for by name.
+_ENSEMBLE = ("estimators_",)
+_CLASSIFIER = ("classes_", "predict", "predict_proba")
+
+
+def _answers(model: object, members: tuple[str, ...]) -> bool:
+    """Whether ``model`` has every one of ``members``: the test ``isinstance`` makes against a
+    runtime-checkable Protocol of those members, without its cost (see the module's notes)."""
+    return all(hasattr(model, name) for name in members)
+
+
 def is_forest(model: object) -> bool:
     """True when ``model`` is a fitted ensemble (it has ``estimators_``)."""
-    return isinstance(model, _Ensemble)
+    return _answers(model, _ENSEMBLE)
+
+
+def is_classifier(model: object) -> bool:
+    """True when ``model`` is a fitted classifier (``classes_``, ``predict_proba``...)."""
+    return _answers(model, _CLASSIFIER)
 
 
 def trees_of(model: FittedModel) -> Sequence[FittedTree]:
     """The trees of ``model``: a forest's ``estimators_``, or the tree itself alone."""
-    if isinstance(model, _Ensemble):
-        return model.estimators_
-    return [model]
+    if is_forest(model):
+        return cast(_Ensemble, model).estimators_
+    return [cast(FittedTree, model)]
 
 
 def task_of(model: object) -> Task:
     """``"classification"`` for a classifier (it has ``classes_``), else ``"regression"``."""
-    return "classification" if isinstance(model, Classifier) else "regression"
+    return "classification" if is_classifier(model) else "regression"
 
 
 def score(model: Any, X: FloatArray, y: ArrayLike) -> float:
@@ -141,9 +161,9 @@ def classes_of(model: object) -> NDArray[Any]:
     TypeError
         When ``model`` is not a fitted classifier.
     """
-    if not isinstance(model, Classifier):
+    if not is_classifier(model):
         raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
-    return np.asarray(model.classes_)
+    return np.asarray(cast(Classifier, model).classes_)
 
 
 def n_trees(model: FittedModel) -> int:
