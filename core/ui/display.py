@@ -41,12 +41,24 @@ def what_to_notice(text: str, *, key: str = "what-to-notice") -> None:
         st.info(f"**What to notice.** {text}", icon=":material/visibility:")
 
 
+#: The key of the "How this is computed" expander (``st.session_state[key]``: open or not);
+#: its code is in the container keyed ``how-computed-code``.
+HOW_COMPUTED = "how-computed"
+
+
 def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
-    """The real source of the functions doing the work, read at run time."""
-    with (
-        st.expander("How this is computed", icon=":material/code:"),
-        st.container(key="how-computed"),
-    ):
+    """The real source of the functions doing the work, read at run time.
+
+    The expander is lazy (Streamlit's ``on_change="rerun"``): its code is made and sent only
+    while it is open, so the runs of a student who never opens it (most runs of a class) do
+    not pay for some hundred lines of highlighted source. Opening it reruns the page once.
+    """
+    box = st.expander(
+        "How this is computed", icon=":material/code:", key=HOW_COMPUTED, on_change="rerun"
+    )
+    if not box.open:
+        return
+    with box, st.container(key=f"{HOW_COMPUTED}-code"):
         st.markdown(intro)
         for function in functions:
             module = getattr(function, "__module__", "")

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.app import pages
 from core.app.settings import default_catalogue, link_meaning
+from core.ui.display import HOW_COMPUTED
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / pages.HOME.path
@@ -38,6 +39,13 @@ def block(app: AppTest, key: str) -> Any:
     found = [b for b in app.container if pattern.fullmatch(b.proto.id)]
     assert len(found) == 1, f"expected one container keyed {key!r}, found {len(found)}"
     return found[0]
+
+
+def how_computed_code(app: AppTest) -> list[str]:
+    """The sources under "How this is computed", opened as a visitor opens it (a rerun)."""
+    app.session_state[HOW_COMPUTED] = True
+    app.run()
+    return [c.value.strip() for c in block(app, f"{HOW_COMPUTED}-code").code]
 
 
 def chart_spec(app: AppTest, key: str) -> dict[str, Any]:

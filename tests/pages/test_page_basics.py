@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
 from urllib.parse import urlencode
 
@@ -17,6 +18,7 @@ from page_helpers import (
     assert_healthy,
     block,
     chart_spec,
+    how_computed_code,
     open_page,
     raw_query_of,
     svg,
@@ -133,9 +135,22 @@ def test_share_box_shows_the_link_of_this_exact_view():
 def test_every_page_explains_itself_with_real_source(path):
     app = open_page(path)
     assert "What to notice." in block(app, "what-to-notice").info[0].value
-    sources = [c.value for c in block(app, "how-computed").code]
+    sources = how_computed_code(app)
     assert sources, "the expander must show source code"
     assert all(source.startswith(("def ", "@")) for source in sources)
+
+
+def test_how_it_is_computed_is_made_only_while_it_is_open():
+    # A closed expander's code is neither made nor sent: most of a class never opens it.
+    app = open_page(SINGLE_TREE)
+    codes = re.compile(r"\$\$ID-[0-9a-f]+-how-computed-code")
+    assert not [b for b in app.container if codes.fullmatch(b.proto.id)]
+    closed = len(app.code)
+    sources = how_computed_code(app)
+    assert len(app.code) == closed + len(sources) and sources
+    app.session_state["how-computed"] = False
+    app.run()
+    assert len(app.code) == closed
 
 
 def test_the_shown_source_is_the_engines_own():
@@ -145,12 +160,12 @@ def test_the_shown_source_is_the_engines_own():
     from core.engine.walk import forest_path_changes
 
     app = open_page(RANDOM_FOREST)
-    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    sources = how_computed_code(app)
     for function in (RandomForestClassifier.staged_scores, forest_path_changes):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources
     # Issue 9: the single tree shows the functions doing the work, not a one-line wrapper.
     app = open_page(SINGLE_TREE)
-    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    sources = how_computed_code(app)
     # Issue 18: the loop that grows every tree, and the scan it runs at every node.
     for function in (grow_tree, score_splits):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources

@@ -17,6 +17,7 @@ from page_helpers import (
     block,
     chart_spec,
     count_calls,
+    how_computed_code,
     open_page,
     query_of,
     values,
@@ -142,7 +143,7 @@ def test_the_link_opens_the_map_of_the_pages_own_tree():
     order = [b.proto.id for b in app.container if b.proto.id.startswith("$$ID")]
     boundary = block(app, "boundary-chart").proto.id
     assert order.index(block(app, MAP).proto.id) < order.index(boundary)
-    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    sources = how_computed_code(app)
     for function in (compute_param_map, column_scores):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 

@@ -16,6 +16,7 @@ from page_helpers import (
     block,
     chart_spec,
     count_calls,
+    how_computed_code,
     open_page,
     query_of,
     svg,
@@ -233,7 +234,7 @@ def test_how_it_is_computed_shows_the_leaf_reason_in_numbers_and_in_words() -> N
     # The engine answers with a code and numbers, the words turn them into the sentence shown:
     # a student reading the source sees both halves.
     app = open_page(STEP_PAGE)
-    sources = [c.value.strip() for c in block(app, "how-computed").code]
+    sources = how_computed_code(app)
     for function in (why_leaf, why_leaf_sentence):
         assert textwrap.dedent(inspect.getsource(function)).strip() in sources
 
