@@ -251,6 +251,54 @@ max_features, ccp_alpha
             self._compute_oob(X_checked, codes)
         return self
 
+    def first_trees(self, n_trees: int, X: ArrayLike, y: ArrayLike) -> Self:
+        """The forest of this one's first ``n_trees`` trees: a fit of ``n_trees`` trees gives
+        the same (each tree's random stream depends on its index alone), tree for tree.
+
+        The trees are shared, not copied, and this forest is left as it is. ``X`` and ``y``
+        must be the rows this forest was fitted on: the new forest's out-of-bag score is
+        measured on them, over its own trees only.
+
+        Parameters
+        ----------
+        n_trees : int
+            From 1 to ``len(estimators_)``.
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        forest
+            A new fitted forest of this one's class and parameters, ``n_estimators=n_trees``.
+        """
+        check_fitted(self, "estimators_")
+        if not 1 <= n_trees <= len(self.estimators_):
+            raise ValueError(
+                f"n_trees must be from 1 to len(estimators_)={len(self.estimators_)}; got {n_trees}"
+            )
+        forest = type(self)(**{**self.get_params(), "n_estimators": n_trees})
+        X_checked, y_checked = fit_data(forest, X, y, classification=self._classification)
+        if X_checked.shape[0] != self._in_bag.shape[1]:
+            raise ValueError(
+                f"X must be the {self._in_bag.shape[1]} rows the forest was fitted on; "
+                f"got {X_checked.shape[0]}"
+            )
+        codes: NDArray[Any] = y_checked
+        if self._classification:
+            forest.classes_, codes = encode_classes(y_checked)
+            forest.n_classes_ = int(forest.classes_.size)
+            if not np.array_equal(forest.classes_, self.classes_):
+                raise ValueError(
+                    f"y must hold the classes the forest was fitted on: "
+                    f"{self.classes_.tolist()}, got {forest.classes_.tolist()}"
+                )
+        forest.estimators_ = self.estimators_[:n_trees]
+        forest._stack = StackedTrees([estimator.tree_ for estimator in forest.estimators_])
+        forest._in_bag = self._in_bag[:n_trees]
+        if forest.oob_score:
+            forest._compute_oob(X_checked, codes)
+        return forest
+
     def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
         per_tree = self._per_tree_values(X)  # (n_trees, n_samples, n_values)
         out_of_bag = ~self._in_bag

@@ -234,7 +234,9 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
 
     def grow() -> Any:
         model_type = RandomForestClassifier if rows.classify else RandomForestRegressor
-        fewer = fewer_trees_kept(spec)
+        more, fewer = kept_with_other_trees(spec)
+        if more is not None:  # this forest is its first trees: nothing to grow
+            return more.first_trees(spec.n_estimators, rows.X_train, rows.y_train)
         if fewer is None:
             model = model_type(**spec.arguments())
         else:  # its trees are this forest's first ones: grow only those it lacks
@@ -260,22 +262,29 @@ def fit_forest(spec: ForestSpec, cost: ForestCost, *, show_progress: bool = True
         return FORESTS.get_or_make(spec, grow)
 
 
-def fewer_trees_kept(spec: ForestSpec) -> Any | None:
-    """The kept forest of ``spec`` but with fewer trees, the most there are; None if none.
+def kept_with_other_trees(spec: ForestSpec) -> tuple[Any | None, Any | None]:
+    """Kept forests of ``spec`` but another number of trees: the one with the fewest trees
+    above ``spec``'s, and the one with the most below (None where there is none).
 
     A seeded forest's first ``k`` trees are the forest of ``k`` trees (each tree's random
-    stream depends on its index, not on how many trees there are), so a student who moves
-    the number of trees from 100 to 150 needs 50 new trees, not 150: :func:`fit_forest`
-    grows them onto a copy of this one (``warm_start``, as scikit-learn calls it). The kept
-    forest itself is never changed: other visitors are reading it.
+    stream depends on its index, not on how many trees there are). So when a student moves
+    the number of trees from 150 to 100, :func:`fit_forest` takes the first 100 trees of the
+    150 (``first_trees``), and from 100 to 150 it grows the 50 new trees onto a copy of the
+    100 (``warm_start``, as scikit-learn calls it). A kept forest is never changed: other
+    visitors are reading it.
     """
-    same = [
-        (kept.n_estimators, forest)
-        for kept, forest in FORESTS.items()
-        if kept.n_estimators < spec.n_estimators
-        and replace(kept, n_estimators=spec.n_estimators) == spec
-    ]
-    return max(same, key=lambda pair: pair[0])[1] if same else None
+    more: tuple[int, Any] | None = None
+    fewer: tuple[int, Any] | None = None
+    for kept, forest in FORESTS.items():
+        if replace(kept, n_estimators=spec.n_estimators) != spec:
+            continue
+        if kept.n_estimators > spec.n_estimators and (more is None or kept.n_estimators < more[0]):
+            more = kept.n_estimators, forest
+        if kept.n_estimators < spec.n_estimators and (
+            fewer is None or kept.n_estimators > fewer[0]
+        ):
+            fewer = kept.n_estimators, forest
+    return (None if more is None else more[1]), (None if fewer is None else fewer[1])
 
 
 def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:

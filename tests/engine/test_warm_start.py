@@ -125,3 +125,53 @@ def test_progress_counts_the_trees_being_grown() -> None:
     model.set_params(n_estimators=8).fit(X, y, progress=calls.append)
     assert calls == [0.25, 0.5, 0.75, 1.0]
     assert np.all(np.diff(calls) > 0)
+
+
+# --- the first trees of a fitted forest ------------------------------------------------------
+
+
+@needs_core
+@pytest.mark.parametrize(("forest", "dataset", "params"), CASES)
+def test_the_first_trees_are_the_forest_a_fresh_fit_of_that_many_grows(
+    forest: type, dataset: str, params: dict[str, Any]
+) -> None:
+    X, y = load_dataset(dataset)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # rows without out-of-bag trees, early
+        big = forest(n_estimators=16, random_state=5, **params).fit(X, y)
+        first = big.first_trees(7, X, y)
+        fresh = forest(n_estimators=7, random_state=5, **params).fit(X, y)
+    assert sorted(vars(first)) == sorted(vars(fresh)), "the same fitted attributes"
+    assert first.get_params() == fresh.get_params()
+    assert_same_trees(first, fresh)
+    assert all(a is b for a, b in zip(first.estimators_, big.estimators_[:7], strict=True))
+    assert_array_equal(first.predict(X), fresh.predict(X))
+    if forest is RandomForestClassifier:
+        assert_array_equal(first.predict_proba(X), fresh.predict_proba(X))
+    if params.get("oob_score"):
+        assert first.oob_score_ == fresh.oob_score_
+        assert_array_equal(first.oob_staged_scores_, fresh.oob_staged_scores_)
+        oob = "oob_decision_function_" if forest is RandomForestClassifier else "oob_prediction_"
+        assert_array_equal(getattr(first, oob), getattr(fresh, oob))
+    assert len(big.estimators_) == 16 and big.n_estimators == 16, "the forest as it was"
+
+
+@needs_core
+@pytest.mark.parametrize("n_trees", [0, 6, -1])
+def test_the_first_trees_are_some_of_its_trees(n_trees: int) -> None:
+    X, y = load_dataset("wine")
+    model = RandomForestClassifier(n_estimators=5, random_state=1).fit(X, y)
+    with pytest.raises(ValueError, match="n_trees must be from 1 to"):
+        model.first_trees(n_trees, X, y)
+
+
+@needs_core
+@pytest.mark.filterwarnings("ignore:Some rows were in every tree")
+def test_the_first_trees_need_the_rows_the_forest_was_grown_on() -> None:
+    X, y = load_dataset("iris")
+    model = RandomForestClassifier(n_estimators=5, random_state=1, oob_score=True).fit(X, y)
+    with pytest.raises(ValueError, match="rows the forest was fitted on"):
+        model.first_trees(3, X[:-1], y[:-1])
+    other = np.where(y == 2, 1, y)
+    with pytest.raises(ValueError, match="classes the forest was fitted on"):
+        model.first_trees(3, X, other)

@@ -158,11 +158,30 @@ def test_a_forest_of_other_settings_grows_every_tree(monkeypatch, other):
 
 
 @pytest.mark.filterwarnings("ignore:Some rows were in every tree")
-def test_fewer_trees_than_kept_grow_from_the_largest_smaller_one(monkeypatch):
+def test_more_trees_grow_from_the_largest_smaller_forest(monkeypatch):
     cached.clear_caches()
-    for n in (5, 12, 40):
+    for n in (5, 12):
         _fit(replace(IRIS_FOREST, n_estimators=n))
     grown = _trees_grown(monkeypatch)
-    _fit(replace(IRIS_FOREST, n_estimators=20))  # from the 12, not the 5; never the 40
+    _fit(replace(IRIS_FOREST, n_estimators=20))  # from the 12, not the 5
     assert grown == [8]
+    cached.clear_caches()
+
+
+@pytest.mark.filterwarnings("ignore:Some rows were in every tree")
+def test_fewer_trees_are_the_first_trees_of_the_smallest_larger_forest(monkeypatch):
+    cached.clear_caches()
+    forests = {n: _fit(replace(IRIS_FOREST, n_estimators=n)) for n in (5, 30, 60)}
+    grown = _trees_grown(monkeypatch)
+    fewer = _fit(replace(IRIS_FOREST, n_estimators=20))
+    assert grown == [], "nothing grown: the first 20 trees of the 30"
+    assert fewer.estimators_ == forests[30].estimators_[:20]
+    assert len(forests[30].estimators_) == 30, "the kept one as it was"
+    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
+    fresh = cached.RandomForestClassifier(**replace(IRIS_FOREST, n_estimators=20).arguments())
+    fresh = fresh.fit(view.X_train, view.y_train)
+    np.testing.assert_array_equal(
+        fewer.predict_proba(view.X_test), fresh.predict_proba(view.X_test)
+    )
+    assert fewer.oob_score_ == fresh.oob_score_
     cached.clear_caches()
