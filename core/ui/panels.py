@@ -27,7 +27,15 @@ from core.figures import (
     regression_figure,
     to_dot,
 )
-from core.figures.fold import BROWSER_TALLER, Fold, Size, choose_fold, fold_depth, svg_size
+from core.figures.fold import (
+    BROWSER_TALLER,
+    Fold,
+    Size,
+    choose_fold,
+    fold_depth,
+    settled,
+    svg_size,
+)
 from core.figures.overlays import sample_star
 from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.render import dot_available
@@ -297,6 +305,11 @@ def diagram(
         if dot_available():
 
             def measured(depth: int) -> Size:
+                # Far from the threshold the estimate decides as the layout would: only a
+                # drawing near it is laid out (about half of those the search looks at).
+                guess = estimate(replace(fold, depth=depth))
+                if settled(guess):
+                    return guess
                 return svg_size(svg(dot_of(replace(fold, depth=depth))))
 
             fold = replace(fold, depth=fold_depth(measured, deepest, start=fold.depth))

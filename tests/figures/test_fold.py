@@ -183,3 +183,53 @@ def test_sizes_known_from_other_depths_give_the_same_estimates(monkeypatch) -> N
     assert set(known) == {
         (n.node_id, kind) for n in whole.nodes for kind in ("detailed", "beginner")
     }
+
+
+def test_settled_is_far_from_the_threshold_on_either_side() -> None:
+    from core.figures.fold import ESTIMATE_ERROR, settled
+
+    low, high = ESTIMATE_ERROR
+    width_at = lambda px: (PROJECTOR_COLUMN[0] * 12.0 / px, 50.0)  # noqa: E731
+    assert settled(width_at(MIN_TEXT_PX / low + 0.01))  # readable, whatever dot draws
+    assert settled(width_at(MIN_TEXT_PX / high - 0.01))  # unreadable, whatever dot draws
+    for px in (MIN_TEXT_PX / low - 0.05, MIN_TEXT_PX, MIN_TEXT_PX / high + 0.05):
+        assert not settled(width_at(px)), px
+
+
+@needs_dot
+@pytest.mark.parametrize("loader", [load_iris, load_wine, load_breast_cancer])
+def test_dots_text_size_stays_within_the_estimates_error(loader: object) -> None:
+    # The tree diagram trusts the estimate outside ESTIMATE_ERROR: dot's layout must never be
+    # further from it, with a sample's badge, test rows and node numbers in the labels too.
+    import numpy as np
+
+    from core.engine import RandomForestClassifier
+    from core.figures.fold import ESTIMATE_ERROR
+
+    data = loader()  # type: ignore[operator]
+    names = [str(n) for n in data.target_names]
+    forest = RandomForestClassifier(n_estimators=4, random_state=2).fit(data.data, data.target)
+    low, high = ESTIMATE_ERROR
+    ratios = []
+    for index in range(4):
+        tree = forest.estimators_[index]
+        numbers = np.arange(tree.tree_.node_count) * 7
+        for depth in range(min(tree.get_depth(), 5) + 1):
+            diagram = build_tree_diagram(
+                forest,
+                tree_index=index,
+                feature_names=list(data.feature_names),
+                class_names=names,
+                max_depth=depth,
+                sample=data.data[3],
+                sample_label="test sample #3",
+                X_test=data.data[::5],
+                y_test=data.target[::5],
+            )
+            for detail in ("detailed", "beginner"):
+                for shown in (None, numbers):
+                    dot = to_dot(diagram, detail=detail, node_numbers=shown)  # type: ignore[arg-type]
+                    real = text_px(svg_size(render_svg(dot)), PROJECTOR_COLUMN)
+                    guess = estimated_size(diagram, detail=detail, node_numbers=shown)  # type: ignore[arg-type]
+                    ratios.append(real / text_px(guess, PROJECTOR_COLUMN))
+    assert low <= min(ratios) and max(ratios) <= high, (min(ratios), max(ratios))
