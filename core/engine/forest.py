@@ -174,16 +174,7 @@ max_features, ccp_alpha
         known_classes = getattr(self, "classes_", None) if kept else None
 
         X_checked, y_checked = fit_data(self, X, y, classification=self._classification)
-        if self._classification:
-            self.classes_, codes = encode_classes(y_checked)
-            self.n_classes_ = int(self.classes_.size)
-            if known_classes is not None and not np.array_equal(known_classes, self.classes_):
-                raise ValueError(
-                    "a warm start must see the classes the forest was grown on: "
-                    f"{known_classes.tolist()}, got {self.classes_.tolist()}"
-                )
-        else:
-            codes = y_checked
+        codes = self._targets(y_checked, known_classes)
         n_samples, n_features = X_checked.shape
         params = resolve_growth_params(
             self,
@@ -234,7 +225,7 @@ max_features, ccp_alpha
                 if progress is not None:
                     progress(len(trees) / n_new)
         settings = self._tree_settings()
-        self.estimators_ = kept + [
+        grown_now = [
             self._tree_class.from_tree(
                 tree,
                 settings,
@@ -244,12 +235,48 @@ max_features, ccp_alpha
             )
             for tree in trees
         ]
-        self._stack = StackedTrees([estimator.tree_ for estimator in self.estimators_])
         in_bag = weights > 0
-        self._in_bag = np.concatenate([self._in_bag, in_bag]) if kept else in_bag
-        if oob:
-            self._compute_oob(X_checked, codes)
+        self._hold(
+            kept + grown_now,
+            np.concatenate([self._in_bag, in_bag]) if kept else in_bag,
+            X_checked,
+            codes,
+        )
         return self
+
+    def _targets(self, y_checked: NDArray[Any], known_classes: NDArray[Any] | None) -> NDArray[Any]:
+        """What the trees are grown on: a classifier's class codes (``classes_`` and
+        ``n_classes_`` set from ``y``), a regressor's values as they are.
+
+        Raises ``ValueError`` when ``known_classes`` (the classes of trees this forest keeps)
+        are not ``y``'s: the kept trees' leaves count other classes.
+        """
+        if not self._classification:
+            return y_checked
+        self.classes_, codes = encode_classes(y_checked)
+        self.n_classes_ = int(self.classes_.size)
+        if known_classes is not None and not np.array_equal(known_classes, self.classes_):
+            raise ValueError(
+                "y must hold the classes the forest was fitted on: "
+                f"{known_classes.tolist()}, got {self.classes_.tolist()}"
+            )
+        return codes
+
+    def _hold(
+        self,
+        estimators: list[BaseDecisionTree],
+        in_bag: NDArray[np.bool_],
+        X: Float,
+        codes: NDArray[Any],
+    ) -> None:
+        """Make ``estimators`` this forest's trees: the stacked arrays predictions walk, which
+        rows each tree saw (``in_bag``, shape (n_trees, n_samples)), and, with ``oob_score``,
+        the out-of-bag scores measured on the training rows ``X`` and their ``codes``."""
+        self.estimators_ = estimators
+        self._stack = StackedTrees([estimator.tree_ for estimator in estimators])
+        self._in_bag = in_bag
+        if self.oob_score:
+            self._compute_oob(X, codes)
 
     def first_trees(self, n_trees: int, X: ArrayLike, y: ArrayLike) -> Self:
         """The forest of this one's first ``n_trees`` trees: a fit of ``n_trees`` trees gives
@@ -283,20 +310,8 @@ max_features, ccp_alpha
                 f"X must be the {self._in_bag.shape[1]} rows the forest was fitted on; "
                 f"got {X_checked.shape[0]}"
             )
-        codes: NDArray[Any] = y_checked
-        if self._classification:
-            forest.classes_, codes = encode_classes(y_checked)
-            forest.n_classes_ = int(forest.classes_.size)
-            if not np.array_equal(forest.classes_, self.classes_):
-                raise ValueError(
-                    f"y must hold the classes the forest was fitted on: "
-                    f"{self.classes_.tolist()}, got {forest.classes_.tolist()}"
-                )
-        forest.estimators_ = self.estimators_[:n_trees]
-        forest._stack = StackedTrees([estimator.tree_ for estimator in forest.estimators_])
-        forest._in_bag = self._in_bag[:n_trees]
-        if forest.oob_score:
-            forest._compute_oob(X_checked, codes)
+        codes = forest._targets(y_checked, getattr(self, "classes_", None))
+        forest._hold(self.estimators_[:n_trees], self._in_bag[:n_trees], X_checked, codes)
         return forest
 
     def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
