@@ -39,6 +39,19 @@ def _grown_warm(forest: type, X: Any, y: Any, params: dict[str, Any], steps: lis
     return model
 
 
+def assert_same_forest(ours: Any, fresh: Any, X: Any, oob: bool) -> None:
+    """``ours`` is ``fresh``, tree for tree: predictions, probabilities, out-of-bag results."""
+    assert_same_trees(ours, fresh)
+    assert_array_equal(ours.predict(X), fresh.predict(X))
+    classifier = isinstance(fresh, RandomForestClassifier)
+    if classifier:
+        assert_array_equal(ours.predict_proba(X), fresh.predict_proba(X))
+    if oob:
+        assert ours.oob_score_ == fresh.oob_score_
+        name = "oob_decision_function_" if classifier else "oob_prediction_"
+        assert_array_equal(getattr(ours, name), getattr(fresh, name))
+
+
 @pytest.mark.parametrize(("forest", "dataset", "params"), CASES)
 def test_a_warm_forest_is_the_forest_a_fresh_fit_grows(
     forest: type, dataset: str, params: dict[str, Any]
@@ -49,14 +62,7 @@ def test_a_warm_forest_is_the_forest_a_fresh_fit_grows(
         warm = _grown_warm(forest, X, y, params, [4, 9, 16])
         fresh = forest(n_estimators=16, random_state=5, **params).fit(X, y)
     assert len(warm.estimators_) == 16
-    assert_same_trees(warm, fresh)
-    assert_array_equal(warm.predict(X), fresh.predict(X))
-    if forest is RandomForestClassifier:
-        assert_array_equal(warm.predict_proba(X), fresh.predict_proba(X))
-    if params.get("oob_score"):
-        assert warm.oob_score_ == fresh.oob_score_
-        oob = "oob_decision_function_" if forest is RandomForestClassifier else "oob_prediction_"
-        assert_array_equal(getattr(warm, oob), getattr(fresh, oob))
+    assert_same_forest(warm, fresh, X, oob=params.get("oob_score", False))
 
 
 def test_the_kept_trees_are_the_same_objects() -> None:
@@ -143,16 +149,10 @@ def test_the_first_trees_are_the_forest_a_fresh_fit_of_that_many_grows(
         fresh = forest(n_estimators=7, random_state=5, **params).fit(X, y)
     assert sorted(vars(first)) == sorted(vars(fresh)), "the same fitted attributes"
     assert first.get_params() == fresh.get_params()
-    assert_same_trees(first, fresh)
     assert all(a is b for a, b in zip(first.estimators_, big.estimators_[:7], strict=True))
-    assert_array_equal(first.predict(X), fresh.predict(X))
-    if forest is RandomForestClassifier:
-        assert_array_equal(first.predict_proba(X), fresh.predict_proba(X))
+    assert_same_forest(first, fresh, X, oob=params.get("oob_score", False))
     if params.get("oob_score"):
-        assert first.oob_score_ == fresh.oob_score_
         assert_array_equal(first.oob_staged_scores_, fresh.oob_staged_scores_)
-        oob = "oob_decision_function_" if forest is RandomForestClassifier else "oob_prediction_"
-        assert_array_equal(getattr(first, oob), getattr(fresh, oob))
     assert len(big.estimators_) == 16 and big.n_estimators == 16, "the forest as it was"
 
 

@@ -122,6 +122,17 @@ def _trees_grown(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return grown
 
 
+def assert_as_a_fresh_fit(forest, n_estimators: int) -> None:
+    """``forest`` predicts and scores as IRIS_FOREST of ``n_estimators`` trees fitted anew."""
+    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
+    spec = replace(IRIS_FOREST, n_estimators=n_estimators)
+    fresh = cached.RandomForestClassifier(**spec.arguments()).fit(view.X_train, view.y_train)
+    np.testing.assert_array_equal(
+        forest.predict_proba(view.X_test), fresh.predict_proba(view.X_test)
+    )
+    assert forest.oob_score_ == fresh.oob_score_
+
+
 @pytest.mark.filterwarnings("ignore:Some rows were in every tree")
 def test_more_trees_grow_onto_the_kept_forest_and_equal_a_fresh_fit(monkeypatch):
     cached.clear_caches()
@@ -133,13 +144,7 @@ def test_more_trees_grow_onto_the_kept_forest_and_equal_a_fresh_fit(monkeypatch)
     assert bigger.estimators_[:10] == small_trees and len(bigger.estimators_) == 25
     assert small.estimators_ == small_trees and small.n_estimators == 10, "the kept one as it was"
     assert not bigger.warm_start
-    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
-    fresh = cached.RandomForestClassifier(**replace(IRIS_FOREST, n_estimators=25).arguments())
-    fresh = fresh.fit(view.X_train, view.y_train)
-    np.testing.assert_array_equal(
-        bigger.predict_proba(view.X_test), fresh.predict_proba(view.X_test)
-    )
-    assert bigger.oob_score_ == fresh.oob_score_
+    assert_as_a_fresh_fit(bigger, 25)
     cached.clear_caches()
 
 
@@ -177,11 +182,5 @@ def test_fewer_trees_are_the_first_trees_of_the_smallest_larger_forest(monkeypat
     assert grown == [], "nothing grown: the first 20 trees of the 30"
     assert fewer.estimators_ == forests[30].estimators_[:20]
     assert len(forests[30].estimators_) == 30, "the kept one as it was"
-    view = cached._view(IRIS_FOREST.data, IRIS_FOREST.columns)
-    fresh = cached.RandomForestClassifier(**replace(IRIS_FOREST, n_estimators=20).arguments())
-    fresh = fresh.fit(view.X_train, view.y_train)
-    np.testing.assert_array_equal(
-        fewer.predict_proba(view.X_test), fresh.predict_proba(view.X_test)
-    )
-    assert fewer.oob_score_ == fresh.oob_score_
+    assert_as_a_fresh_fit(fewer, 20)
     cached.clear_caches()
