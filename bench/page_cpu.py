@@ -360,8 +360,7 @@ def _run(args: argparse.Namespace) -> int:
         for page in args.pages.split(","):
             for key, cpu in sorted(per_control(page).items(), key=lambda kv: -kv[1]):
                 print(f"| {page.replace('_', ' ')} | `{key}` | {cpu:.3f} s |")
-        print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
-        print(yardstick_line(loop_seconds()))
+        _print_machine()
         return 0
     results = []
     for page in args.pages.split(","):
@@ -371,9 +370,14 @@ def _run(args: argparse.Namespace) -> int:
             for (label, _), cpu in zip(changes[page], result.per_change, strict=True):
                 print(f"{page} {label}: {cpu:.3f} s", file=sys.stderr)
     print(table(results))
+    _print_machine()
+    return 0
+
+
+def _print_machine() -> None:
+    """How busy and how fast the machine was: its load average and the yardstick."""
     print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
     print(yardstick_line(loop_seconds()))
-    return 0
 
 
 if __name__ == "__main__":

@@ -273,18 +273,15 @@ def kept_with_other_trees(spec: ForestSpec) -> tuple[Any | None, Any | None]:
     100 (``warm_start``, as scikit-learn calls it). A kept forest is never changed: other
     visitors are reading it.
     """
-    more: tuple[int, Any] | None = None
-    fewer: tuple[int, Any] | None = None
-    for kept, forest in FORESTS.items():
-        if replace(kept, n_estimators=spec.n_estimators) != spec:
-            continue
-        if kept.n_estimators > spec.n_estimators and (more is None or kept.n_estimators < more[0]):
-            more = kept.n_estimators, forest
-        if kept.n_estimators < spec.n_estimators and (
-            fewer is None or kept.n_estimators > fewer[0]
-        ):
-            fewer = kept.n_estimators, forest
-    return (None if more is None else more[1]), (None if fewer is None else fewer[1])
+    n = spec.n_estimators
+    same = {  # the kept forests of these settings, by their number of trees
+        kept.n_estimators: forest
+        for kept, forest in FORESTS.items()
+        if replace(kept, n_estimators=n) == spec
+    }
+    more = min((k for k in same if k > n), default=None)
+    fewer = max((k for k in same if k < n), default=None)
+    return (None if more is None else same[more]), (None if fewer is None else same[fewer])
 
 
 def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
