@@ -3,6 +3,7 @@
 #   make dev    - the same, and a saved file reruns the page (the file watcher on)
 #   make test   - install everything (Graphviz and Chromium too), then lint, type-check, run all tests
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
+#   make sizes  - the modules and functions over the size limits (tests/structure/sizes.py)
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
 #   make bench-classroom - simulated students against the real server: latency, CPU, memory
 #   make replicas - REPLICAS copies of the app (one per core) behind HAProxy on http://localhost:LB_PORT=8640
@@ -16,7 +17,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run dev test lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
+.PHONY: run dev test sizes lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
 	system-browser setup replicas system-haproxy system-redis
 
 # Two malloc arenas: every session's script thread would get its own otherwise, each keeping
@@ -69,6 +70,9 @@ REPLICAS ?= $(shell nproc 2>/dev/null || echo 2)
 LB_PORT ?= 8640
 replicas: setup system-graphviz system-haproxy system-redis
 	$(BIN)/python -m deploy.replicas --replicas $(REPLICAS) --port $(LB_PORT)
+
+sizes: setup
+	$(BIN)/python -m tests.structure.sizes
 
 lint: setup
 	$(BIN)/ruff check .
