@@ -61,7 +61,7 @@ def _docstring_lines(node: ast.AST) -> set[int]:
         return set()
     first = body[0]
     is_text = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-    if is_text and isinstance(first.value.value, str):  # type: ignore[attr-defined]
+    if is_text and isinstance(first.value.value, str):
         return set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     return set()
 
