@@ -35,9 +35,9 @@ from starlette.middleware import Middleware
 from streamlit import config, file_util
 
 from core.app.class_check import check_middleware
-from core.app.classroom import Classroom
 from core.app.frontend_files import frontend_files_middleware
 from core.app.no_delay import send_at_once
+from core.classroom import Classroom
 
 send_at_once()  # imported before the server accepts its first connection
 

@@ -22,8 +22,8 @@ Answers (JSON, never cached by a browser or a proxy):
 - ``503 {"version": null, "down": true}``: the store cannot be reached.
 
 ``?seat=TOKEN`` also checks that seat in (it counts as present, see
-:meth:`core.app.classroom.Classroom.check_in`); the script adds it every
-:data:`core.app.classroom.CHECK_IN_EVERY` seconds.
+:meth:`core.classroom.Classroom.check_in`); the script adds it every
+:data:`core.classroom.CHECK_IN_EVERY` seconds.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from core.app.classroom import ALPHABET, CODE_LENGTH, Classroom
 from core.app.in_flight import joined
-from core.app.store import StoreDown
+from core.classroom import ALPHABET, CODE_LENGTH, Classroom
+from core.classroom.store import StoreDown
 
 #: The check's path; ``{code}`` is a class code.
 PATH = "/api/class/{code}"

@@ -16,9 +16,9 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.app.classroom import Membership
 from core.app.own_data import OwnData
 from core.app.settings import DataKind, Form, Settings
+from core.classroom import Membership
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The class poll "Where will the tree split this node?": score the answers, then draw them.
 
-Each student answered a feature and a threshold (:class:`core.app.classroom.SplitAnswer`):
+Each student answered a feature and a threshold (:class:`core.classroom.SplitAnswer`):
 rows whose value is ≤ the threshold go left. An answer is scored as the tree would score that
 split, with the split scan of the node (:func:`core.figures.impurity_curves.compute_split_scan`):
 
@@ -34,7 +34,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.app.classroom import SplitAnswer
+from core.classroom import SplitAnswer
 from core.figures._layout import axis_style, build_figure, merge, styled_layout, vline
 from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, select_tree
 from core.figures.impurity_curves import SplitScanData

@@ -38,7 +38,8 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from core.app.class_check import CHECK_EVERY, check_path, served
-from core.app.classroom import (
+from core.app.words import md
+from core.classroom import (
     CHECK_IN_EVERY,
     CLASS_TTL,
     ChoiceAnswer,
@@ -55,8 +56,7 @@ from core.app.classroom import (
     remembered,
     seat_token,
 )
-from core.app.store import StoreDown, open_store
-from core.app.words import md
+from core.classroom.store import StoreDown, open_store
 from core.figures.poll import choice_figure
 from core.ui.display import chart
 from core.ui.visit import change, visit

@@ -14,10 +14,10 @@ from typing import Any
 
 import streamlit as st
 
-from core.app.classroom import Membership, Poll, Shown, SplitAnswer
 from core.app.models import ModelView
-from core.app.store import StoreDown
 from core.app.words import md
+from core.classroom import Membership, Poll, Shown, SplitAnswer
+from core.classroom.store import StoreDown
 from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
 from core.figures.poll import answer_counts_text, compute_poll_results, node_rows, poll_figure

@@ -31,8 +31,8 @@ from core.app.class_check import (
     check_path,
     served,
 )
-from core.app.classroom import Classroom, Shown, Teacher
-from core.app.store import MemoryStore, StoreDown
+from core.classroom.room import Classroom, Shown, Teacher
+from core.classroom.store import MemoryStore, StoreDown
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from core.app.store import REDIS_URL_VARIABLE
+from core.classroom.store import REDIS_URL_VARIABLE
 from deploy.haproxy import CONTAINER_PORT, compose_config
 from deploy.replicas import DEFAULT_REPLICAS, replica_command
 

@@ -27,9 +27,9 @@ from page_helpers import (
 from streamlit.testing.v1 import AppTest
 
 from core.app import class_check
-from core.app.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.app.pages import GROW_STEP_BY_STEP
-from core.app.store import REDIS_URL_VARIABLE, RedisStore
+from core.classroom.room import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.class_panel import classroom
 from deploy.redis_server import RedisServer, start_redis
 
@@ -178,7 +178,7 @@ def test_only_the_teacher_controls_the_class() -> None:
 
 @pytest.mark.parametrize("path", [SINGLE_TREE, STEP_PAGE])
 def test_a_class_survives_an_unreachable_store(path: Any, monkeypatch: Any) -> None:
-    from core.app.store import StoreDown
+    from core.classroom.store import StoreDown
 
     teacher, code = start_class(path)
     student = join(code, path)

@@ -2,7 +2,7 @@
 
 The teacher starts a class and gets a short code and a secret. What the teacher's page shows
 (its script and its settings as a link's query) is written to the shared store
-(``core.app.store``) with a version number; each student's session reads that number every
+(``core.classroom.store``) with a version number; each student's session reads that number every
 second or so (one ``GET``) and, when it moved, the state behind it. Only the secret's holder
 changes the class: the store keeps the secret's SHA-256, never the secret, and each
 teacher's call proves it. A guessed code therefore gives a seat and nothing more.
@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from core.app.store import Store
+from core.classroom.store import Store
 
 #: Letters and digits that cannot be mistaken for one another when read off a projector
 #: (no 0/O/D/Q, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V).

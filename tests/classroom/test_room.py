@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from core.app.classroom import (
+from core.classroom.room import (
     ALPHABET,
     CLASS_TTL,
     CODE_LENGTH,
@@ -36,7 +36,7 @@ from core.app.classroom import (
     remembered,
     seat_token,
 )
-from core.app.store import MemoryStore
+from core.classroom.store import MemoryStore
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})

@@ -1,4 +1,4 @@
-"""The class store (core/app/store.py): both implementations through the same tests.
+"""The class store (core/classroom/store.py): both implementations through the same tests.
 
 ``MemoryStore`` runs on a fake clock; ``RedisStore`` on a real ``redis-server`` started by the
 fixtures in tests/conftest.py, where time passes by sleeping (in tenths of a second). A test
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from bench.live_app import free_port
-from core.app.store import (
+from core.classroom.store import (
     REDIS_URL_VARIABLE,
     MemoryStore,
     RedisStore,

@@ -1,6 +1,6 @@
 """State shared by every session and every replica: a small key-value store.
 
-A class (``core.app.classroom``) spreads over sessions, and, behind the load balancer, over
+A class (``core.classroom``) spreads over sessions, and, behind the load balancer, over
 replicas: the teacher's session writes what the class shows, each student's session reads it.
 Sessions of one process could share a Python dict; replicas cannot, so the store has two
 implementations behind one small interface, modelled on the few Redis commands a class needs:
