@@ -3,12 +3,12 @@
 ``streamlit run serve.py`` finds the ``app`` below and serves it (``st.App``, Streamlit's way of
 adding to its own server): every page as ``streamlit run app.py`` serves it, plus
 ``GET /api/class/CODE``, the cheap check a following student's page keeps asking (the server
-holds it until the class moves, or a few seconds: ``core/app/class_check.py``), answered in
+holds it until the class moves, or a few seconds: ``server/class_check.py``), answered in
 front of Streamlit's own middleware. ``make run``,
 ``make replicas``, the Docker image and the manifests start the app this way.
 
 Streamlit's own frontend files (``/static/``, about 130 files on a browser's first link) are
-answered from memory in front of all of it (``core/app/frontend_files.py``): through Streamlit's
+answered from memory in front of all of it (``server/frontend_files.py``): through Streamlit's
 handler a fresh page load cost this process 0.33-0.37 s of CPU, from memory 0.065 s.
 
 When the server starts, before it answers anyone, it loads what every page's first run needs
@@ -20,7 +20,7 @@ Measured on fresh servers: the Random forest page's first run took 1.69-1.97 s, 
 s; the server answers its health check 1.0-1.4 s later than before (4.7-5.8 s after its start
 instead of 3.7-4.0 s), so even a student who arrives at that very moment waits less.
 
-Every connection the server accepts sends without Nagle's delay (``core/app/no_delay.py``):
+Every connection the server accepts sends without Nagle's delay (``server/no_delay.py``):
 Streamlit's own listening socket left it on, and each reply on a kept-alive connection waited
 40 ms for the client's acknowledgement of its headers.
 """
@@ -34,10 +34,10 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config, file_util
 
-from core.app.class_check import check_middleware
-from core.app.frontend_files import frontend_files_middleware
-from core.app.no_delay import send_at_once
 from core.classroom import Classroom
+from server.class_check import check_middleware
+from server.frontend_files import frontend_files_middleware
+from server.no_delay import send_at_once
 
 send_at_once()  # imported before the server accepts its first connection
 

@@ -9,7 +9,7 @@ its run has written its settings to the URL (``url_state.finish`` does).
   page shows (its script and its link's query) when it changed.
 - **A student** joins by the link, the QR code or the code. A small script in the sidebar
   (``class_check.js``) asks the server for the class's version over plain HTTP, and the
-  server answers when it moves or after a few seconds (``core.app.class_check``: no Streamlit
+  server answers when it moves or after a few seconds (``server.class_check``: no Streamlit
   run, no rerun of the page while nothing changed).
   When it moved, the script asks the page for one run, which opens the teacher's view
   (another page by ``st.switch_page``, the same page by a rerun whose ``url_state.arrive``
@@ -37,7 +37,6 @@ import segno
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from core.app.class_check import CHECK_EVERY, check_path, served
 from core.app.words import md
 from core.classroom import (
     CHECK_IN_EVERY,
@@ -60,6 +59,7 @@ from core.classroom.store import StoreDown, open_store
 from core.figures.poll import choice_figure
 from core.ui.display import chart
 from core.ui.visit import change, visit
+from server.class_check import CHECK_EVERY, check_path, served
 
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
 #: the page's own run.

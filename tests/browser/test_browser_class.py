@@ -39,12 +39,12 @@ import pytest
 from browser_helpers import VIEWPORT, AppPage
 
 from bench.live_app import free_port
-from core.app.class_check import WAIT
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
 from deploy.haproxy import haproxy_binary
 from deploy.process import LiveServer
 from deploy.redis_server import redis_binary
 from deploy.replicas import Cluster, Replica
+from server.class_check import WAIT
 
 pytestmark = pytest.mark.browser
 

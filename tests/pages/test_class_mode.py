@@ -26,12 +26,12 @@ from page_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
-from core.app import class_check
 from core.app.pages import GROW_STEP_BY_STEP
 from core.classroom.room import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.class_panel import classroom
 from deploy.redis_server import RedisServer, start_redis
+from server import class_check
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
 

@@ -1,4 +1,4 @@
-"""core.app.frontend_files: Streamlit's ``/static/`` files answered from memory, byte for byte and
+"""server.frontend_files: Streamlit's ``/static/`` files answered from memory, byte for byte and
 header for header as Streamlit's own handler answers them, and everything else left to it.
 
 Driven through the ASGI interface, as uvicorn drives it, in front of Streamlit's real static
@@ -22,8 +22,8 @@ from streamlit.web.server.starlette.starlette_static_routes import (
     create_streamlit_static_handler,
 )
 
-from core.app import frontend_files
-from core.app.frontend_files import IMMUTABLE, FrontendFiles, accepts_gzip
+from server import frontend_files
+from server.frontend_files import IMMUTABLE, FrontendFiles, accepts_gzip
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = file_util.get_static_dir()

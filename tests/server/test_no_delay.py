@@ -1,4 +1,4 @@
-"""core.app.no_delay: connections accepted on a listening socket bound as Streamlit binds it
+"""server.no_delay: connections accepted on a listening socket bound as Streamlit binds it
 (``socket.socket(family)``, protocol number 0) send without Nagle's delay."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from core.app import no_delay
+from server import no_delay
 
 
 def _accepted_no_delay() -> int:
@@ -71,7 +71,7 @@ def test_serving_the_app_sends_at_once() -> None:
     probe = (
         "import serve\n"
         "from asyncio import base_events\n"
-        "from core.app import no_delay\n"
+        "from server import no_delay\n"
         "print(getattr(base_events, no_delay.HELPER) is no_delay._no_delay)\n"
     )
     done = subprocess.run(

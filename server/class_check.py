@@ -41,9 +41,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from core.app.in_flight import joined
 from core.classroom import ALPHABET, CODE_LENGTH, Classroom
 from core.classroom.store import StoreDown
+from server.in_flight import joined
 
 #: The check's path; ``{code}`` is a class code.
 PATH = "/api/class/{code}"

@@ -64,7 +64,7 @@ from starlette.middleware import Middleware
 from starlette.responses import FileResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from core.app.in_flight import joined
+from server.in_flight import joined
 
 #: Streamlit's header for its content-hashed frontend files (``starlette_static_routes.py``).
 IMMUTABLE: Final = "public, immutable, max-age=31536000"

@@ -18,8 +18,10 @@ from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from core.app import class_check
-from core.app.class_check import (
+from core.classroom.room import Classroom, Shown, Teacher
+from core.classroom.store import MemoryStore, StoreDown
+from server import class_check
+from server.class_check import (
     CHECK_EVERY,
     FRESH,
     MOST_CLASSES,
@@ -31,8 +33,6 @@ from core.app.class_check import (
     check_path,
     served,
 )
-from core.classroom.room import Classroom, Shown, Teacher
-from core.classroom.store import MemoryStore, StoreDown
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
