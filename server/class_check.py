@@ -1,14 +1,14 @@
 """The followers' check, over plain HTTP: ``GET /api/class/CODE`` answers the class's version.
 
-A student's page asks this from a small script in its sidebar (``core/ui/class_check.js``),
-naming the version it knows: ``?seen=7``. If the class is still there, the server holds the
-question until the class moves or :data:`WAIT` seconds pass, then answers; the script asks
-again at once (at most one question per :data:`CHECK_EVERY` seconds). A question is all that
-happens: a few bytes back, with no Streamlit run, no session and nothing drawn. The server
-reads a class's version from the store at most once per :data:`FRESH` seconds whatever the
-class's size, and answers every question from that read. When the version differs from the
-one the page last acted on, the script asks the page for one run, which opens the teacher's
-view (``class_panel._check``).
+A student's page asks this from a small script in its sidebar
+(``core/ui/classroom/class_check.js``), naming the version it knows: ``?seen=7``. If the class
+is still there, the server holds the question until the class moves or :data:`WAIT` seconds
+pass, then answers; the script asks again at once (at most one question per :data:`CHECK_EVERY`
+seconds). A question is all that happens: a few bytes back, with no Streamlit run, no session
+and nothing drawn. The server reads a class's version from the store at most once per
+:data:`FRESH` seconds whatever the class's size, and answers every question from that read. When
+the version differs from the one the page last acted on, the script asks the page for one run,
+which opens the teacher's view (``class_panel._check``).
 
 The check is served when the app is started through ``serve.py`` (``st.App``, Streamlit's own
 way of adding to its server, here as ASGI middleware: :class:`ClassCheck`); a process started

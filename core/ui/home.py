@@ -10,7 +10,7 @@ from core.app.lessons import ClassroomLink
 from core.app.pages import HOME, Page
 from core.app.settings import to_query
 from core.ui.cached import catalogue
-from core.ui.class_panel import choice_box, class_panel, class_wrote, opened_view
+from core.ui.classroom.panel import choice_box, class_panel, class_wrote, opened_view
 from core.ui.url_state import navigation
 
 _PAGE_CSS = Path(__file__).with_name("page.css").read_text(encoding="utf-8")

@@ -24,7 +24,7 @@ from streamlit.errors import StreamlitPageNotFoundError
 from core.app import settings as state
 from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
-from core.ui.class_panel import class_wrote, opened_view
+from core.ui.classroom.panel import class_wrote, opened_view
 from core.ui.internals import history_navigation, sent_label, unread_browser_states
 from core.ui.visit import keep, visit
 

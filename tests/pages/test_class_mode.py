@@ -29,7 +29,7 @@ from streamlit.testing.v1 import AppTest
 from core.app.pages import GROW_STEP_BY_STEP
 from core.classroom.room import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
-from core.ui.class_panel import classroom
+from core.ui.classroom.panel import classroom
 from deploy.redis_server import RedisServer, start_redis
 from server import class_check
 

@@ -22,7 +22,7 @@ from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
 from core.figures.poll import answer_counts_text, compute_poll_results, node_rows, poll_figure
 from core.ui.cached import built_once
-from core.ui.class_panel import TEACHER_SECONDS, class_poll, classroom, reach
+from core.ui.classroom.panel import TEACHER_SECONDS, class_poll, classroom, reach
 from core.ui.display import chart
 from core.ui.growth_panels import NoSplit, node_targets, pick_split, split_against_best
 from core.ui.visit import change, visit

@@ -5,7 +5,7 @@ its run has written its settings to the URL (``url_state.finish`` does).
 
 - **The teacher** starts a class from the sidebar, shows its code, link and QR code on the
   projector, asks multiple-choice questions on any page (and "where will the tree split next?"
-  on the step page, ``core.ui.split_poll``), and ends the class. Each run publishes what the
+  on the step page, ``core.ui.classroom.split``), and ends the class. Each run publishes what the
   page shows (its script and its link's query) when it changed.
 - **A student** joins by the link, the QR code or the code. A small script in the sidebar
   (``class_check.js``) asks the server for the class's version over plain HTTP, and the
