@@ -45,7 +45,7 @@ send_at_once()  # imported before the server accepts its first connection
 def classroom() -> Classroom:
     """The classes the pages use (imported on the first check, once Streamlit's runtime runs:
     the UI modules' caches belong to it)."""
-    from core.ui.classroom.panel import classroom as pages_classroom
+    from core.ui.classroom import classroom as pages_classroom
 
     return pages_classroom()
 

@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 from bench.http_client import HttpConnection
 from bench.st_client import ProtocolError, Run, StudentSession
 
-#: The component's name (``core.ui.classroom.panel``).
+#: The component's name (``core.ui.classroom.follow``).
 COMPONENT = "arboretum_class_check"
 
 

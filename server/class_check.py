@@ -3,12 +3,12 @@
 A student's page asks this from a small script in its sidebar
 (``core/ui/classroom/class_check.js``), naming the version it knows: ``?seen=7``. If the class
 is still there, the server holds the question until the class moves or :data:`WAIT` seconds
-pass, then answers; the script asks again at once (at most one question per :data:`CHECK_EVERY`
-seconds). A question is all that happens: a few bytes back, with no Streamlit run, no session
-and nothing drawn. The server reads a class's version from the store at most once per
-:data:`FRESH` seconds whatever the class's size, and answers every question from that read. When
-the version differs from the one the page last acted on, the script asks the page for one run,
-which opens the teacher's view (``class_panel._check``).
+pass, then answers; the script asks again at once (at most one question per
+:data:`~core.classroom.check.CHECK_EVERY` seconds). A question is all that happens: a few bytes
+back, with no Streamlit run, no session and nothing drawn. The server reads a class's version
+from the store at most once per :data:`FRESH` seconds whatever the class's size, and answers
+every question from that read. When the version differs from the one the page last acted on, the
+script asks the page for one run, which opens the teacher's view (``core.ui.classroom.follow``).
 
 The check is served when the app is started through ``serve.py`` (``st.App``, Streamlit's own
 way of adding to its server, here as ASGI middleware: :class:`ClassCheck`); a process started
@@ -42,14 +42,10 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from core.classroom import ALPHABET, CODE_LENGTH, Classroom
+from core.classroom.check import PATH, serve
 from core.classroom.store import StoreDown
 from server.in_flight import joined
 
-#: The check's path; ``{code}`` is a class code.
-PATH = "/api/class/{code}"
-#: Seconds between a follower's checks: a teacher's change reaches the page within this, plus
-#: the page's own run.
-CHECK_EVERY = 1.0
 #: Seconds a version read from the store answers the checks of the whole class; also how often
 #: a replica reads the version of a class whose students wait for it to move.
 FRESH = 0.25
@@ -64,18 +60,6 @@ MOST_CLASSES = 1000
 _PREFIX = PATH.removesuffix("{code}")
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 _SEAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
-
-_served: list[bool] = []
-
-
-def served() -> bool:
-    """Whether this process serves the check (the app was started by ``serve.py``)."""
-    return bool(_served)
-
-
-def check_path(code: str) -> str:
-    """The check's URL path for class ``code``."""
-    return PATH.replace("{code}", code)
 
 
 def answer(room: Classroom, code: str, seat: str | None = None) -> tuple[int, int | None]:
@@ -238,8 +222,9 @@ class ClassCheck:
 
 def check_middleware(classroom: Callable[[], Classroom]) -> Middleware:
     """:class:`ClassCheck` over the classes ``classroom()`` returns, for ``st.App``'s
-    ``middleware``; from now on this process serves the check (:func:`served`)."""
-    _served.append(True)
+    ``middleware``; from now on this process serves the check
+    (:func:`core.classroom.check.served`)."""
+    serve()
     return Middleware(ClassCheck, classroom=classroom)
 
 
@@ -253,14 +238,4 @@ async def _reply(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = [
-    "CHECK_EVERY",
-    "FRESH",
-    "PATH",
-    "WAIT",
-    "ClassCheck",
-    "answer",
-    "check_middleware",
-    "check_path",
-    "served",
-]
+__all__ = ["FRESH", "WAIT", "ClassCheck", "answer", "check_middleware"]

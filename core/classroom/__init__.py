@@ -1,25 +1,37 @@
 """A class that follows the teacher: its model, its store, its polls, pure (no Streamlit).
 
-- :mod:`core.classroom.room`: codes, what the teacher shows, polls and answers, the
-  :class:`Classroom` over a store, and a session's seat in it.
+- :mod:`core.classroom.model`: a class's code, what the teacher shows, polls and answers.
+- :mod:`core.classroom.room`: the :class:`Classroom` over a store: start, show, ask, answer,
+  count the seats, end.
+- :mod:`core.classroom.following`: a session's seat (:class:`Membership`) and following the
+  teacher, as pure transitions.
 - :mod:`core.classroom.store`: the key-value store every session and replica shares.
+- :mod:`core.classroom.check`: the followers' HTTP check as both of its ends know it.
 
-Its Streamlit side is :mod:`core.ui.classroom`; the server's check is :mod:`server.class_check`.
+Its Streamlit side is :mod:`core.ui.classroom`; the server answers the check in
+:mod:`server.class_check`.
 """
 
 from __future__ import annotations
 
-from core.classroom.room import (
-    ALPHABET,
-    CHECK_IN_EVERY,
-    CLASS_TTL,
-    CODE_LENGTH,
+from core.classroom.following import (
     JOIN_TRIES,
+    JOIN_WINDOW,
+    Membership,
+    may_try_joining,
+    recalled,
+    remembered,
+    seat_token,
+)
+from core.classroom.model import (
+    ALPHABET,
+    CODE_LENGTH,
+    MOST_OPTIONS,
+    OPTION_CHARACTERS,
+    QUESTION_CHARACTERS,
     Answer,
     ChoiceAnswer,
-    Classroom,
     ClassState,
-    Membership,
     NoClass,
     NotTeacher,
     Poll,
@@ -28,12 +40,9 @@ from core.classroom.room import (
     Teacher,
     choice_poll,
     clean_code,
-    may_try_joining,
     read_answer,
-    recalled,
-    remembered,
-    seat_token,
 )
+from core.classroom.room import CHECK_IN_EVERY, CLASS_TTL, SEAT_ALIVE, Classroom
 from core.classroom.store import (
     REDIS_URL_VARIABLE,
     MemoryStore,
@@ -49,7 +58,12 @@ __all__ = [
     "CLASS_TTL",
     "CODE_LENGTH",
     "JOIN_TRIES",
+    "JOIN_WINDOW",
+    "MOST_OPTIONS",
+    "OPTION_CHARACTERS",
+    "QUESTION_CHARACTERS",
     "REDIS_URL_VARIABLE",
+    "SEAT_ALIVE",
     "Answer",
     "ChoiceAnswer",
     "ClassState",

@@ -16,8 +16,8 @@ import the package (``from core import ui``) and call everything as ``ui.<name>`
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
 - :mod:`core.ui.url_state`: the sidebar's page list, URL state, notices, the share link.
 - :mod:`core.ui.home`: the home page's own start.
-- :mod:`core.ui.classroom.panel`: class mode (start, join, follow, a multiple-choice question);
-  :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
+- :mod:`core.ui.classroom`: class mode (start, join, follow, the questions), joined to every
+  page through :mod:`core.ui.page_hooks`; ``split_poll`` is the step page's question.
 
 To replace a name in a test, patch the module that uses it (``core.ui.display.clicked_sample``),
 not ``core.ui``.
@@ -39,7 +39,7 @@ from core.ui.cached import (
     lessons,
     view,
 )
-from core.ui.classroom.split import split_poll
+from core.ui.classroom import split_poll
 from core.ui.controls import Controls, start, tree_controls
 from core.ui.criterion_panel import criterion_view
 from core.ui.display import (

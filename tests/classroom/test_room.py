@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from core.classroom.room import (
+from core.classroom import (
     ALPHABET,
     CLASS_TTL,
     CODE_LENGTH,

@@ -12,7 +12,7 @@ import plotly.io as pio
 import pytest
 
 from core import DecisionTreeClassifier
-from core.classroom.room import SplitAnswer
+from core.classroom import SplitAnswer
 from core.figures.impurity_curves import SplitScanData, compute_split_scan
 from core.figures.poll import (
     PollResults,

@@ -27,11 +27,11 @@ from page_helpers import (
 from streamlit.testing.v1 import AppTest
 
 from core.app.pages import GROW_STEP_BY_STEP
-from core.classroom.room import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.classroom import check as protocol
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
-from core.ui.classroom.panel import classroom
+from core.ui.classroom import classroom
 from deploy.redis_server import RedisServer, start_redis
-from server import class_check
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
 
@@ -301,7 +301,7 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
 ) -> None:
     """Started by ``serve.py``, a student's sidebar holds the script that asks
     ``/api/class/CODE`` (no fragment on a timer); the run it asks for opens the teacher's view."""
-    monkeypatch.setattr(class_check, "_served", [True])
+    monkeypatch.setattr(protocol, "_served", [True])
     teacher, code = start_class()
     student = join(code)
     check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")

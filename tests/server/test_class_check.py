@@ -18,20 +18,18 @@ from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from core.classroom.room import Classroom, Shown, Teacher
+from core.classroom import Classroom, Shown, Teacher
+from core.classroom import check as protocol
+from core.classroom.check import CHECK_EVERY, PATH, check_path, served
 from core.classroom.store import MemoryStore, StoreDown
 from server import class_check
 from server.class_check import (
-    CHECK_EVERY,
     FRESH,
     MOST_CLASSES,
-    PATH,
     WAIT,
     ClassCheck,
     answer,
     check_middleware,
-    check_path,
-    served,
 )
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
@@ -66,7 +64,7 @@ class CountingStore(MemoryStore):
 def not_served_after(monkeypatch: pytest.MonkeyPatch) -> None:
     """Making the middleware marks the process as serving the check: undone after each test, so the
     page tests that follow in this process use their timer check, as ``app.py`` alone does."""
-    monkeypatch.setattr(class_check, "_served", [])
+    monkeypatch.setattr(protocol, "_served", [])
 
 
 @pytest.fixture

@@ -22,7 +22,8 @@ from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
 from core.figures.poll import answer_counts_text, compute_poll_results, node_rows, poll_figure
 from core.ui.cached import built_once
-from core.ui.classroom.panel import TEACHER_SECONDS, class_poll, classroom, reach
+from core.ui.classroom.choice import class_poll
+from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach
 from core.ui.display import chart
 from core.ui.growth_panels import NoSplit, node_targets, pick_split, split_against_best
 from core.ui.visit import change, visit
@@ -38,7 +39,7 @@ def split_poll(model: Any, view: ModelView, steps: GrowthSteps, k: int) -> bool:
 
     Returns whether this session must not see the answer yet (a student, the question open).
     """
-    seat = visit().seat
+    seat = current_seat()
     if seat is None:
         return False
     poll = class_poll()
@@ -81,7 +82,7 @@ def _teacher(
 def _live_answers(model: Any, view: ModelView) -> None:
     """The teacher's count and histogram, redrawn as answers come in (the page stays: a
     fragment's own runs reuse the arguments of the page's last run)."""
-    seat, poll = visit().seat, class_poll()
+    seat, poll = current_seat(), class_poll()
     if seat is None or poll is None or poll.kind != "split":
         st.rerun()
         return
