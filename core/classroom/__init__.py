@@ -7,6 +7,9 @@
   teacher, as pure transitions.
 - :mod:`core.classroom.store`: the key-value store every session and replica shares.
 - :mod:`core.classroom.check`: the followers' HTTP check as both of its ends know it.
+- :mod:`core.classroom.poll` (with :mod:`core.classroom.node`): a split poll in numbers, every
+  answer scored as the step page scores a split. Imported on its own: it brings the engine and
+  the figures, which the server's check does not need.
 
 Its Streamlit side is :mod:`core.ui.classroom`; the server answers the check in
 :mod:`server.class_check`.

@@ -17,10 +17,11 @@ import streamlit as st
 from core.app.models import ModelView
 from core.app.words import md
 from core.classroom import Membership, Poll, Shown, SplitAnswer
+from core.classroom.poll import answer_counts_text, compute_poll_results, node_rows
 from core.classroom.store import StoreDown
 from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
-from core.figures.poll import answer_counts_text, compute_poll_results, node_rows, poll_figure
+from core.figures.poll import poll_figure
 from core.ui.cached import built_once
 from core.ui.classroom.choice import class_poll
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach
@@ -89,19 +90,19 @@ def _live_answers(model: Any, view: ModelView) -> None:
     answers = reach(lambda: classroom().answers(seat.code, poll)) or {}
     splits = [answer for answer in answers.values() if isinstance(answer, SplitAnswer)]
     node = poll.node
-    scan, X_node = built_once(
+    scan, rows = built_once(
         [model],
         ("class-poll-scan", node),
         lambda: (
             compute_split_scan(model, view.X_train, view.y_train, node, feature_names=view.names),
-            node_rows(model, view.X_train, node),
+            node_rows(model, view.X_train, view.y_train, node),
         ),
     )
-    results = compute_poll_results(scan, splits, X_node)
+    results = compute_poll_results(scan, splits, rows)
     st.markdown(f"**{md(answer_counts_text(results))}**")
     # Revealed: the tree's own feature, its split drawn over the class's answers there.
     shown = scan.chosen_feature if poll.revealed else None
-    figure = poll_figure(results, shown, revealed=poll.revealed, height=380)
+    figure = poll_figure(results.panel(shown), revealed=poll.revealed, height=380)
     chart(figure, key="class-split-chart")
     teacher = seat.teacher
     reveal, close = st.columns(2)
