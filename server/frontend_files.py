@@ -7,7 +7,7 @@ about 130 files, 9.3 MiB (the script bundles, the style sheets, the fonts, Plotl
 chunk). Streamlit 1.67 serves them through Starlette's ``StaticFiles``: each request looks the
 file up on a worker thread, then sends it in 64 KiB pieces, each read on a worker thread, all
 of it through the server's middleware. Measured on one server started by ``streamlit run
-serve.py`` (10 fresh loads of the Random forest page, issue 23): 0.33-0.37 s of the server's
+serve.py`` (10 fresh loads of the Random forest page): 0.33-0.37 s of the server's
 CPU per load, as much as four slider moves, on the interpreter that runs every student's page.
 Twenty students arriving within ten seconds asked for seven seconds of it, and their links
 waited up to 16 s. Answered from memory, a load costs 0.065 s.

@@ -4,7 +4,8 @@ knowing it: class mode (:mod:`core.ui.classroom`) registers itself here.
 A page's run has three moments a wing may join: it opens (``open_page``: the sidebar's
 section, a question at the top), it reads its settings (``url_state.arrive``: a wing may hand
 it settings to open, as a link's), and it writes them to the URL (``url_state.finish``). The
-page machinery calls :func:`opening`, :func:`opened` and :func:`wrote`; it imports no wing.
+page machinery calls :func:`page_opening`, :func:`page_opened` and :func:`page_wrote`; it
+imports no wing.
 """
 
 from __future__ import annotations
@@ -44,13 +45,13 @@ def register(hooks: PageHooks) -> None:
     _HOOKS[hooks.name] = hooks
 
 
-def opening(page: str) -> None:
+def page_opening(page: str) -> None:
     """A run of ``page`` opens: each wing's first calls."""
     for hooks in _HOOKS.values():
         hooks.opening(page)
 
 
-def opened(page: str) -> dict[str, str] | None:
+def page_opened(page: str) -> dict[str, str] | None:
     """The settings a wing hands this run of ``page`` to open as a link's (the first one's)."""
     for hooks in _HOOKS.values():
         query = hooks.opened(page)
@@ -59,10 +60,10 @@ def opened(page: str) -> dict[str, str] | None:
     return None
 
 
-def wrote(page: str, query: dict[str, str]) -> None:
+def page_wrote(page: str, query: dict[str, str]) -> None:
     """A run of ``page`` wrote ``query`` to the URL: each wing hears it."""
     for hooks in _HOOKS.values():
         hooks.wrote(page, query)
 
 
-__all__ = ["PageHooks", "opened", "opening", "register", "wrote"]
+__all__ = ["PageHooks", "page_opened", "page_opening", "page_wrote", "register"]

@@ -23,9 +23,9 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from core.app import settings as state
 from core.app.pages import PAGES, Page
-from core.ui import page_hooks
 from core.ui.cached import catalogue
 from core.ui.internals import history_navigation, sent_label, unread_browser_states
+from core.ui.page_hooks import page_opened, page_wrote
 from core.ui.visit import keep, visit
 
 # --- URL state -----------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     in the page list opens a page without them.
     """
     query = _url_query(form)
-    handed = page_hooks.opened(page.path)  # e.g. a follower opens the teacher's view as a link
+    handed = page_opened(page.path)  # e.g. a follower opens the teacher's view as a link
     now = visit()
     unread = frozenset(unread_browser_states()) if now.page is None and query else frozenset()
     arrived, held = now.arrival(page.path, form, query, history_navigation(), unread)
@@ -158,7 +158,7 @@ def finish(settings: state.Settings) -> dict[str, str]:
         st.query_params.from_dict(query)
     keep(visit().finish(settings, query, state.to_query(settings, full=True)))
     if visit().page is not None:
-        page_hooks.wrote(str(visit().page), query)
+        page_wrote(str(visit().page), query)
     return query
 
 

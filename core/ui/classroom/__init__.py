@@ -15,12 +15,12 @@ pages and ``url_state`` import none of it. The class itself (its model, store an
 
 from __future__ import annotations
 
-from core.ui import page_hooks
 from core.ui.classroom.choice import choice_box, class_poll
 from core.ui.classroom.follow import class_wrote, opened_view
 from core.ui.classroom.panel import class_panel
 from core.ui.classroom.seat import classroom
 from core.ui.classroom.split import split_poll
+from core.ui.page_hooks import PageHooks, register
 
 
 def _opening(page: str) -> None:
@@ -30,8 +30,6 @@ def _opening(page: str) -> None:
     choice_box()
 
 
-page_hooks.register(
-    page_hooks.PageHooks("class", opening=_opening, opened=opened_view, wrote=class_wrote)
-)
+register(PageHooks("class", opening=_opening, opened=opened_view, wrote=class_wrote))
 
 __all__ = ["choice_box", "class_panel", "class_poll", "class_wrote", "classroom", "split_poll"]

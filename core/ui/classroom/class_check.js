@@ -1,4 +1,4 @@
-// A following student's check (core/app/class_check.py). It asks the server for the class's
+// A following student's check (server/class_check.py). It asks the server for the class's
 // version, saying which version it already knows (`?seen=`): the server holds the question
 // until the class moves, or answers "nothing new" after a few seconds, and it asks again.
 // When the version is not the one this page last acted on (`seen`), or the class ended, or
