@@ -149,8 +149,7 @@ def poll_figure(
     scan, f, histogram = panel.scan, panel.feature, panel.histogram
     if not 0 <= f < len(scan.scans):
         raise ValueError(f"feature must be in [0, {len(scan.scans) - 1}], got {f}")
-    curve = scan.scans[f]
-    name = _plain(curve.name)
+    name = _plain(scan.scans[f].name)
     count = int(histogram.counts.sum())
     if title is None:
         if panel.n_answers == 0:
@@ -163,9 +162,7 @@ def poll_figure(
         y_title=f"weighted child {scan.impurity_name}",
         height=height,
     )
-    edges = histogram.edges
-    centres = (edges[:-1] + edges[1:]) / 2
-    low, high = float(edges[0]), float(edges[-1])
+    low, high = float(histogram.edges[0]), float(histogram.edges[-1])
     top_count = int(histogram.counts.max(initial=0))
     if revealed:
         layout["yaxis2"] = _bar_axis(top_count)
@@ -174,23 +171,43 @@ def poll_figure(
         bars = {k: v for k, v in _bar_axis(top_count).items() if k != "overlaying"}
         layout["yaxis"] = {**bars, "side": "left", "showgrid": True}
     layout["xaxis"]["range"] = [low - (high - low) * 0.02, high + (high - low) * 0.02]
+    traces = [_answer_bars(histogram, revealed)]
+    if revealed:
+        traces += _curves(scan, f, low, high)
+        shapes, annotations = _tree_split_marks(scan, f, low, high)
+        layout["margin"]["t"] += 26  # room for the label above the plot
+        if shapes:
+            layout["shapes"] = shapes
+        layout["annotations"] = annotations
+    layout["bargap"] = 0
+    merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
+    return build_figure(traces, layout)
+
+
+def _answer_bars(histogram: AnswerHistogram, revealed: bool) -> dict[str, Any]:
+    """The answers' thresholds as bars, one per bin (on the second axis once revealed)."""
+    edges = histogram.edges
     bar_color = LINE_COLORS[2]
-    traces: list[dict[str, Any]] = [
-        {
-            "type": "bar",
-            "x": centres,
-            "y": histogram.counts,
-            "width": float(edges[1] - edges[0]),
-            "customdata": np.stack([edges[:-1], edges[1:]], axis=-1),
-            "name": "answers",
-            "yaxis": "y2" if revealed else "y",
-            "marker": {"color": blend(bar_color, 0.45), "line": {"color": bar_color, "width": 1}},
-            "opacity": 0.8,
-            "hovertemplate": "%{y} answers from %{customdata[0]:.3g} to %{customdata[1]:.3g}"
-            "<extra></extra>",
-        },
-    ]
-    curves: list[dict[str, Any]] = [
+    return {
+        "type": "bar",
+        "x": (edges[:-1] + edges[1:]) / 2,
+        "y": histogram.counts,
+        "width": float(edges[1] - edges[0]),
+        "customdata": np.stack([edges[:-1], edges[1:]], axis=-1),
+        "name": "answers",
+        "yaxis": "y2" if revealed else "y",
+        "marker": {"color": blend(bar_color, 0.45), "line": {"color": bar_color, "width": 1}},
+        "opacity": 0.8,
+        "hovertemplate": "%{y} answers from %{customdata[0]:.3g} to %{customdata[1]:.3g}"
+        "<extra></extra>",
+    }
+
+
+def _curves(scan: SplitScanData, feature: int, low: float, high: float) -> list[dict[str, Any]]:
+    """The feature's weighted child impurity curve, and the node's impurity dashed."""
+    curve = scan.scans[feature]
+    name = _plain(curve.name)
+    return [
         {
             "type": "scatter",
             "x": curve.thresholds,
@@ -210,37 +227,27 @@ def poll_figure(
             "hoverinfo": "skip",
         },
     ]
-    if revealed:
-        traces += curves
-    shapes: list[dict[str, Any]] = []
-    annotations: list[dict[str, Any]] = []
-    if revealed:
-        note = _tree_split_note(scan, f)
-        above = {"yref": "paper", "y": 1, "yanchor": "bottom", "showarrow": False}
-        if note is None and scan.chosen_threshold is not None:
-            at = scan.chosen_threshold
-            shapes.append(vline(at, {"color": LINE_COLORS[1], "width": 3}))
-            left_half = at <= (low + high) / 2
-            annotations.append(
-                {
-                    **above,
-                    "text": f"the tree's split (≤ {_number(at)})",
-                    "x": at,
-                    "xref": "x",
-                    "xanchor": "left" if left_half else "right",
-                    "font": {"color": LINE_COLORS[1], "size": 15},
-                }
-            )
-        elif note is not None:
-            annotations.append({**above, "text": note, "x": 0, "xref": "paper", "xanchor": "left"})
-        layout["margin"]["t"] += 26  # room for the label above the plot
-    if shapes:
-        layout["shapes"] = shapes
-    if annotations:
-        layout["annotations"] = annotations
-    layout["bargap"] = 0
-    merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
-    return build_figure(traces, layout)
+
+
+def _tree_split_marks(
+    scan: SplitScanData, feature: int, low: float, high: float
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The revealed tree's split: a labelled line on its own feature, else a note above."""
+    note = _tree_split_note(scan, feature)
+    above = {"yref": "paper", "y": 1, "yanchor": "bottom", "showarrow": False}
+    if note is not None or scan.chosen_threshold is None:
+        text = note or ""
+        return [], [{**above, "text": text, "x": 0, "xref": "paper", "xanchor": "left"}]
+    at = scan.chosen_threshold
+    label = {
+        **above,
+        "text": f"the tree's split (≤ {_number(at)})",
+        "x": at,
+        "xref": "x",
+        "xanchor": "left" if at <= (low + high) / 2 else "right",
+        "font": {"color": LINE_COLORS[1], "size": 15},
+    }
+    return [vline(at, {"color": LINE_COLORS[1], "width": 3})], [label]
 
 
 def _tree_split_note(scan: SplitScanData, feature: int) -> str | None:
