@@ -120,7 +120,7 @@ _CHECK = st.components.v2.component(
 
 
 def _moved() -> None:
-    """The check saw the class move: this run (``class_panel``'s ``_check``) follows it, and
+    """The check saw the class move: this run (the page's :func:`check`) follows it, and
     opens the teacher's view even if an earlier run wrote it (``Membership.recheck``)."""
     seat = current_seat()
     if seat is not None and not seat.teaching:
