@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from core.classroom.model import ClassState, NotTeacher, Shown, Teacher, clean_code
+from core.classroom.room import CHECK_IN_EVERY
 
 #: Wrong codes a session may try per :data:`JOIN_WINDOW` seconds.
 JOIN_TRIES = 5
@@ -144,11 +145,23 @@ class Membership:
         seconds after it began (it was lost: ask again)."""
         return self.drawn != self.seen and now - self.asked > after
 
+    def asking(self, now: float) -> Membership:
+        """A page run to show version ``seen`` begins at ``now`` (see :meth:`overdue`)."""
+        return replace(self, asked=now)
+
+    def check_in_due(self, now: float) -> bool:
+        """Whether the seat must check in again (at most every :data:`CHECK_IN_EVERY` s)."""
+        return now - self.checked_in > CHECK_IN_EVERY
+
     def published(self, shown: Shown) -> Membership:
         return replace(self, shown=shown)
 
     def checked(self, now: float) -> Membership:
         return replace(self, checked_in=now)
+
+    def drew(self) -> Membership:
+        """A page run finished showing version ``seen``."""
+        return replace(self, drawn=self.seen)
 
 
 def remembered(membership: Membership) -> str:

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from core.classroom import (
+    CHECK_IN_EVERY,
     JOIN_TRIES,
     JOIN_WINDOW,
     Classroom,
@@ -171,3 +172,19 @@ def test_a_page_run_that_never_finished_is_overdue_after_a_while() -> None:
     assert not began.overdue(101.0, after=3.0)  # its run may still be going
     assert began.overdue(104.0, after=3.0)  # it was lost: ask again
     assert not replace(began, drawn=4).overdue(200.0, after=3.0)  # it finished
+
+
+def test_a_run_asked_and_drawn_through_the_seats_own_steps() -> None:
+    seat = Membership("KX39P", "seat").opening(ClassState("KX39P", 4, TREE, None), here=STEP)
+    began = seat.asking(100.0)
+    assert began == replace(seat, asked=100.0)
+    assert began.overdue(104.0, after=3.0)
+    assert not began.drew().overdue(200.0, after=3.0)  # it finished: version 4 drawn
+    assert began.drew().drawn == 4
+
+
+def test_a_seat_checks_in_again_only_after_its_period() -> None:
+    seat = Membership("KX39P", "seat").checked(1000.0)
+    assert not seat.check_in_due(1000.0 + CHECK_IN_EVERY)  # within the period: no write
+    assert seat.check_in_due(1000.0 + CHECK_IN_EVERY + 0.5)
+    assert Membership("KX39P", "seat").check_in_due(CHECK_IN_EVERY + 1.0)  # never checked in

@@ -14,7 +14,6 @@ from ``app.py`` alone, without ``serve.py``'s check, checks with a fragment on a
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
@@ -60,7 +59,7 @@ def check(page: str, *, timer: bool) -> None:
             st.rerun()
         return
     now = time.time()
-    if now - seat.checked_in > CHECK_IN_EVERY:
+    if seat.check_in_due(now):
         if not reached(lambda: room.check_in(code, held.seat)):
             if timer:
                 st.rerun()
@@ -74,7 +73,7 @@ def check(page: str, *, timer: bool) -> None:
         if seat.needs(version):
             st.rerun()
         if seat.overdue(now, RETRY_SECONDS):
-            change(seat=replace(seat, asked=now))
+            change(seat=seat.asking(now))
             st.rerun()
         return
     if not seat.needs(version):
@@ -82,7 +81,7 @@ def check(page: str, *, timer: bool) -> None:
     state = reach(lambda: room.state(code))
     if state is None:
         return
-    seat = replace(seat.opening(state, here(page)), asked=now)
+    seat = seat.opening(state, here(page)).asking(now)
     change(seat=seat)
     if seat.pending is not None and seat.pending.page != page:
         try:
@@ -146,7 +145,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
             change(seat=seat.published(shown))
         return
     left, seat = seat.wrote(page, query)
-    change(seat=replace(seat, drawn=seat.seen))
+    change(seat=seat.drew())
     if left:
         change(class_cookie=remembered(seat))
         st.toast(
