@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -178,6 +178,19 @@ def read_answer(text: str, poll: Poll) -> Answer | None:
         return None
 
 
+def choice_counts(poll: Poll, answers: Iterable[Answer]) -> list[int]:
+    """How many ``answers`` chose each of ``poll``'s options (other answers are not counted).
+
+    >>> choice_counts(Poll(1, "choice", "Deeper?", ("yes", "no")), [ChoiceAnswer(1)])
+    [0, 1]
+    """
+    counts = [0] * len(poll.options)
+    for answer in answers:
+        if isinstance(answer, ChoiceAnswer) and 0 <= answer.option < len(counts):
+            counts[answer.option] += 1
+    return counts
+
+
 @dataclass(frozen=True)
 class ClassState:
     """What a class shows at one version (what a student reads when the version moved)."""
@@ -231,6 +244,7 @@ __all__ = [
     "SplitAnswer",
     "Teacher",
     "answer_text",
+    "choice_counts",
     "choice_poll",
     "clean_code",
     "read_answer",

@@ -10,8 +10,11 @@ from core.classroom import (
     MOST_OPTIONS,
     OPTION_CHARACTERS,
     QUESTION_CHARACTERS,
+    ChoiceAnswer,
     Poll,
     Shown,
+    SplitAnswer,
+    choice_counts,
     choice_poll,
     clean_code,
     read_answer,
@@ -144,3 +147,11 @@ def test_an_answer_from_garbage_is_none(text: str) -> None:
 def test_an_answer_with_an_infinite_number_is_none(text: str) -> None:
     assert read_answer(text, split_poll()) is None
     assert read_answer(text, choice_poll(1, "q", ["a", "b"])) is None
+
+
+def test_choice_counts_count_each_option_and_nothing_else() -> None:
+    poll = choice_poll(1, "Deeper?", ["yes", "no", "it depends"])
+    answers = [ChoiceAnswer(0), ChoiceAnswer(2), ChoiceAnswer(2), SplitAnswer(0, 1.0)]
+    assert choice_counts(poll, answers) == [1, 0, 2]
+    assert choice_counts(poll, [ChoiceAnswer(3), ChoiceAnswer(-1)]) == [0, 0, 0]  # none fits
+    assert choice_counts(poll, []) == [0, 0, 0]

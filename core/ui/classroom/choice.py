@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.app.words import md
-from core.classroom import ChoiceAnswer, Membership, NoClass, Poll, StoreDown
+from core.classroom import ChoiceAnswer, Membership, NoClass, Poll, StoreDown, choice_counts
 from core.figures.poll import choice_figure
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach
 from core.ui.display import chart
@@ -75,10 +75,7 @@ def _choice_results(poll: Poll) -> None:
     if seat is None:
         return
     answers = reach(lambda: classroom().answers(seat.code, poll)) or {}
-    counts = [0] * len(poll.options)
-    for answer in answers.values():
-        if isinstance(answer, ChoiceAnswer):
-            counts[answer.option] += 1
+    counts = choice_counts(poll, answers.values())
     chart(choice_figure(poll.options, counts), key=f"class-choice-chart-{poll.number}")
     if seat.teaching:
         reveal, close = st.columns(2)

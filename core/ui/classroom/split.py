@@ -24,6 +24,7 @@ from core.figures import compute_split_scan
 from core.figures.poll import poll_figure
 from core.ui.cached import built_once
 from core.ui.classroom.choice import class_poll
+from core.ui.classroom.follow import here
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach
 from core.ui.display import chart
 from core.ui.growth_panels import NoSplit, node_targets, pick_split, split_against_best
@@ -31,8 +32,8 @@ from core.ui.visit import change, visit
 
 
 def _here() -> Shown:
-    now = visit()
-    return Shown(str(now.page), now.written)
+    """What this session shows now: the page its last run drew, with its settings."""
+    return here(str(visit().page))
 
 
 def split_poll(model: Any, view: ModelView, steps: GrowthSteps, k: int) -> bool:
