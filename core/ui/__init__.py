@@ -71,7 +71,7 @@ from core.ui.panels import (
     scores,
     votes,
 )
-from core.ui.param_map_panel import criterion_maps, param_map, param_map_notice
+from core.ui.param_map_panel import criterion_maps, param_map, steadier
 from core.ui.split_poll import split_poll
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
@@ -110,7 +110,6 @@ __all__ = [
     "model_fit",
     "newest_split",
     "param_map",
-    "param_map_notice",
     "pick_node",
     "pruning_walk",
     "scores",
@@ -119,6 +118,7 @@ __all__ = [
     "split_history",
     "split_poll",
     "start",
+    "steadier",
     "start_home",
     "step_bar",
     "step_fit",
