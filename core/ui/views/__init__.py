@@ -83,7 +83,7 @@ def explain(page: View, lesson: View | None = None) -> None:
     """The expander "How this is computed" for the page's own view and its open lesson."""
     shown = (page,) if lesson is None else (page, lesson)
     how_computed(
-        " ".join(view.computed for view in shown),
+        " ".join(view.computed for view in shown if view.computed),
         [function for view in shown for function in view.computed_by],
     )
 
