@@ -23,7 +23,7 @@ from core.figures.criterion import (
     seed_figure,
     split_lab,
 )
-from core.ui.cached import STUDY_SEEDS, criterion_study
+from core.ui.cached_curves import STUDY_SEEDS, criterion_study
 from core.ui.display import chart
 
 
