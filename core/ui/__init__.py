@@ -1,10 +1,13 @@
 """The app's Streamlit side, the one package in ``core`` that imports Streamlit.
 
 A page reads top to bottom: ``controls = ui.start(PAGE)`` and its controls (each returns its
-value), ``ui.view(settings)`` and the cached models, the panels, ``ui.how_computed``. Pages
-import the package (``from core import ui``) and call everything as ``ui.<name>``:
+value), ``ui.view(settings)``, then its view, which lays out the cached models and the panels,
+and ``views.explain`` ("How this is computed"). Pages and views import the package
+(``from core import ui``) and call everything as ``ui.<name>``:
 
 - :mod:`core.ui.controls`: ``start``, the :class:`Controls` of a page, ``tree_controls``.
+- :mod:`core.ui.views`: each page's views as data (:class:`~core.ui.views.View`: its
+  notice, its code for "How this is computed", what draws it), one module per page.
 - :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
   rendered diagrams; :mod:`core.ui.cached_curves`: the curves and studies over many trees.
 - :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, votes, the pruning
