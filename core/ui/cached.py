@@ -281,7 +281,7 @@ def svg(dot: str) -> str:
     """The diagram ``dot`` rendered to SVG by Graphviz, remembered by its DOT text.
 
     Most reruns (a new test sample elsewhere on the page, a chart click) leave the tree as it
-    was; rendering it again would cost 10-20 ms each time.
+    was; rendering it again would cost a Graphviz layout each time.
     """
     return render_svg(dot)
 

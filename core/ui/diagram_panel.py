@@ -166,7 +166,7 @@ class _Layout:
             return drawn, to_dot(
                 drawn, detail=details[0], node_numbers=self.node_numbers, selected=self.selected
             )
-        # Choosing the levels costs a few layouts (10-30 ms with Graphviz's). Two samples that
+        # Choosing the levels costs a few Graphviz layouts. Two samples that
         # reach the same leaf light the same path, and labels of as many characters take the
         # same room (a digit is as wide as any other): the choice made for one serves both.
         reach = None

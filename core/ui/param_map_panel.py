@@ -1,4 +1,4 @@
-"""The parameter map panel (issue 20, part 3): which ``max_depth`` and ``min_samples_leaf``
+"""The parameter map panel: which ``max_depth`` and ``min_samples_leaf``
 score best on this data, as a heat map; a click on a cell grows that tree. On Gini vs entropy,
 the two trees' maps and their difference (:func:`criterion_maps`).
 
