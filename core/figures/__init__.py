@@ -5,15 +5,9 @@ boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
 from core.figures._model import score, score_name
-from core.figures.boundary import (
-    BoundaryData,
-    BoundaryGrid,
-    BoundaryPoints,
-    boundary_figure,
-    compute_boundary,
-    grid_resolution,
-    split_points,
-)
+from core.figures.boundary import BoundaryData, BoundaryGrid, BoundaryPoints, compute_boundary
+from core.figures.boundary_grid import grid_resolution, split_points
+from core.figures.boundary_plot import boundary_figure
 from core.figures.curves import (
     DepthCurve,
     ForestCurve,

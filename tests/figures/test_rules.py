@@ -148,7 +148,8 @@ def test_path_in_words_says_a_value_was_missing(titanic_like) -> None:
 def test_a_one_hot_axis_is_no_and_yes_and_missing_values_leave_the_grid_whole(
     titanic_like,
 ) -> None:
-    from core.figures.boundary import boundary_figure, compute_boundary
+    from core.figures.boundary import compute_boundary
+    from core.figures.boundary_plot import boundary_figure
 
     X, y = titanic_like
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
