@@ -23,10 +23,9 @@ from core.figures.impurity_curves import (
     SplitScanData,
     compute_impurity_curves,
     compute_split_scan,
-    impurity_figure,
     node_proportion,
-    split_scan_figure,
 )
+from core.figures.impurity_plot import impurity_figure, split_scan_figure
 from core.figures.palette import (
     BACKGROUND,
     CLASS_COLORS,
