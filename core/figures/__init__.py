@@ -16,6 +16,7 @@ from core.figures.curves import (
     depth_curve_figure,
     forest_curve_figure,
 )
+from core.figures.diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 from core.figures.importances import Importances, compute_importances, importance_figure
 from core.figures.impurity_curves import (
     FeatureScan,
@@ -52,13 +53,7 @@ from core.figures.render import (
     render_png,
     render_svg,
 )
-from core.figures.tree_diagram import (
-    CollapsedSubtree,
-    DiagramEdge,
-    DiagramNode,
-    TreeDiagram,
-    build_tree_diagram,
-)
+from core.figures.tree_diagram import build_tree_diagram
 from core.figures.tree_dot import to_dot
 
 __all__ = [

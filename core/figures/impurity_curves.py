@@ -29,7 +29,7 @@ from core.figures._model import (
     select_tree,
     task_of,
 )
-from core.figures.tree_diagram import CRITERION_LABELS
+from core.figures.diagram import CRITERION_LABELS
 
 __all__ = [
     "FeatureScan",

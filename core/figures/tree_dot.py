@@ -1,4 +1,4 @@
-"""Render a :class:`~core.figures.tree_diagram.TreeDiagram` as Graphviz DOT text.
+"""Render a :class:`~core.figures.diagram.TreeDiagram` as Graphviz DOT text.
 
 Nodes are HTML-like labels (tables) so a class bar can sit inside a node. Split nodes have
 rounded corners; leaves have square corners, a heavier border and a bold ``predict`` line;
@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from core.figures.diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 from core.figures.palette import (
     BACKGROUND,
     EDGE_COLOR,
@@ -23,7 +24,6 @@ from core.figures.palette import (
     sequential_color,
 )
 from core.figures.rules import edge_text, rule_text
-from core.figures.tree_diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 
 __all__ = ["Detail", "EdgeLabels", "escape_html", "estimated_size", "format_number", "to_dot"]
 

@@ -27,6 +27,7 @@ from core.figures import (
     regression_figure,
     to_dot,
 )
+from core.figures.diagram import TreeDiagram
 from core.figures.fold import (
     BROWSER_TALLER,
     Fold,
@@ -40,7 +41,6 @@ from core.figures.overlays import sample_star
 from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.render import dot_available
 from core.figures.rules import category_of
-from core.figures.tree_diagram import TreeDiagram
 from core.figures.tree_dot import Detail, estimated_size
 from core.figures.votes import Votes, compute_votes, vote_figure
 from core.figures.wire import wire_form, with_traces
