@@ -1,8 +1,8 @@
 """A traced tree as plain data: the nodes, edges and collapsed subtrees a drawing shows.
 
 :func:`~core.figures.tree_diagram.build_tree_diagram` fills these from a fitted tree's arrays;
-:func:`~core.figures.tree_dot.to_dot` and :mod:`core.figures.fold` read them. Holding them
-apart from both lets either side change without the other.
+:func:`~core.figures.tree_dot.to_dot` and :func:`~core.figures.tree_dot.estimated_size` read
+them. Holding them apart from both lets either side change without the other.
 """
 
 from __future__ import annotations
