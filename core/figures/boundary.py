@@ -18,13 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from core.figures._model import Classifier, FittedModel, FloatArray, IntArray, as_2d, encode_labels
-from core.figures.boundary_grid import (
-    column_medians,
-    exact_edges,
-    grid_resolution,
-    grid_rows,
-    uniform_edges,
-)
+from core.figures.boundary_grid import column_medians, grid_edges, grid_resolution, grid_rows
 from core.figures.palette import purity
 
 __all__ = ["BoundaryData", "BoundaryGrid", "BoundaryPoints", "compute_boundary"]
@@ -137,6 +131,63 @@ def _points(
     )
 
 
+def _check_axes(
+    features: tuple[int, int], n_features: int, X_test: ArrayLike | None, y_test: ArrayLike | None
+) -> None:
+    """Refuse a pair that is not two different columns, or test rows without their labels."""
+    if len(features) != 2 or features[0] == features[1]:
+        raise ValueError(f"features must be two different columns, got {features}")
+    if not all(0 <= f < n_features for f in features):
+        raise ValueError(
+            f"features must be columns of X_train (0..{n_features - 1}), got {features}"
+        )
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test and y_test must be given together")
+
+
+def _names(
+    model: Classifier,
+    n_features: int,
+    feature_names: Sequence[str] | None,
+    class_names: Sequence[str] | None,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The columns' and the classes' names, checked against the data and the classifier.
+
+    A boundary lies between two classes at least.
+    """
+    classes = np.asarray(model.classes_)
+    n_classes = len(classes)
+    if n_classes < 2:
+        raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
+    names = (
+        tuple(feature_names)
+        if feature_names is not None
+        else tuple(f"x[{i}]" for i in range(n_features))
+    )
+    if len(names) != n_features:
+        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
+    labels = tuple(str(c) for c in (classes if class_names is None else class_names))
+    if len(labels) != n_classes:
+        raise ValueError(f"class_names must have {n_classes} names, got {len(labels)}")
+    return names, labels
+
+
+def _slice_base(
+    X: FloatArray, through: ArrayLike | None, through_name: str
+) -> tuple[FloatArray, str]:
+    """The row every grid point starts from, and what it is in words.
+
+    A slice through a traced sample shows, at that sample's point, exactly what the model
+    predicts for it; without one, the training medians.
+    """
+    if through is None:
+        return column_medians(X), "the medians"
+    base = np.asarray(through, dtype=np.float64).reshape(-1)
+    if base.shape != (X.shape[1],):
+        raise ValueError(f"through must be one row of {X.shape[1]} values, got {base.shape}")
+    return base, through_name or "the chosen sample"
+
+
 def compute_boundary(
     model: FittedModel,
     X_train: ArrayLike,
@@ -197,59 +248,22 @@ def compute_boundary(
     """
     X = as_2d(X_train, "X_train")
     n_features = X.shape[1]
-    if len(features) != 2 or features[0] == features[1]:
-        raise ValueError(f"features must be two different columns, got {features}")
-    if not all(0 <= f < n_features for f in features):
-        raise ValueError(
-            f"features must be columns of X_train (0..{n_features - 1}), got {features}"
-        )
-    if (X_test is None) != (y_test is None):
-        raise ValueError("X_test and y_test must be given together")
-    if not isinstance(model, Classifier):
+    _check_axes(features, n_features, X_test, y_test)
+    if not isinstance(model, Classifier):  # only a classifier has regions
         raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
-    classes = np.asarray(model.classes_)
-    n_classes = len(classes)
-    if n_classes < 2:
-        raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
-    names = (
-        tuple(feature_names)
-        if feature_names is not None
-        else tuple(f"x[{i}]" for i in range(n_features))
-    )
-    if len(names) != n_features:
-        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
-    labels = tuple(str(c) for c in (classes if class_names is None else class_names))
-    if len(labels) != n_classes:
-        raise ValueError(f"class_names must have {n_classes} names, got {len(labels)}")
+    names, labels = _names(model, n_features, feature_names, class_names)
     side = grid_resolution(model) if resolution is None else resolution
     if side < 2:
         raise ValueError(f"resolution must be >= 2, got {side}")
-
     X_all = X if X_test is None else np.vstack([X, as_2d(X_test, "X_test")])
     pair = (int(features[0]), int(features[1]))
     sources = [model] if edges_from is None else list(edges_from)
-    exact = [
-        None if resolution is not None else exact_edges(sources, f, X_all[:, f], margin, side)
-        for f in pair
-    ]
-    if exact[0] is not None and exact[1] is not None:
-        x_edges, y_edges = exact[0], exact[1]
-    else:
-        x_edges = uniform_edges(X_all[:, pair[0]], side, margin)
-        y_edges = uniform_edges(X_all[:, pair[1]], side, margin)
+    x_edges, y_edges = grid_edges(sources, X_all, pair, side, margin, exact=resolution is None)
     x = (x_edges[:-1] + x_edges[1:]) / 2.0
     y = (y_edges[:-1] + y_edges[1:]) / 2.0
-    if through is None:
-        base = column_medians(X)
-        through_words = "the medians"
-    else:
-        base = np.asarray(through, dtype=np.float64).reshape(-1)
-        if base.shape != (n_features,):
-            raise ValueError(f"through must be one row of {n_features} values, got {base.shape}")
-        through_words = through_name or "the chosen sample"
-    rows = grid_rows(x, y, base, pair)
-    proba = np.asarray(model.predict_proba(rows), dtype=np.float64)
-    proba = proba.reshape(len(y), len(x), n_classes)
+    base, through_words = _slice_base(X, through, through_name)
+    proba = np.asarray(model.predict_proba(grid_rows(x, y, base, pair)), dtype=np.float64)
+    proba = proba.reshape(len(y), len(x), len(labels))
     grid = BoundaryGrid(
         features=pair,
         feature_names=(names[pair[0]], names[pair[1]]),

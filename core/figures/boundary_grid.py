@@ -16,6 +16,7 @@ from core.figures._model import FittedModel, FloatArray, n_trees, trees_of
 __all__ = [
     "column_medians",
     "exact_edges",
+    "grid_edges",
     "grid_resolution",
     "grid_rows",
     "split_points",
@@ -104,3 +105,26 @@ def exact_edges(
     if cuts.size + 1 > maximum:
         return None
     return np.concatenate([[low], cuts, [high]])
+
+
+def grid_edges(
+    models: Sequence[FittedModel],
+    X: FloatArray,
+    features: tuple[int, int],
+    side: int,
+    margin: float,
+    *,
+    exact: bool,
+) -> tuple[FloatArray, FloatArray]:
+    """Cell edges along both axes: the models' split points when ``exact`` and both axes have
+    at most ``side`` cells of them, else ``side`` equal cells on each axis.
+
+    One exact axis beside an equal one would draw neither picture, so both go together.
+    """
+    cuts = [exact_edges(models, f, X[:, f], margin, side) if exact else None for f in features]
+    if cuts[0] is not None and cuts[1] is not None:
+        return cuts[0], cuts[1]
+    return (
+        uniform_edges(X[:, features[0]], side, margin),
+        uniform_edges(X[:, features[1]], side, margin),
+    )
