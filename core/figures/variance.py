@@ -179,31 +179,75 @@ def compute_spread(
     """
     grid = np.asarray(grid_values, dtype=float)
     tests = np.asarray(test_values, dtype=float)
+    if task == "regression":
+        return _regression_spread(grid, tests, X_test, y_test, xs, feature_names, truth)
+    assert ys is not None, "a classification grid has y positions"
+    return _classification_spread(grid, tests, X_test, y_test, xs, ys, feature_names, class_names)
+
+
+def _regression_spread(
+    grid: FloatArray,
+    tests: FloatArray,
+    X_test: FloatArray,
+    y_test: FloatArray,
+    xs: FloatArray,
+    feature_names: tuple[str, ...],
+    truth: FloatArray | None,
+) -> Spread:
+    """The K staircases, their mean, and the squared error of the first k trees' mean."""
     n_trees = int(grid.shape[0])
     counts = np.arange(1, n_trees + 1, dtype=float)
-    if task == "regression":
-        target = np.asarray(y_test, dtype=float)
-        running = np.cumsum(tests, axis=0) / counts[:, None]
-        error_by_k = np.mean((running - target[None, :]) ** 2, axis=1)
-        tree_error = float(np.mean((tests - target[None, :]) ** 2))
-        return Spread(
-            task,
-            n_trees,
-            feature_names,
-            (),
-            np.asarray(xs, dtype=float),
-            np.zeros(0),
-            grid,
-            grid.mean(axis=0),
-            None,
-            np.asarray(X_test, dtype=float),
-            target,
-            error_by_k,
-            tree_error,
-            None,
-            decomposition(tests, target, truth),
-        )
-    assert ys is not None, "a classification grid has y positions"
+    target = np.asarray(y_test, dtype=float)
+    running = np.cumsum(tests, axis=0) / counts[:, None]
+    error_by_k = np.mean((running - target[None, :]) ** 2, axis=1)
+    tree_error = float(np.mean((tests - target[None, :]) ** 2))
+    return Spread(
+        "regression",
+        n_trees,
+        feature_names,
+        (),
+        np.asarray(xs, dtype=float),
+        np.zeros(0),
+        grid,
+        grid.mean(axis=0),
+        None,
+        np.asarray(X_test, dtype=float),
+        target,
+        error_by_k,
+        tree_error,
+        None,
+        decomposition(tests, target, truth),
+    )
+
+
+def _pair_agreement(tree_classes: FloatArray, n_classes: int) -> float | None:
+    """The share of (ordered pair of trees, test row) where both trees give the same class.
+
+    Counted per row from how many trees vote for each class: ``sum_c v_c (v_c - 1)`` ordered
+    pairs agree, of ``K (K - 1)``. None with one tree: there is no pair.
+    """
+    n_trees, n_rows = tree_classes.shape
+    if n_trees < 2:
+        return None
+    per_class = np.stack([(tree_classes == c).sum(axis=0) for c in range(n_classes)])
+    pairs_agreeing = (per_class * (per_class - 1)).sum(axis=0)  # ordered pairs, per row
+    return float(pairs_agreeing.sum() / (n_trees * (n_trees - 1) * n_rows))
+
+
+def _classification_spread(
+    grid: FloatArray,
+    tests: FloatArray,
+    X_test: FloatArray,
+    y_test: FloatArray,
+    xs: FloatArray,
+    ys: FloatArray,
+    feature_names: tuple[str, ...],
+    class_names: tuple[str, ...],
+) -> Spread:
+    """Each tree's class over the plane, how much the trees disagree there, the averaged
+    shares' class, and the test error of the first k trees' averaged shares."""
+    n_trees = int(grid.shape[0])
+    counts = np.arange(1, n_trees + 1, dtype=float)
     shape = (len(ys), len(xs))
     n_classes = grid.shape[2]
     votes = grid.argmax(axis=2)  # (K, n_grid): each tree's class
@@ -214,13 +258,8 @@ def compute_spread(
     error_by_k = np.mean(running.argmax(axis=2) != truth_classes[None, :], axis=1)
     tree_classes = tests.argmax(axis=2)  # (K, n)
     tree_error = float(np.mean(tree_classes != truth_classes[None, :]))
-    agreement = None
-    if n_trees > 1:
-        per_class = np.stack([(tree_classes == c).sum(axis=0) for c in range(n_classes)])
-        pairs_agreeing = (per_class * (per_class - 1)).sum(axis=0)  # ordered pairs, per row
-        agreement = float(pairs_agreeing.sum() / (n_trees * (n_trees - 1) * tests.shape[1]))
     return Spread(
-        task,
+        "classification",
         n_trees,
         feature_names,
         class_names,
@@ -233,6 +272,6 @@ def compute_spread(
         truth_classes,
         error_by_k,
         tree_error,
-        agreement,
+        _pair_agreement(tree_classes, n_classes),
         None,
     )

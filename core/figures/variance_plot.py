@@ -67,6 +67,123 @@ def step_points(xs: FloatArray, values: FloatArray) -> tuple[FloatArray, FloatAr
     return xs[kept], values[kept]
 
 
+#: Each tree's line: thin and faint, so that many of them show where they crowd together.
+_THIN = {"color": "rgba(26, 26, 26, 0.28)", "width": 1}
+
+
+def _regression_traces(spread: Spread, average: bool) -> list[dict[str, Any]]:
+    """The trees' staircases as one broken line, the test rows, and (``average``) their mean."""
+    xs, K = spread.xs, spread.n_trees
+    steps = [step_points(xs, values) for values in spread.tree_values]
+    line_x = np.concatenate([np.append(x, np.nan) for x, _ in steps]).tolist()
+    line_y = np.concatenate([np.append(y, np.nan) for _, y in steps]).tolist()
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": [None if v != v else v for v in line_x],
+            "y": [None if v != v else v for v in line_y],
+            "mode": "lines",
+            "line": {**_THIN, "shape": "hv"},
+            "name": f"{K} trees, one resample each",
+            "hoverinfo": "skip",
+        },
+        {
+            "type": "scatter",
+            "x": spread.test_x[:, 0],
+            "y": spread.test_y,
+            "mode": "markers",
+            "marker": {"size": 7, "color": MUTED_COLOR, "line": {"width": 0}},
+            "name": "test rows",
+        },
+    ]
+    if average:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": spread.average,
+                "mode": "lines",
+                "line": {"color": LINE_COLORS[1], "width": 4, "shape": "hv"},
+                "name": "their average",
+            }
+        )
+    return traces
+
+
+def _classification_traces(spread: Spread, average: bool) -> list[dict[str, Any]]:
+    """The trees' disagreement as shading, their boundaries as one broken line, (``average``)
+    the average's boundary, and the test rows."""
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "heatmap",
+            "x": spread.xs,
+            "y": spread.ys,
+            # A share shown to the percent: single precision halves what the browser reads.
+            "z": np.asarray(spread.disagreement, dtype=np.float32),
+            "zmin": 0.0,
+            "zmax": 1.0 - 1.0 / max(len(spread.class_names), 2),
+            "colorscale": [[0.0, "#FFFFFF"], [1.0, "#C4C4C4"]],
+            "showscale": False,
+            "hovertemplate": "trees disagreeing: %{z:.0%}<extra></extra>",
+        }
+    ]
+    edges_x: list[Any] = []
+    edges_y: list[Any] = []
+    for classes in spread.tree_values:
+        tree_x, tree_y = _edges(classes, spread.xs, spread.ys)
+        edges_x += tree_x
+        edges_y += tree_y
+    traces.append(
+        {
+            "type": "scatter",
+            "x": edges_x,
+            "y": edges_y,
+            "mode": "lines",
+            "line": _THIN,
+            "name": f"{spread.n_trees} trees' boundaries",
+            "hoverinfo": "skip",
+        }
+    )
+    if average:
+        avg_x, avg_y = _edges(spread.average, spread.xs, spread.ys)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": avg_x,
+                "y": avg_y,
+                "mode": "lines",
+                "line": {"color": FONT_COLOR, "width": 3},
+                "name": "their average's boundary",
+                "hoverinfo": "skip",
+            }
+        )
+    return traces + _test_row_traces(spread)
+
+
+def _test_row_traces(spread: Spread) -> list[dict[str, Any]]:
+    """The test rows in their class colours, one trace per class present (one legend entry)."""
+    traces: list[dict[str, Any]] = []
+    for c, name in enumerate(spread.class_names):
+        rows = spread.test_y == c
+        if not rows.any():
+            continue
+        traces.append(
+            {
+                "type": "scatter",
+                "x": spread.test_x[rows, 0],
+                "y": spread.test_x[rows, 1],
+                "mode": "markers",
+                "marker": {
+                    "size": 8,
+                    "color": class_color(c),
+                    "line": {"color": FONT_COLOR, "width": 1},
+                },
+                "name": f"test: {name}",
+            }
+        )
+    return traces
+
+
 def spread_figure(spread: Spread, *, average: bool = True, height: int = 480) -> go.Figure:
     """The K trees over each other, the test rows, and (``average``) their average.
 
@@ -74,109 +191,11 @@ def spread_figure(spread: Spread, *, average: bool = True, height: int = 480) ->
     line is one tree's boundary, the thick line the average's. Regression: each thin line is
     one tree's staircase, the thick line their mean.
     """
-    thin = {"color": "rgba(26, 26, 26, 0.28)", "width": 1}
-    traces: list[dict[str, Any]] = []
     if spread.task == "regression":
-        xs, K = spread.xs, spread.n_trees
-        steps = [step_points(xs, values) for values in spread.tree_values]
-        line_x = np.concatenate([np.append(x, np.nan) for x, _ in steps]).tolist()
-        line_y = np.concatenate([np.append(y, np.nan) for _, y in steps]).tolist()
-        traces.append(
-            {
-                "type": "scatter",
-                "x": [None if v != v else v for v in line_x],
-                "y": [None if v != v else v for v in line_y],
-                "mode": "lines",
-                "line": {**thin, "shape": "hv"},
-                "name": f"{K} trees, one resample each",
-                "hoverinfo": "skip",
-            }
-        )
-        traces.append(
-            {
-                "type": "scatter",
-                "x": spread.test_x[:, 0],
-                "y": spread.test_y,
-                "mode": "markers",
-                "marker": {"size": 7, "color": MUTED_COLOR, "line": {"width": 0}},
-                "name": "test rows",
-            }
-        )
-        if average:
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": xs,
-                    "y": spread.average,
-                    "mode": "lines",
-                    "line": {"color": LINE_COLORS[1], "width": 4, "shape": "hv"},
-                    "name": "their average",
-                }
-            )
+        traces = _regression_traces(spread, average)
         x_title, y_title = spread.feature_names[0], "prediction"
     else:
-        traces.append(
-            {
-                "type": "heatmap",
-                "x": spread.xs,
-                "y": spread.ys,
-                # A share shown to the percent: single precision halves what the browser reads.
-                "z": np.asarray(spread.disagreement, dtype=np.float32),
-                "zmin": 0.0,
-                "zmax": 1.0 - 1.0 / max(len(spread.class_names), 2),
-                "colorscale": [[0.0, "#FFFFFF"], [1.0, "#C4C4C4"]],
-                "showscale": False,
-                "hovertemplate": "trees disagreeing: %{z:.0%}<extra></extra>",
-            }
-        )
-        edges_x: list[Any] = []
-        edges_y: list[Any] = []
-        for classes in spread.tree_values:
-            tree_x, tree_y = _edges(classes, spread.xs, spread.ys)
-            edges_x += tree_x
-            edges_y += tree_y
-        traces.append(
-            {
-                "type": "scatter",
-                "x": edges_x,
-                "y": edges_y,
-                "mode": "lines",
-                "line": thin,
-                "name": f"{spread.n_trees} trees' boundaries",
-                "hoverinfo": "skip",
-            }
-        )
-        if average:
-            avg_x, avg_y = _edges(spread.average, spread.xs, spread.ys)
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": avg_x,
-                    "y": avg_y,
-                    "mode": "lines",
-                    "line": {"color": FONT_COLOR, "width": 3},
-                    "name": "their average's boundary",
-                    "hoverinfo": "skip",
-                }
-            )
-        for c, name in enumerate(spread.class_names):
-            rows = spread.test_y == c
-            if not rows.any():
-                continue
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": spread.test_x[rows, 0],
-                    "y": spread.test_x[rows, 1],
-                    "mode": "markers",
-                    "marker": {
-                        "size": 8,
-                        "color": class_color(c),
-                        "line": {"color": FONT_COLOR, "width": 1},
-                    },
-                    "name": f"test: {name}",
-                }
-            )
+        traces = _classification_traces(spread, average)
         x_title, y_title = spread.feature_names[0], spread.feature_names[1]
     layout = merge(
         styled_layout(title=None, x_title=x_title, y_title=y_title, height=height),
