@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -186,19 +187,10 @@ def compute_split_scan(
     if not 0 <= node_id < n_nodes:
         raise ValueError(f"node_id must be in [0, {n_nodes - 1}], got {node_id}")
     X = as_2d(X_train, "X_train")
-    names = (
-        list(feature_names) if feature_names is not None else [f"x[{i}]" for i in range(X.shape[1])]
-    )
-    if len(names) != X.shape[1]:
-        raise ValueError(f"feature_names must have {X.shape[1]} names, got {len(names)}")
+    names = _feature_names(feature_names, X.shape[1])
     in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
     weights = None if sample_weight is None else np.asarray(sample_weight)[in_node]
-    if task_of(model) == "classification":
-        classes = classes_of(model)
-        target = encode_labels(classes, y_train)[in_node].astype(np.float64)
-        n_classes: int | None = len(classes)
-    else:
-        target, n_classes = np.asarray(y_train, dtype=np.float64)[in_node], None
+    target, n_classes = _node_target(model, y_train, in_node)
     _, min_leaf = resolve_min_samples(tree.min_samples_split, tree.min_samples_leaf, len(X))
     crit = tree.criterion
     scans = []
@@ -224,15 +216,7 @@ def compute_split_scan(
                 scan.best_impurity,
             )
         )
-    left = int(np.asarray(arrays.children_left)[node_id])
-    chosen_feature = chosen_threshold = chosen_impurity = None
-    if left != -1:
-        right = int(np.asarray(arrays.children_right)[node_id])
-        w = np.asarray(arrays.weighted_n_node_samples, dtype=np.float64)
-        imp = np.asarray(arrays.impurity, dtype=np.float64)
-        chosen_feature = int(np.asarray(arrays.feature)[node_id])
-        chosen_threshold = float(np.asarray(arrays.threshold)[node_id])
-        chosen_impurity = float((w[left] * imp[left] + w[right] * imp[right]) / w[node_id])
+    chosen_feature, chosen_threshold, chosen_impurity = _chosen_split(arrays, node_id)
     return SplitScanData(
         node_id=node_id,
         criterion=crit,
@@ -243,6 +227,43 @@ def compute_split_scan(
         chosen_feature=chosen_feature,
         chosen_threshold=chosen_threshold,
         chosen_impurity=chosen_impurity,
+    )
+
+
+def _feature_names(feature_names: Sequence[str] | None, n_features: int) -> list[str]:
+    """One name per column of ``X_train`` (default ``x[i]``), to title each feature's panel."""
+    names = (
+        list(feature_names) if feature_names is not None else [f"x[{i}]" for i in range(n_features)]
+    )
+    if len(names) != n_features:
+        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
+    return names
+
+
+def _node_target(
+    model: FittedModel, y_train: ArrayLike, in_node: np.ndarray
+) -> tuple[FloatArray, int | None]:
+    """The node's rows' targets as the scan reads them: class codes (with the number of
+    classes) for a classifier, the values themselves for a regressor."""
+    if task_of(model) == "classification":
+        classes = classes_of(model)
+        return encode_labels(classes, y_train)[in_node].astype(np.float64), len(classes)
+    return np.asarray(y_train, dtype=np.float64)[in_node], None
+
+
+def _chosen_split(arrays: Any, node_id: int) -> tuple[int | None, float | None, float | None]:
+    """The tree's own split at the node, from its arrays: feature, threshold and weighted child
+    impurity ``(w_L imp_L + w_R imp_R) / w_node``; all None at a leaf."""
+    left = int(np.asarray(arrays.children_left)[node_id])
+    if left == -1:
+        return None, None, None
+    right = int(np.asarray(arrays.children_right)[node_id])
+    w = np.asarray(arrays.weighted_n_node_samples, dtype=np.float64)
+    imp = np.asarray(arrays.impurity, dtype=np.float64)
+    return (
+        int(np.asarray(arrays.feature)[node_id]),
+        float(np.asarray(arrays.threshold)[node_id]),
+        float((w[left] * imp[left] + w[right] * imp[right]) / w[node_id]),
     )
 
 

@@ -19,7 +19,7 @@ from core.figures._layout import (
     subplot_grid,
     vline,
 )
-from core.figures.impurity_curves import ImpurityCurves, SplitScanData
+from core.figures.impurity_curves import FeatureScan, ImpurityCurves, SplitScanData
 from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, SERIES_COLORS
 
@@ -92,6 +92,95 @@ def _ranked_features(data: SplitScanData, limit: int) -> list[int]:
     return [f for f in order if data.scans[f].thresholds.size][:limit]
 
 
+def _panels_layout(
+    data: SplitScanData, n_panels: int, cols: int, title: str | None
+) -> dict[str, Any]:
+    """A grid of panels sharing the impurity axis, each titled later by its feature."""
+    rows = math.ceil(n_panels / cols)
+    layout = styled_layout(
+        title=f"Why node {data.node_id} splits here ({data.n_samples} samples)"
+        if title is None
+        else title,
+        x_title="",
+        y_title="",
+        height=170 + 260 * rows,
+    )
+    grid = subplot_grid(
+        rows,
+        cols,
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.16 if rows > 1 else 0.1,
+        n_titles=n_panels,
+    )
+    for name, axis in grid.items():
+        if name.startswith(("xaxis", "yaxis")):
+            styled = axis_style("threshold" if name.startswith("xaxis") else "")
+            layout[name] = merge(styled, axis)
+    layout["annotations"] = grid["annotations"]
+    return layout
+
+
+def _scan_traces(scan: FeatureScan, chosen: bool, x: str, y: str) -> list[dict[str, Any]]:
+    """One feature's curve of child impurity, and its best threshold as a dot.
+
+    The chosen feature's are in the first line colour, the others muted.
+    """
+    color = LINE_COLORS[0] if chosen else MUTED_COLOR
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": scan.thresholds,
+            "y": scan.child_impurity,
+            "mode": "lines+markers",
+            "line": {"color": color, "width": 2.5},
+            "marker": {"size": 4},
+            "showlegend": False,
+            "name": scan.name,
+            "hovertemplate": f"{scan.name} ≤ %{{x:.3f}}: %{{y:.3f}}<extra></extra>",
+            "xaxis": x,
+            "yaxis": y,
+        }
+    ]
+    # (A "known | missing" split, threshold inf, has no point on the threshold axis.)
+    if scan.best_threshold is not None and math.isfinite(scan.best_threshold):
+        traces.append(
+            {
+                "type": "scatter",
+                "x": [scan.best_threshold],
+                "y": [scan.best_impurity],
+                "mode": "markers",
+                "marker": {"size": 10, "color": color},
+                "showlegend": False,
+                "hovertemplate": "best: %{y:.3f} at %{x:.3f}<extra></extra>",
+                "xaxis": x,
+                "yaxis": y,
+            }
+        )
+    return traces
+
+
+def _chosen_star(data: SplitScanData, x: str, y: str) -> dict[str, Any]:
+    """The tree's own split as a large star, the one legend entry."""
+    return {
+        "type": "scatter",
+        "x": [data.chosen_threshold],
+        "y": [data.chosen_impurity],
+        "mode": "markers",
+        "marker": {
+            "size": 20,
+            "symbol": "star",
+            "color": LINE_COLORS[1],
+            "line": {"color": FONT_COLOR, "width": 1},
+        },
+        "name": "the tree's split",
+        "showlegend": True,
+        "hovertemplate": "chosen: ≤ %{x:.3f}, child impurity %{y:.3f}<extra></extra>",
+        "xaxis": x,
+        "yaxis": y,
+    }
+
+
 def split_scan_figure(
     data: SplitScanData,
     *,
@@ -123,28 +212,7 @@ def split_scan_figure(
     if not shown:
         raise ValueError("no feature can split this node (all values equal, or a leaf too small)")
     cols = min(columns, len(shown))
-    rows = math.ceil(len(shown) / cols)
-    layout = styled_layout(
-        title=f"Why node {data.node_id} splits here ({data.n_samples} samples)"
-        if title is None
-        else title,
-        x_title="",
-        y_title="",
-        height=170 + 260 * rows,
-    )
-    grid = subplot_grid(
-        rows,
-        cols,
-        shared_yaxes=True,
-        horizontal_spacing=0.04,
-        vertical_spacing=0.16 if rows > 1 else 0.1,
-        n_titles=len(shown),
-    )
-    for name, axis in grid.items():
-        if name.startswith(("xaxis", "yaxis")):
-            styled = axis_style("threshold" if name.startswith("xaxis") else "")
-            layout[name] = merge(styled, axis)
-    layout["annotations"] = grid["annotations"]
+    layout = _panels_layout(data, len(shown), cols, title)
     traces: list[dict[str, Any]] = []
     shapes: list[dict[str, Any]] = []
     for k, f in enumerate(shown):
@@ -156,21 +224,7 @@ def split_scan_figure(
         if k % cols == 0:
             layout[f"yaxis{number}"]["title"]["text"] = f"weighted child {data.impurity_name}"
         chosen = f == data.chosen_feature
-        traces.append(
-            {
-                "type": "scatter",
-                "x": scan.thresholds,
-                "y": scan.child_impurity,
-                "mode": "lines+markers",
-                "line": {"color": LINE_COLORS[0] if chosen else MUTED_COLOR, "width": 2.5},
-                "marker": {"size": 4},
-                "showlegend": False,
-                "name": scan.name,
-                "hovertemplate": f"{scan.name} ≤ %{{x:.3f}}: %{{y:.3f}}<extra></extra>",
-                "xaxis": x,
-                "yaxis": y,
-            }
-        )
+        traces += _scan_traces(scan, chosen, x, y)
         # The node's impurity across the panel (what fig.add_hline writes).
         shapes.append(
             {
@@ -184,41 +238,8 @@ def split_scan_figure(
                 "line": {"color": FONT_COLOR, "dash": "dot", "width": 1},
             }
         )
-        # (A "known | missing" split, threshold inf, has no point on the threshold axis.)
-        if scan.best_threshold is not None and math.isfinite(scan.best_threshold):
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": [scan.best_threshold],
-                    "y": [scan.best_impurity],
-                    "mode": "markers",
-                    "marker": {"size": 10, "color": LINE_COLORS[0] if chosen else MUTED_COLOR},
-                    "showlegend": False,
-                    "hovertemplate": "best: %{y:.3f} at %{x:.3f}<extra></extra>",
-                    "xaxis": x,
-                    "yaxis": y,
-                }
-            )
         if chosen and data.chosen_threshold is not None and math.isfinite(data.chosen_threshold):
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": [data.chosen_threshold],
-                    "y": [data.chosen_impurity],
-                    "mode": "markers",
-                    "marker": {
-                        "size": 20,
-                        "symbol": "star",
-                        "color": LINE_COLORS[1],
-                        "line": {"color": FONT_COLOR, "width": 1},
-                    },
-                    "name": "the tree's split",
-                    "showlegend": True,
-                    "hovertemplate": "chosen: ≤ %{x:.3f}, child impurity %{y:.3f}<extra></extra>",
-                    "xaxis": x,
-                    "yaxis": y,
-                }
-            )
+            traces.append(_chosen_star(data, x, y))
             line = vline(data.chosen_threshold, {"color": LINE_COLORS[1], "width": 1.5})
             shapes.append({**line, "xref": x, "yref": f"{y} domain"})
     layout["shapes"] = shapes
