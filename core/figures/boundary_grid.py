@@ -46,9 +46,8 @@ def grid_resolution(
     ``side = sqrt(budget / n_trees)``, clipped to ``[minimum, maximum]``: a single tree and a
     100-tree forest get 150 x 150, a 500-tree forest 70 x 70. The cap is set by the browser,
     not by prediction: every cell travels to the page with its colour value, confidence and
-    class name, and a 300 x 300 grid was 3.2 MB of chart data and 130 ms of Plotly work per
-    redraw, against 0.8 MB and 15 ms at 150 x 150. Prediction itself is cheap: the 100-tree
-    iris grid takes about 4 ms with our engine's ``predict_proba``.
+    class name, so the chart data and Plotly's work on every redraw grow with the number of
+    cells, while predicting the grid stays cheap.
     """
     side = int(np.sqrt(budget / max(n_trees(model), 1)))
     return int(np.clip(side, minimum, maximum))

@@ -77,7 +77,7 @@ def _point_traces(grid: BoundaryGrid, points: BoundaryPoints) -> list[dict[str, 
     hollow = points.split == "test"
     # On a slice a point's own row is not on the picture's plane: its region there need not
     # be the class the model gives it. So it takes the colour of that class, and a cross
-    # still marks exactly the mistakes the scores count (issue 24).
+    # still marks exactly the mistakes the scores count.
     shown_as = points.predicted if grid.is_slice else points.label
     for k in range(len(grid.class_names)):
         mask = shown_as == k

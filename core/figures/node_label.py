@@ -141,7 +141,7 @@ def node_rows(
                 rows.append(f"class = {_prediction(diagram, node, precision)}")
         elif not node.is_leaf:
             rows.append(f"mean = {_prediction(diagram, node, precision)}")
-    if diagram.has_test:  # asked for by its own toggle: shown at every detail (issue 24)
+    if diagram.has_test:  # asked for by its own toggle: shown at every detail
         rows.append(_test_line(diagram, node, precision))
     cells = [f"<TR><TD>{row}</TD></TR>" for row in rows]
     if diagram.task == "classification":
