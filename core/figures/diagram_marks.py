@@ -82,7 +82,11 @@ def missing_sides(tree: FittedTree, X_train: ArrayLike | None, n_nodes: int) -> 
         missing = np.isnan(X_rows[rows[split], feature[at[split]]])
         saw_missing[np.unique(at[split][missing])] = True
     missing_left = np.asarray(getattr(arrays, "missing_go_to_left", saw_missing), dtype=bool)
-    return [bool(missing_left[node]) if saw_missing[node] else None for node in range(n_nodes)]
+    # Read as Python values once: one NumPy element read per node costs more.
+    return [
+        side if seen else None
+        for side, seen in zip(missing_left.tolist(), saw_missing.tolist(), strict=True)
+    ]
 
 
 def shown_nodes(arrays: Any, max_depth: int | None, unfold: Collection[int]) -> np.ndarray:
