@@ -15,14 +15,8 @@ import streamlit as st
 from core.app.models import ModelView, TreeSpec
 from core.app.settings import Settings
 from core.app.words import md
-from core.figures.criterion import (
-    Parting,
-    first_parting,
-    lab_figure,
-    parting_figure,
-    seed_figure,
-    split_lab,
-)
+from core.figures.criterion import Parting, first_parting, split_lab
+from core.figures.criterion_plot import lab_figure, parting_figure, seed_figure
 from core.ui.cached_curves import STUDY_SEEDS, criterion_study
 from core.ui.display import chart
 

@@ -19,6 +19,7 @@ from core.figures import (
     build_tree_diagram,
     to_dot,
 )
+from core.figures.diagram import TreeDiagram
 from core.figures.fold import (
     BROWSER_TALLER,
     Fold,
@@ -29,7 +30,6 @@ from core.figures.fold import (
     svg_size,
 )
 from core.figures.render import dot_available
-from core.figures.tree_diagram import TreeDiagram
 from core.figures.tree_dot import Detail, estimated_size
 from core.ui.cached import built_once, svg
 from core.ui.display import tree_diagram

@@ -19,7 +19,8 @@ import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
 from core.figures.map_difference import MapDifference, param_map_difference_figure
-from core.figures.param_map import ParamMap, clicked_setting, param_grid, param_map_figure
+from core.figures.param_map import ParamMap, param_grid
+from core.figures.param_map_plot import clicked_setting, param_map_figure
 from core.ui.cached_curves import param_map as cached_param_map
 from core.ui.display import plotly_chart
 from core.ui.url_state import _to_widget

@@ -18,14 +18,8 @@ from core.app.models import ModelView, affordable, forest_spec
 from core.app.settings import DatasetShape, Settings
 from core.data.datasets import sine_curve
 from core.figures.glance import glance_figure
-from core.figures.variance import (
-    Decomposition,
-    Spread,
-    averaging_figure,
-    compute_spread,
-    decomposition_figure,
-    spread_figure,
-)
+from core.figures.variance import Decomposition, Spread, compute_spread
+from core.figures.variance_plot import averaging_figure, decomposition_figure, spread_figure
 from core.ui.cached import built_once, fit_forest, view_of
 from core.ui.display import chart, plotly_chart
 
