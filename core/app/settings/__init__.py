@@ -77,6 +77,8 @@ from core.app.settings.table import (
     TEST_SIZE,
     TEST_SIZE_RANGE,
     VIEWS,
+    from_widget,
+    to_widget,
 )
 from core.app.settings.values import Invalid, Kind, Setting, Widget
 
@@ -128,11 +130,13 @@ __all__ = [
     "field_is_valid",
     "fit_growth",
     "fit_sample",
+    "from_widget",
     "link_meaning",
     "merge",
     "n_tree_columns",
     "parse",
     "pruning_stops",
     "to_query",
+    "to_widget",
     "with_dataset",
 ]

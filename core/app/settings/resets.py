@@ -46,10 +46,10 @@ def fit_to(settings: Settings, shape: DatasetShape) -> tuple[dict[str, Any], lis
         )
     for name, entry in settings.form.entries.items():
         if entry.most is not None and values[name] > entry.most[task]:
-            resets[name] = 0.0
+            resets[name] = float(entry.low)
             notices.append(
                 f"{name}: {values[name]:g} is more than {entry.most[task]:g}, the most for a "
-                f"{task} dataset; using 0."
+                f"{task} dataset; using {entry.low:g}."
             )
     n_columns = n_tree_columns(settings, shape)
     features = values.get("max_features")
@@ -80,7 +80,7 @@ def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Setting
 
     A generated dataset starts from its own noise and number of points (a puzzle's noise
     scale is not the sine's); a table keeps them, unused, as they were. Values the new
-    dataset's task does not allow go back to 0.
+    dataset's task does not allow go back to their lower limit (0 for all of them).
     """
     shape = catalogue[name]
     values = settings.values()
@@ -93,7 +93,7 @@ def with_dataset(settings: Settings, name: str, catalogue: Catalogue) -> Setting
         changes["edit"] = NO_EDITS
     for key, entry in settings.form.entries.items():
         if entry.scale is not None and values[key] > entry.scale[shape.task]:
-            changes[key] = 0.0
+            changes[key] = float(entry.low)
     moved = settings.replace(**changes)
     features = values.get("max_features")
     if isinstance(features, int) and features > n_tree_columns(moved, shape):

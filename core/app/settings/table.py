@@ -220,3 +220,20 @@ TABLE: tuple[Setting, ...] = (
 BY_PAGE: dict[str, dict[str, Setting]] = {
     page: {s.name: s for s in TABLE if page in s.defaults} for page in ALL_PAGES
 }
+
+
+def _entry(name: str) -> Setting | None:
+    # Every entry of a name shows None under the same label, so any page's will do.
+    return next((entries[name] for entries in BY_PAGE.values() if name in entries), None)
+
+
+def to_widget(name: str, value: Any) -> Any:
+    """``value`` of setting ``name`` as its widget holds it (:meth:`Setting.to_widget`)."""
+    entry = _entry(name)
+    return value if entry is None else entry.to_widget(value)
+
+
+def from_widget(name: str, value: Any) -> Any:
+    """The value of setting ``name`` that its widget's ``value`` stands for (the inverse)."""
+    entry = _entry(name)
+    return value if entry is None else entry.from_widget(value)

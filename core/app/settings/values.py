@@ -1,9 +1,10 @@
-"""A setting's rule: its kind and limits, read from a URL and written back as text.
+"""A setting's rule: its kind and limits, read from a URL, written back, held by a widget.
 
 A :class:`Setting` is one entry of :data:`core.app.settings.table.TABLE`. It checks values
 (:meth:`Setting.accepts`), reads them from a link (:meth:`Setting.read`, raising
-:class:`Invalid` with the rule in words) and writes them back (:meth:`Setting.write`), so the
-rule is stated once and every way in goes through it.
+:class:`Invalid` with the rule in words), writes them back (:meth:`Setting.write`), and hands
+them to a widget and takes them back (:meth:`Setting.to_widget`, :meth:`Setting.from_widget`,
+:meth:`Setting.span`), so the rule is stated once and every way in and out goes through it.
 """
 
 from __future__ import annotations
@@ -149,6 +150,26 @@ class Setting:
     def top(self, task: Task) -> float:
         """The top of the control's range for ``task``."""
         return self.scale[task] if self.scale else self.high
+
+    def span(self, task: Task) -> tuple[float, float]:
+        """The control's range for ``task``: from the setting's lower limit to :meth:`top`.
+
+        Every widget that draws a range draws this one, so none offers a value the setting
+        refuses (a slider from 0 under a lower limit of 0.1 would).
+        """
+        return self.low, self.top(task)
+
+    def to_widget(self, value: Any) -> Any:
+        """``value`` as the widget holds it: None under its label ("no limit").
+
+        A widget cannot hold None as a choice reliably (None means "no choice" to several of
+        them), so a setting that may be None shows it under its label in the table.
+        """
+        return self.none if value is None and self.none else value
+
+    def from_widget(self, value: Any) -> Any:
+        """The value a widget's ``value`` stands for; the inverse of :meth:`to_widget`."""
+        return None if self.none and value == self.none else value
 
     def show(self, value: Any) -> str:
         """How the control names ``value``."""
