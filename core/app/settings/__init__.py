@@ -77,10 +77,11 @@ from core.app.settings.table import (
     TEST_SIZE,
     TEST_SIZE_RANGE,
     VIEWS,
+    estimator_names,
     from_widget,
     to_widget,
 )
-from core.app.settings.values import Invalid, Kind, Setting, Widget
+from core.app.settings.values import Invalid, Kind, Model, Reader, Setting, Widget
 
 __all__ = [
     "ALL_PAGES",
@@ -116,8 +117,10 @@ __all__ = [
     "GrowStepSettings",
     "Invalid",
     "Kind",
+    "Model",
     "Query",
     "RandomForestSettings",
+    "Reader",
     "Setting",
     "Settings",
     "SingleTreeSettings",
@@ -127,6 +130,7 @@ __all__ = [
     "default_catalogue",
     "edits_to_keep",
     "estimator_arguments",
+    "estimator_names",
     "field_is_valid",
     "fit_growth",
     "fit_sample",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from core.app.settings.table import BY_PAGE, FOREST, GINI, SINGLE, STEP
-from core.app.settings.values import Setting
+from core.app.settings.values import Model, Setting
 from core.data.datasets import Task
 from core.data.puzzles import noise_scale
 
@@ -179,17 +179,16 @@ def n_tree_columns(settings: Settings, shape: DatasetShape) -> int:
     return 2
 
 
-def estimator_arguments(settings: Settings) -> dict[str, Any]:
-    """The estimator's keyword arguments the settings feed, as the table says.
+def estimator_arguments(settings: Settings, model: Model) -> dict[str, Any]:
+    """The keyword arguments ``settings`` give ``model``'s estimator, as the table says.
 
-    "all" features per split is ``None`` to the estimator. The criterion is the one chosen;
-    a regression's is squared error whatever it is (``core.app.models.criterion_for``).
+    Every entry of the page naming an estimator argument for ``model`` gives its value, as the
+    estimator takes it (:meth:`Setting.argument`: "all" features per split is ``None``). The
+    criterion is the one chosen; a regression's is squared error whatever it is
+    (``core.app.models.criterion_for``).
     """
-    arguments = {
-        entry.estimator: getattr(settings, name)
+    return {
+        entry.estimator: entry.argument(getattr(settings, name))
         for name, entry in settings.form.entries.items()
-        if entry.estimator is not None
+        if entry.estimator is not None and model in entry.models
     }
-    if arguments.get("max_features") == "all":
-        arguments["max_features"] = None
-    return arguments

@@ -1,9 +1,11 @@
 """Every setting of the app, declared once: :data:`TABLE`, one :class:`Setting` per entry.
 
 An entry holds the setting's rule (kind and limits), its default on each page (form) that
-shows it, its label and help, the widget that shows it and the estimator argument it feeds.
+shows it, its label and help, the widget that shows it, and where its value goes: the
+estimator argument it feeds (scikit-learn's name), or the data step or view that reads it.
 Adding a setting is one entry here (with the pages that show it) and one control line on the
-page.
+page (``controls.show``): the model specs are built from the entries naming an estimator
+argument, so such a setting reaches the fitted estimator with no third edit.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.app.edits import NO_EDITS, VALUE_LIMIT
-from core.app.settings.values import Setting
+from core.app.settings.values import Model, Setting
 from core.data.datasets import SINE_NOISE, Task
 from core.data.puzzles import NOISE_LIMIT
 
@@ -53,25 +55,29 @@ def _on(default: Any, *pages: str) -> dict[str, Any]:
 
 
 # One setting per entry: name, its default on each page (the pages that show it), kind and
-# limits, then how it is shown and the estimator argument it feeds. Kept as a table, one
-# block per setting, rather than one argument per line.
+# limits, then how it is shown and where it goes: the estimator argument it feeds (and for
+# which models), or what reads it ("data", "view"). Kept as a table, one block per setting,
+# rather than one argument per line.
 # fmt: off
 TABLE: tuple[Setting, ...] = (
-    Setting("dataset", {**_on("iris"), STEP: "wine"}, "choice"),  # options: the catalogue
-    Setting("x", _on(0), "int", 0, 9999, label="Feature on the x axis"),
-    Setting("y", _on(1), "int", 0, 9999, label="Feature on the y axis"),
+    # The dataset's options are the catalogue's names, checked against it by parse and merge.
+    Setting("dataset", {**_on("iris"), STEP: "wine"}, "choice", reads="data"),
+    Setting("x", _on(0), "int", 0, 9999, label="Feature on the x axis", reads="data"),
+    Setting("y", _on(1), "int", 0, 9999, label="Feature on the y axis", reads="data"),
     Setting(
         "n_samples", _on(200), "int", *N_SAMPLES_RANGE, label="Number of points",
-        widget="slider",
+        widget="slider", reads="data",
         help="How many points the rule makes, before the test set is held out.",
     ),
     Setting(
         "noise", _on(SINE_NOISE), "float", 0.0, NOISE_LIMIT, label="Noise", format="g",
+        reads="data",
         help="How far the points scatter from the rule's shape (a standard deviation, in the "
         "features' units; for the sine, in y's). 0 is the bare shape.",
     ),
     Setting(
         "data_seed", _on(0), "int", 0, SEED_LIMIT, label="Data seed", widget="number",
+        reads="data",
         help="Draws the points. The Seed further down only picks the train/test split and "
         "the model's random choices, so changing it grows new trees on the very same points; "
         "change this one for a fresh draw of the same puzzle. Both are in the link.",
@@ -79,17 +85,19 @@ TABLE: tuple[Setting, ...] = (
     Setting(
         "n_estimators", _on(100, FOREST), "int", 1, N_ESTIMATORS_LIMIT,
         label="n_estimators (trees)", widget="slider", estimator="n_estimators",
+        models=("forest",),
         help="How many trees vote. More trees never overfit more; they only average better.",
     ),
     Setting(  # a forest's: a rule by name
         "max_features", _on("sqrt", FOREST), "choice", options=MAX_FEATURES,
         label="max_features", widget="segmented", estimator="max_features",
+        models=("forest",), passed_as={"all": None},
         help="How many features each split may choose from, drawn at random per split: √d, "
         "log₂ d, or all d. Fewer makes the trees more different from one another.",
     ),
     Setting(
         "bootstrap", _on(True, FOREST), "bool", label="bootstrap", widget="toggle",
-        estimator="bootstrap",
+        estimator="bootstrap", models=("forest",),
         help="Grow each tree on a resample of the training rows (drawn with replacement). "
         "The rows a tree never saw give the out-of-bag score.",
     ),
@@ -133,7 +141,7 @@ TABLE: tuple[Setting, ...] = (
     ),
     Setting(
         "fit", _on("pair", SINGLE, FOREST, GINI, STEP), "choice", options=FIT_ON,
-        label="Grow the model on", widget="radio",
+        label="Grow the model on", widget="radio", reads="data",
         labels={"pair": "the two plotted features", "all": "all features"},
         help="With two features the boundary is the whole model; with all of them, the plot "
         "is a slice through it, the other features held at their medians.",
@@ -142,39 +150,42 @@ TABLE: tuple[Setting, ...] = (
         "max_features", _on("all", SINGLE, STEP), "features", 1, 9999,
         options=("all", "sqrt", "log2"),
         labels={"all": "all features", "sqrt": "√d", "log2": "log₂ d"},
-        label="max_features", estimator="max_features",
+        label="max_features", estimator="max_features", passed_as={"all": None},
         help="How many features each split may choose from, drawn at random at every split "
         "with the seed below: all of them, √d or log₂ d of the d features, or a number. Fewer "
         "makes the tree's questions less greedy.",
     ),
     Setting(
-        "seed", _on(0), "int", 0, SEED_LIMIT, label="Seed", widget="number",
+        "seed", _on(0), "int", 0, SEED_LIMIT, label="Seed", widget="number", reads="data",
         help="Picks the train/test split and the model's random choices. Same seed, same "
         "result.",
     ),
     Setting(
         "test_size", _on(TEST_SIZE), "float", *TEST_SIZE_RANGE, label="Test set size",
-        widget="select_slider", steps=8, format=".0%",
+        widget="select_slider", steps=8, format=".0%", reads="data",
         help="The share of rows set aside before growing, to score the model on data it never "
         "saw. The seed picks which rows.",
     ),
-    Setting("tree", _on(0, FOREST), "int", 0, N_ESTIMATORS_LIMIT - 1, label="Tree number"),
-    Setting("sample", _on(0, SINGLE, FOREST, STEP), "int", 0, SAMPLE_LIMIT, none=""),
+    Setting(
+        "tree", _on(0, FOREST), "int", 0, N_ESTIMATORS_LIMIT - 1, label="Tree number",
+        reads="view",
+    ),
+    Setting("sample", _on(0, SINGLE, FOREST, STEP), "int", 0, SAMPLE_LIMIT, none="", reads="view"),
     Setting(
         "view", _on(None, SINGLE, FOREST, GINI), "choice", options=VIEWS, none="",
-        label="More to see",
+        label="More to see", reads="view",
         help="A lesson of its own on this page's data and settings, shown above the page's "
         "usual figures. It is in the link too.",
     ),
     Setting(
         "resamples", _on(20, FOREST), "int", 1, 100, label="Trees drawn over each other",
-        widget="slider",
+        widget="slider", reads="view",
         help="How many trees to grow, each on its own resample of the training rows, with "
         "the forest's settings, on the plotted features only.",
     ),
     *(
         Setting(
-            f"{side}_{cls}", _on(default, GINI), "int", 0, 100, widget="slider",
+            f"{side}_{cls}", _on(default, GINI), "int", 0, 100, widget="slider", reads="view",
             label=f"{side.capitalize()} side: class {cls.upper()}",
             help="Training rows of this class the split sends to this side.",
         )
@@ -183,35 +194,35 @@ TABLE: tuple[Setting, ...] = (
         )
     ),
     Setting(
-        "average", _on(True, FOREST), "bool", label="Average them", widget="toggle",
+        "average", _on(True, FOREST), "bool", label="Average them", widget="toggle", reads="view",
         help="Draw the trees' average over them: what a forest of these trees predicts.",
     ),
     Setting(
         "map_cv", _on(False, SINGLE, GINI), "bool", label="Cross-validate (5 folds)",
-        widget="toggle",
+        widget="toggle", reads="view",
         help="Score each cell of the parameter map by 5-fold cross-validation on the training "
         "rows (the mean of five scores) instead of on the test rows: steadier numbers, and the "
         "test set stays unseen while you choose.",
     ),
     Setting(
         "test_on_tree", _on(False, SINGLE, STEP), "bool",
-        label="Show the test data on the tree", widget="toggle",
+        label="Show the test data on the tree", widget="toggle", reads="view",
         help="Each node then also says how many test samples reach it and how well the tree "
         "does on them.",
     ),
     Setting(
         "log_trees", _on(False, FOREST), "bool", label="Log scale for the number of trees",
-        widget="toggle",
+        widget="toggle", reads="view",
         help="Gives 1-10, 10-100 and 100-1000 trees the same room, as in studies that measured "
         "forests of 1 to 1000 trees: the first few trees change the most.",
     ),
     Setting(  # the what-if view's changes to the traced sample; they belong to that sample
         "edit", _on(NO_EDITS, SINGLE), "values", -VALUE_LIMIT, VALUE_LIMIT,
-        label="Edited values",
+        label="Edited values", reads="view",
         help="The traced test sample's values changed in the what-if view, by feature number.",
     ),
-    Setting("step", _on(None, STEP), "int", 0, STEP_LIMIT, none="the whole tree"),
-    Setting("node", _on(0, STEP), "int", 0, NODE_LIMIT, label="Node"),
+    Setting("step", _on(None, STEP), "int", 0, STEP_LIMIT, none="the whole tree", reads="view"),
+    Setting("node", _on(0, STEP), "int", 0, NODE_LIMIT, label="Node", reads="view"),
 )
 # fmt: on
 
@@ -220,6 +231,20 @@ TABLE: tuple[Setting, ...] = (
 BY_PAGE: dict[str, dict[str, Setting]] = {
     page: {s.name: s for s in TABLE if page in s.defaults} for page in ALL_PAGES
 }
+
+
+def estimator_names(model: Model) -> frozenset[str]:
+    """The estimator arguments the table feeds ``model``, on any page.
+
+    A model spec (:mod:`core.app.models`) holds exactly these, each at the estimator's own
+    default on a page that has no setting for it.
+    """
+    return frozenset(
+        entry.estimator
+        for entries in BY_PAGE.values()
+        for entry in entries.values()
+        if entry.estimator is not None and model in entry.models
+    )
 
 
 def _entry(name: str) -> Setting | None:

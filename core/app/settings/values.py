@@ -2,9 +2,10 @@
 
 A :class:`Setting` is one entry of :data:`core.app.settings.table.TABLE`. It checks values
 (:meth:`Setting.accepts`), reads them from a link (:meth:`Setting.read`, raising
-:class:`Invalid` with the rule in words), writes them back (:meth:`Setting.write`), and hands
+:class:`Invalid` with the rule in words), writes them back (:meth:`Setting.write`), hands
 them to a widget and takes them back (:meth:`Setting.to_widget`, :meth:`Setting.from_widget`,
-:meth:`Setting.span`), so the rule is stated once and every way in and out goes through it.
+:meth:`Setting.span`) and to the estimator (:meth:`Setting.argument`), so the rule is stated
+once and every way in and out goes through it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ Kind: TypeAlias = Literal["int", "float", "choice", "bool", "features", "values"
 Widget: TypeAlias = Literal[
     "slider", "select_slider", "selectbox", "segmented", "radio", "toggle", "number", "custom"
 ]
+#: The models a page grows: a tree (``DecisionTree*``) or a forest (``RandomForest*``).
+Model: TypeAlias = Literal["tree", "forest"]
+#: Where a setting that feeds no estimator goes: a data step (which rows, their split, the
+#: columns a model sees: :mod:`core.app.models`) or a view (a figure's parameter, or which
+#: tree, sample, node or step a page shows: read by the page and its panels, in ``core.ui``).
+Reader: TypeAlias = Literal["data", "view"]
 
 
 # Longer values are not read at all: nothing valid is this long, and it bounds the work.
@@ -54,7 +61,14 @@ class Setting:
     labels : how the control names some of its options
     steps, format : a number chosen on a select slider: how many steps up to the top of its
         range, and the format of their labels (Python's format spec)
-    estimator : the keyword argument of the estimator it feeds, if any
+    estimator : the keyword argument of the estimator it feeds, if any, by scikit-learn's name;
+        the model specs of :mod:`core.app.models` are built from these, so an entry naming one
+        reaches the estimator with no other edit
+    models : the models whose estimator it feeds (a forest's features per split are its
+        trees', not those of a lone tree beside it)
+    passed_as : values the estimator takes under another name ("all" features is ``None``)
+    reads : where a setting that feeds no estimator goes (:data:`Reader`); every entry
+        declares one or the other, so no setting changes nothing
     """
 
     name: str
@@ -68,6 +82,9 @@ class Setting:
     help: str = ""
     widget: Widget = "custom"
     estimator: str | None = None
+    models: tuple[Model, ...] = ("tree", "forest")
+    passed_as: Mapping[Any, Any] | None = None
+    reads: Reader | None = None
     most: Mapping[Task, float] | None = None
     scale: Mapping[Task, float] | None = None
     labels: Mapping[Any, str] | None = None
@@ -170,6 +187,10 @@ class Setting:
     def from_widget(self, value: Any) -> Any:
         """The value a widget's ``value`` stands for; the inverse of :meth:`to_widget`."""
         return None if self.none and value == self.none else value
+
+    def argument(self, value: Any) -> Any:
+        """``value`` as the estimator takes it (see ``passed_as``)."""
+        return (self.passed_as or {}).get(value, value)
 
     def show(self, value: Any) -> str:
         """How the control names ``value``."""
