@@ -140,7 +140,7 @@ class Controls(Binding):
         """
         entry = self.settings_type.entries[name]
         label, help = text.get("label", entry.label), text.get("help", entry.help)
-        top = entry.top(_task(task))
+        low, top = entry.span(_task(task))
         held = st.session_state.get(name)
         widget = entry.widget
         if widget == "toggle":
@@ -153,7 +153,6 @@ class Controls(Binding):
                 ),
             )
         if widget == "slider" and entry.kind == "float":
-            low, top = entry.span(_task(task))
             if isinstance(held, float) and not low <= held <= top:
                 st.session_state[name] = float(low)
             return self._control(
