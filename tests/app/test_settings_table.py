@@ -198,8 +198,8 @@ def test_a_spec_refuses_an_argument_the_table_does_not_feed_its_model():
     spec = tree_spec(SingleTreeSettings(), IRIS)
     with pytest.raises(TypeError, match=r"TreeSpec takes .*; got n_estimators"):
         spec.replace(n_estimators=5)
-    with pytest.raises(TypeError, match="got max_samples"):
-        forest_spec(RandomForestSettings(), IRIS, max_samples=0.5)
+    with pytest.raises(TypeError, match="got max_leaf_count"):  # a misspelt name
+        forest_spec(RandomForestSettings(), IRIS, max_leaf_count=8)
 
 
 def test_a_spec_fills_what_a_page_lacks_with_the_estimators_defaults():
