@@ -205,7 +205,7 @@ class Controls(Binding):
         if isinstance(held, int) and held > n_columns:
             st.session_state["max_features"] = "all"
         # Option labels must not depend on n_columns: a browser that still shows "all 2" after
-        # the tree moved to all 13 features would send that stale label back (issue 24).
+        # the tree moved to all 13 features would send that stale label back.
         options: list[Any] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
         return self._control(
             "max_features",
@@ -319,7 +319,7 @@ class Controls(Binding):
 
         The labels name each sample's row and class, so they change with the dataset and the
         seed. Streamlit keeps a keyed widget across such a change, and the browser would send
-        the old label back as the value on the next rerun (issue 12's crash). So when the
+        the old label back as the value on the next rerun, crashing the page. So when the
         labels change, the value is set again here, which sends the new label to the browser.
         """
         session = st.session_state

@@ -91,7 +91,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     Every other rerun carries the URL the browser showed when the visitor acted, which can be
     older than the URL the last run wrote: five quick arrow presses on a slider send five
     reruns, and the later ones may leave before the browser has taken the first run's URL. Such
-    a URL is stale, not a link, and reading it would move the slider back (issue 12).
+    a URL is stale, not a link, and reading it would move the slider back.
 
     A fresh session is not always an arrival. When the server a student was on dies, the
     browser reconnects (through the load balancer) to a server that has never seen it, keeps

@@ -26,7 +26,7 @@ ALL_PAGES = (SINGLE, FOREST, GINI, STEP)
 CRITERIA: tuple[str, ...] = ("gini", "entropy")
 MAX_FEATURES: tuple[str, ...] = ("sqrt", "log2", "all")
 FIT_ON: tuple[str, ...] = ("pair", "all")
-#: The lessons a page opens beside its usual figures (issue 20), by the name a link gives them
+#: The lessons a page opens beside its usual figures, by the name a link gives them
 #: (``Random_forest?view=variance``). Each page offers its own; None is none of them.
 VIEWS: tuple[str, ...] = ("variance", "criterion-matters", "map", "what-if")
 #: The share of rows held out for testing: the slider's range and the default, which every
