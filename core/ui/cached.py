@@ -19,7 +19,6 @@ import copy
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -269,7 +268,7 @@ def kept_with_other_trees(spec: ForestSpec) -> tuple[Any | None, Any | None]:
     same = {  # the kept forests of these settings, by their number of trees
         kept.n_estimators: forest
         for kept, forest in FORESTS.items()
-        if replace(kept, n_estimators=n) == spec
+        if kept.replace(n_estimators=n) == spec
     }
     more = min((k for k in same if k > n), default=None)
     fewer = max((k for k in same if k < n), default=None)

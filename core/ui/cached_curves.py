@@ -32,7 +32,7 @@ def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
     trees than ``spec`` is another forest, estimated (and cut to the ceiling) on its own.
     """
     if curve_trees(spec.n_estimators) > spec.n_estimators:
-        longer = replace(spec, n_estimators=curve_trees(spec.n_estimators))
+        longer = spec.replace(n_estimators=curve_trees(spec.n_estimators))
         spec, cost = affordable(longer, _view(spec.data, spec.columns))
     return _forest_curve(spec, cost)
 
@@ -56,7 +56,7 @@ def pruning_walk(spec: TreeSpec) -> PruningWalk:
     The walk starts from the full tree (``ccp_alpha=0``), so one cached walk serves every
     alpha of the same tree.
     """
-    return _pruning_walk(replace(spec, ccp_alpha=0.0))
+    return _pruning_walk(spec.replace(ccp_alpha=0.0))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -77,7 +77,7 @@ def param_map(spec: TreeSpec, n_folds: int | None = None) -> ParamMap:
     """
     current = (spec.max_depth, spec.min_samples_leaf)
     depths, leaf_sizes = param_grid(current)
-    base = replace(spec, max_depth=None, min_samples_leaf=1)
+    base = spec.replace(max_depth=None, min_samples_leaf=1)
     return replace(_param_map(base, depths, leaf_sizes, n_folds), current=current)
 
 
@@ -112,17 +112,11 @@ def depth_curve(spec: TreeSpec) -> DepthCurve:
     ``min_samples_leaf`` and seed, so the rest is cleared from the cache key: moving the depth
     slider finds the curve already drawn (two deep fits, cut to each depth, and 40 scorings).
     """
-    return _depth_curve(
-        replace(
-            spec,
-            criterion="gini",
-            max_depth=None,
-            ccp_alpha=0.0,
-            min_samples_split=2,
-            min_impurity_decrease=0.0,
-            max_features=None,
-        )
+    # Every other estimator argument at the tree's default: one curve for all their values.
+    read = TreeSpec(
+        spec.source, spec.columns, spec.seed, spec.test_size, min_samples_leaf=spec.min_samples_leaf
     )
+    return _depth_curve(read)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -144,7 +138,7 @@ def criterion_study(spec: TreeSpec) -> SeedStudy:
     The study grows its own criteria and seeds, so ``spec``'s two are cleared from the cache
     key: another page seed finds the study already grown (a hundred trees).
     """
-    return _criterion_study(replace(spec, criterion="gini", seed=0))
+    return _criterion_study(spec.replace(criterion="gini", seed=0))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -156,7 +150,7 @@ def _criterion_study(spec: TreeSpec) -> SeedStudy:
 
     def grow(criterion: str, seed: int) -> tuple[Any, Any, Any]:
         part = split_dataset(data, test_size=spec.test_size, random_state=seed)
-        arguments = replace(spec, criterion=criterion, seed=seed).arguments()
+        arguments = spec.replace(criterion=criterion, seed=seed).arguments()
         tree = DecisionTreeClassifier(**arguments).fit(part.X_train[:, chosen], part.y_train)
         return tree, part.X_test[:, chosen], part.y_test
 

@@ -18,12 +18,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
+from core.app.settings import to_widget as _to_widget
 from core.figures.map_difference import MapDifference, param_map_difference_figure
 from core.figures.param_map import ParamMap, param_grid
 from core.figures.param_map_plot import clicked_setting, param_map_figure
 from core.ui.cached_curves import param_map as cached_param_map
 from core.ui.display import plotly_chart
-from core.ui.url_state import _to_widget
 
 #: How a criterion is named in words, where not as it is spelt.
 _NAMES = {"gini": "Gini"}

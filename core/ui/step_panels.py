@@ -14,6 +14,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView
+from core.app.settings import from_widget as _from_widget
+from core.app.settings import to_widget as _to_widget
 from core.app.words import md
 from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_of, prefix_after
 from core.figures import boundary_figure, regression_figure
@@ -29,7 +31,6 @@ from core.ui.cached import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart, table
 from core.ui.growth_panels import _NUMBER
-from core.ui.url_state import _from_widget, _to_widget
 
 # --- the step buttons ------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ link reproduces the view.
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -29,18 +28,6 @@ from core.ui.page_hooks import page_opened, page_wrote
 from core.ui.visit import keep, visit
 
 # --- URL state -----------------------------------------------------------------------------
-
-# A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
-# so a setting that may be None shows it under its label in the table ("no limit").
-_NONE_SHOWN_AS = {entry.name: entry.none for entry in state.TABLE if entry.none}
-
-
-def _to_widget(name: str, value: Any) -> Any:
-    return _NONE_SHOWN_AS[name] if value is None and name in _NONE_SHOWN_AS else value
-
-
-def _from_widget(name: str, value: Any) -> Any:
-    return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
 
 
 def _url_query(form: state.Form) -> dict[str, str]:
@@ -104,7 +91,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     Every other rerun carries the URL the browser showed when the visitor acted, which can be
     older than the URL the last run wrote: five quick arrow presses on a slider send five
     reruns, and the later ones may leave before the browser has taken the first run's URL. Such
-    a URL is stale, not a link, and reading it would move the slider back (issue 12).
+    a URL is stale, not a link, and reading it would move the slider back.
 
     A fresh session is not always an arrival. When the server a student was on dies, the
     browser reconnects (through the load balancer) to a server that has never seen it, keeps
@@ -139,7 +126,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
             held = frozenset()
         for name, value in settings.items:
             if name not in held:
-                st.session_state[name] = _to_widget(name, value)
+                st.session_state[name] = form.entries[name].to_widget(value)
         now = now.adopt(settings, notices)
     now = now.run(page.path, held)
     keep(now)
