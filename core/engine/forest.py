@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse import hstack as sparse_hstack
 
+from core.engine.arrays import plain_array
 from core.engine.compat import (
     ClassifierMixin,
     Estimator,
@@ -38,7 +39,6 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
-from core.engine.compiled import plain_array
 from core.engine.grow import Progress, grow, sort_rows
 from core.engine.params import (
     check_bool,

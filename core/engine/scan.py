@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.compiled import plain_array
+from core.engine.arrays import plain_array
 from core.engine.criteria import (
     ABSOLUTE_ERROR,
     CRITERION_CODE,

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 
+from core.engine.arrays import plain_array
 from core.engine.compat import (
     Bunch,
     ClassifierMixin,
@@ -24,7 +25,6 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
-from core.engine.compiled import plain_array
 from core.engine.grow import Progress, grow, report_progress, sort_rows
 from core.engine.params import (
     UNLIMITED_DEPTH,
