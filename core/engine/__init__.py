@@ -13,8 +13,9 @@ Read in this order:
 4. :mod:`core.engine.tree` and :mod:`core.engine.forest`: the estimators (scikit-learn's
    contract); :mod:`core.engine.predict` walks a forest's trees; :mod:`core.engine.pruning`
    is cost-complexity pruning; :mod:`core.engine.params` checks hyperparameters;
-   :mod:`core.engine.replay` replays a fitted tree's splits best first, and
-   :mod:`core.engine.node_splits` says why a node split as it did or stopped.
+   :mod:`core.engine.replay` replays a fitted tree's splits best first,
+   :mod:`core.engine.node_splits` says why a node split as it did or stopped, and
+   :mod:`core.engine.splits` scores a student's split against the best.
 5. :mod:`core.engine.compat`: the only module that imports scikit-learn (the estimator
    contract: ``BaseEstimator``, input validation, tags); :mod:`core.engine.compiled`: numba's
    cache of machine code, kept in step with these files.

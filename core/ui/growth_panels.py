@@ -18,14 +18,9 @@ import streamlit as st
 
 from core.app.models import ModelView
 from core.app.words import comparison_sentence, md, why_leaf_sentence
-from core.engine.node_splits import (
-    SplitEvaluation,
-    compare_with_best,
-    node_rows,
-    split_candidates,
-    why_leaf,
-)
+from core.engine.node_splits import node_rows, split_candidates, why_leaf
 from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_of, prefix_after
+from core.engine.splits import SplitEvaluation, compare_with_best
 from core.engine.structure import TREE_LEAF
 from core.figures import boundary_figure, compute_split_scan, regression_figure, split_scan_figure
 from core.figures.growth import (
