@@ -67,14 +67,12 @@ def compile_everything() -> float:
     """
     import numpy as np
 
-    from core.engine import (
-        DecisionTreeClassifier,
-        DecisionTreeRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
+    # The modules themselves, not the package: nothing the engine compiles imports this one.
     from core.engine.criteria import entropy, gini, squared_error_of_moments
+    from core.engine.forest import RandomForestClassifier, RandomForestRegressor
+    from core.engine.node_splits import why_leaf
     from core.engine.scan import scan_feature
+    from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
     start = time.perf_counter()
     rng = np.random.default_rng(0)
@@ -88,6 +86,7 @@ def compile_everything() -> float:
         model.apply(X), model.decision_path(X), model.feature_importances_
         forest = RandomForestClassifier(3, criterion=criterion, random_state=0).fit(X, labels)
         forest.predict(X), forest.apply(X), forest.mean_path_changes(X[0], 1)
+        why_leaf(model, X, labels, int(np.flatnonzero(model.tree_.children_left == -1)[0]))
     for criterion in ("squared_error", "absolute_error"):
         DecisionTreeRegressor(criterion=criterion).fit(X, targets).predict(X)
         regressor = RandomForestRegressor(3, criterion=criterion, random_state=0)

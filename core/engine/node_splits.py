@@ -15,15 +15,27 @@ engine's results stay the same whatever the wording.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.grow import EPSILON
-from core.engine.params import resolve_min_samples
+from core.engine.params import UNLIMITED_DEPTH, resolve_min_samples
 from core.engine.splits import SplitEvaluation, best_split, evaluate_split
+from core.engine.stopping import (
+    CONSTANT,
+    FEATURES_DRAWN,
+    FEWER_THAN_TWO_LEAVES,
+    LEAVES_TOO_SMALL,
+    MAX_DEPTH,
+    MIN_IMPURITY_DECREASE,
+    MIN_SAMPLES_SPLIT,
+    PRUNED,
+    PURE,
+    SPLIT,
+    StopLimits,
+    stop_reason,
+)
 from core.engine.structure import TREE_LEAF
 
 Float = NDArray[np.float64]
@@ -184,6 +196,20 @@ StopCode = Literal[
 ]
 
 
+#: The name of each rule of :func:`why_leaf`, by its number (:mod:`core.engine.stopping`).
+STOP_CODES: dict[int, StopCode] = {
+    PURE: "pure",
+    MAX_DEPTH: "max_depth",
+    FEWER_THAN_TWO_LEAVES: "min_samples_leaf",
+    MIN_SAMPLES_SPLIT: "min_samples_split",
+    CONSTANT: "constant",
+    LEAVES_TOO_SMALL: "min_samples_leaf",
+    MIN_IMPURITY_DECREASE: "min_impurity_decrease",
+    PRUNED: "ccp_alpha",
+    FEATURES_DRAWN: "features_drawn",
+}
+
+
 @dataclass(frozen=True)
 class StopReason:
     """Why a leaf was not split: the rule that stopped it and the numbers that rule read.
@@ -238,6 +264,9 @@ def why_leaf(
 ) -> StopReason:
     """The first stopping rule, in the builder's order, that keeps ``node`` a leaf.
 
+    Rules 1 to 7 are the builder's own (:func:`core.engine.stopping.stop_reason`, asked here
+    as the growing loop asks it); 8 and 9 say why a node that could split did not:
+
     1. ``pure``: impurity 0 (one class, or one target value);
     2. ``max_depth``: the node is at the depth limit;
     3. ``min_samples_leaf``: fewer than ``2 * min_samples_leaf`` samples;
@@ -279,44 +308,43 @@ def why_leaf(
     n = int(at.sum())
     depth = int(model.decision_path(X[at][:1]).sum()) - 1  # nodes on the path, minus the root
     split, leaf = _min_samples(model)
+    max_depth = UNLIMITED_DEPTH if model.max_depth is None else int(model.max_depth)
+    minimum, alpha = float(model.min_impurity_decrease), float(model.ccp_alpha)
+    impurity = float(tree.impurity[node])
+    stop_limits = StopLimits(max_depth, split, leaf, minimum)
+    limits = {
+        MAX_DEPTH: max_depth,
+        FEWER_THAN_TWO_LEAVES: leaf,
+        MIN_SAMPLES_SPLIT: split,
+        LEAVES_TOO_SMALL: leaf,
+        MIN_IMPURITY_DECREASE: minimum,
+        PRUNED: alpha,
+    }
 
-    # Every rule reports the node, its samples and its depth; each adds the numbers it read.
-    stop = partial(StopReason, node=int(node), n_samples=n, depth=depth)
+    def stopped(rule: int, **found: Any) -> StopReason:
+        """Every rule reports the node, its samples and its depth, and the limit it read."""
+        return StopReason(
+            node=int(node), code=STOP_CODES[rule], rule=rule, n_samples=n, depth=depth,
+            limit=limits.get(rule), **found,
+        )  # fmt: skip
 
-    if tree.impurity[node] <= EPSILON:
-        pure_class = int(np.argmax(tree.value[node, 0])) if n_classes else None
-        return stop(code="pure", rule=1, pure_class=pure_class)
-    if model.max_depth is not None and depth >= model.max_depth:
-        return stop(code="max_depth", rule=2, limit=int(model.max_depth))
-    if n < 2 * leaf:
-        return stop(code="min_samples_leaf", rule=3, limit=leaf)
-    if n < split:
-        return stop(code="min_samples_split", rule=4, limit=split)
+    # First the rules that read the node alone, as the loop asks before scanning it.
+    rule = stop_reason(impurity, depth, n, True, True, np.inf, stop_limits)
+    if rule == PURE:
+        return stopped(rule, pure_class=int(np.argmax(tree.value[node, 0])) if n_classes else None)
+    if rule != SPLIT:
+        return stopped(rule)
+    # Then what the scan of every feature finds.
     criterion = str(model.criterion)
-    if not best_split(X[at], y[at], criterion, n_classes):
-        return stop(code="constant", rule=5)
-    ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf)
-    if not ranked:
-        return stop(code="min_samples_leaf", rule=6, limit=leaf)
+    varies = bool(best_split(X[at], y[at], criterion, n_classes))
+    ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf) if varies else []
+    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain if ranked else -np.inf
+    rule = stop_reason(impurity, depth, n, varies, bool(ranked), decrease, stop_limits)
+    if rule in (CONSTANT, LEAVES_TOO_SMALL):
+        return stopped(rule)
     # The best split's feature, not its rule: how a rule reads (one-hot columns, missing
     # values) is core.figures.rules' job, and the engine does not import figures.
-    best_feature = ranked[0].feature
-    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain
-    minimum = float(model.min_impurity_decrease)
-    if decrease + EPSILON < minimum:
-        return stop(
-            code="min_impurity_decrease",
-            rule=7,
-            limit=minimum,
-            best_feature=best_feature,
-            decrease=decrease,
-        )
-    if float(model.ccp_alpha) > 0.0:
-        return stop(
-            code="ccp_alpha",
-            rule=8,
-            limit=float(model.ccp_alpha),
-            best_feature=best_feature,
-            decrease=decrease,
-        )
-    return stop(code="features_drawn", rule=9, best_feature=best_feature, decrease=decrease)
+    found = {"best_feature": ranked[0].feature, "decrease": decrease}
+    if rule == SPLIT:  # the node could split: after growing, something else stopped it
+        rule = PRUNED if alpha > 0.0 else FEATURES_DRAWN
+    return stopped(rule, **found)
