@@ -61,7 +61,11 @@ def _check_node(model: Any, node: int) -> None:
 
 
 def node_rows(model: Any, X: ArrayLike, node: int) -> NDArray[np.bool_]:
-    """Mask of the rows of ``X`` whose path through ``model``'s tree passes ``node``."""
+    """Mask of the rows of ``X`` whose path through ``model``'s tree passes ``node``.
+
+    The one answer to "which rows are in node k": the candidates and stop reasons here, and
+    the figures' split scan and class poll, all ask it, so they all see the same rows.
+    """
     _check_node(model, node)
     path = model.decision_path(np.asarray(X, dtype=np.float64)).tocsc()
     return np.asarray(path[:, node].toarray()).ravel() > 0

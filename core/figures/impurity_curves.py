@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.engine import criteria
+from core.engine import criteria, node_splits
 from core.engine.params import resolve_min_samples
 from core.engine.scan import SplitScan, scan_feature
 from core.figures._layout import (
@@ -264,7 +264,7 @@ def compute_split_scan(
     )
     if len(names) != X.shape[1]:
         raise ValueError(f"feature_names must have {X.shape[1]} names, got {len(names)}")
-    in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
+    in_node = node_splits.node_rows(tree, X, node_id)
     weights = None if sample_weight is None else np.asarray(sample_weight)[in_node]
     if task_of(model) == "classification":
         classes = classes_of(model)

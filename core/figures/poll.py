@@ -35,6 +35,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.app.classroom import SplitAnswer
+from core.engine import node_splits
 from core.figures._layout import axis_style, build_figure, merge, styled_layout, vline
 from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, select_tree
 from core.figures.impurity_curves import SplitScanData
@@ -198,8 +199,7 @@ def node_rows(
     if not 0 <= node_id < n_nodes:
         raise ValueError(f"node_id must be in [0, {n_nodes - 1}], got {node_id}")
     X = as_2d(X_train, "X_train")
-    in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
-    return X[in_node]
+    return X[node_splits.node_rows(tree, X, node_id)]
 
 
 @dataclass(frozen=True)
