@@ -24,7 +24,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
-from core.engine.grow import Progress, grow, sort_rows
+from core.engine.grow import Progress, grow
 from core.engine.params import (
     check_bool,
     check_n_estimators,
@@ -36,6 +36,7 @@ from core.engine.params import (
 )
 from core.engine.predict import StackedTrees
 from core.engine.pruning import prune
+from core.engine.sorting import sort_rows
 from core.engine.structure import Tree
 from core.engine.tree import BaseDecisionTree
 

@@ -4,8 +4,8 @@ Read :mod:`core.engine.criteria` (the formulas) and :mod:`core.engine.scan` firs
 :func:`~core.engine.scan.score_splits` scores every threshold of one feature at one node and
 returns the best. This module is the rest of the algorithm, in one loop (:func:`grow_tree`):
 
-1. Sort the rows along every feature, once (:func:`sort_rows`; a forest sorts once for all its
-   trees, and each tree keeps the rows it drew: :func:`rows_in_bag`). A node is then a range
+1. Sort the rows along every feature, once (:mod:`core.engine.sorting`; a forest sorts once
+   for all its trees, and each tree keeps the rows it drew). A node is then a range
    ``start:end`` of every feature's sorted list: the node's rows, in that feature's order.
 2. Take the next node from the queue of nodes to grow; measure it (its class counts or
    moments, its impurity, what it predicts).
@@ -20,7 +20,7 @@ returns the best. This module is the rest of the algorithm, in one loop (:func:`
    big enough, or the split decreases the impurity by less than ``min_impurity_decrease``.
 6. Cut the node: mark which rows go left, then move every feature's sorted list of the node's
    rows into a left part and a right part, each still sorted (a stable partition: nothing is
-   ever sorted again: :func:`partition`).
+   ever sorted again: :func:`~core.engine.sorting.partition`).
 7. Put the two children at the back of the queue; they take the next two numbers. Nodes are
    grown depth by depth, so the random draws of a tree grown to depth 3 are those of the top
    of one grown deeper: the shallower tree is exactly the top of the deeper one.
@@ -52,6 +52,7 @@ from core.engine.criteria import (
 )
 from core.engine.params import GrowthParams
 from core.engine.scan import midpoint, score_splits
+from core.engine.sorting import partition, rows_in_bag
 from core.engine.stopping import SPLIT, StopLimits, stop_reason
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -61,37 +62,6 @@ Int = NDArray[np.int64]
 #: Called with the fraction (0 to 1) of the work done: of a tree's training rows settled in
 #: leaves (:func:`report_progress`), or of a forest's trees grown.
 Progress = Callable[[float], None]
-
-
-def sort_rows(X_by_feature: Float) -> Int:
-    """Every feature's rows in increasing order of value, shape ``(n_features, n_samples)``.
-
-    ``X_by_feature`` is the data one feature per row, ``(n_features, n_samples)``. Missing
-    values (NaN) sort last. Equal values may come in any order: no threshold goes between
-    them, so their order changes no split (NumPy's default sort is several times faster
-    than its stable one).
-    """
-    return np.argsort(X_by_feature, axis=1)
-
-
-@njit(cache=True, nogil=True)
-def rows_in_bag(sorted_rows: Int, weight: Float) -> Int:
-    """The rows with a positive weight, in each feature's sorted order, ``(n_features, m)``."""
-    d, n = sorted_rows.shape
-    m = 0
-    for row in range(n):
-        if weight[row] > 0.0:
-            m += 1
-    kept = np.empty(d * m + 1, dtype=np.int64)  # feature f's rows at f*m .. f*m + m - 1
-    for f in range(d):
-        k = f * m
-        for row in sorted_rows[f]:
-            # Every row is written, and only one with weight counted, so the next row
-            # overwrites one without: no "if" to mispredict (a bootstrap's rows are random).
-            # The last write may land on the next feature's first slot (or the spare one).
-            kept[k] = row
-            k += weight[row] > 0.0
-    return kept[: d * m].reshape(d, m)
 
 
 class GrownTree(NamedTuple):
@@ -282,25 +252,6 @@ def grow_tree(
 
 
 @njit(cache=True, nogil=True)
-def partition(rows: Int, goes_left: NDArray[np.bool_], right_rows: Int) -> None:
-    """Move ``rows`` into those that go left, then those that go right, each in its order.
-
-    A stable partition, in place: a node's sorted rows become its two children's sorted rows,
-    so nothing is ever sorted again. ``right_rows`` is room for the right side, at least
-    ``rows.size`` long.
-    """
-    n_left, n_right = 0, 0
-    for row in rows:
-        # Written to both sides and counted on its own: an "if" here would be mispredicted
-        # half the time, and this loop is a forest's largest cost.
-        rows[n_left] = row  # (slot n_left was read already: n_left never passes the loop)
-        right_rows[n_right] = row
-        n_left += goes_left[row]
-        n_right += not goes_left[row]
-    rows[n_left:] = right_rows[:n_right]
-
-
-@njit(cache=True, nogil=True)
 def in_preorder(tree: GrownTree, node_count: int) -> GrownTree:
     """The first ``node_count`` nodes of ``tree``, renumbered in depth-first preorder."""
     order = preorder(tree.children_left[:node_count], tree.children_right[:node_count])
@@ -382,7 +333,8 @@ def grow(
     weight : ndarray of shape (n_samples,), float64
         Whole numbers: how often each row is in this tree's training set.
     sorted_rows : ndarray of shape (n_features, n_samples)
-        :func:`sort_rows` of the training data (shared by every tree: not changed).
+        :func:`~core.engine.sorting.sort_rows` of the training data (shared by every tree:
+        not changed).
     params : GrowthParams
     rng : numpy.random.Generator or None
         The tree's own random stream, which seeds its feature draws; None when every node
