@@ -8,7 +8,6 @@ there add what differs between voting on classes and averaging numbers.
 from __future__ import annotations
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -17,6 +16,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse import hstack as sparse_hstack
 
 from core.engine.arrays import plain_array
+from core.engine.bagging import bootstrap_weights, grow_trees, out_of_bag_staged
 from core.engine.compat import (
     Estimator,
     check_fitted,
@@ -24,7 +24,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
-from core.engine.grow import Progress, grow
+from core.engine.grow import Progress
 from core.engine.params import (
     check_bool,
     check_n_estimators,
@@ -35,9 +35,6 @@ from core.engine.params import (
     resolve_max_samples,
 )
 from core.engine.predict import StackedTrees
-from core.engine.pruning import prune
-from core.engine.sorting import sort_rows
-from core.engine.structure import Tree
 from core.engine.tree import BaseDecisionTree
 
 Float = NDArray[np.float64]
@@ -135,27 +132,15 @@ max_features, ccp_alpha
         """
         n_trees = check_n_estimators(self.n_estimators)
         bootstrap = check_bool("bootstrap", self.bootstrap)
-        oob = check_bool("oob_score", self.oob_score)
-        warm = check_bool("warm_start", self.warm_start) and hasattr(self, "estimators_")
-        if oob and not bootstrap:
+        if check_bool("oob_score", self.oob_score) and not bootstrap:
             raise ValueError(
                 "oob_score=True needs bootstrap=True: without bootstrap no row is out of bag"
             )
         seed = check_random_state(self.random_state)
         n_threads = check_n_jobs(self.n_jobs)
         ccp_alpha = check_non_negative("ccp_alpha", self.ccp_alpha)
-        kept = list(self.estimators_) if warm else []
-        if len(kept) > n_trees:
-            raise ValueError(
-                f"n_estimators={n_trees} must be at least len(estimators_)={len(kept)} when "
-                "warm_start is True: a warm start only adds trees"
-            )
+        kept = self._kept_trees(n_trees)
         if kept and len(kept) == n_trees:
-            warnings.warn(
-                "Warm-start fitting without increasing n_estimators grows no new tree.",
-                UserWarning,
-                stacklevel=2,
-            )
             return self
         known_classes = getattr(self, "classes_", None) if kept else None
 
@@ -169,47 +154,19 @@ max_features, ccp_alpha
             n_features=n_features,
             n_classes=self.n_classes_ if self._classification else 0,
         )
-        n_draws = resolve_max_samples(self.max_samples, n_samples) if bootstrap else n_samples
+        n_draws = resolve_max_samples(self.max_samples, n_samples) if bootstrap else None
 
         # One independent stream per tree: its bootstrap sample first, then its feature draws.
         # Tree t's stream does not depend on how many trees there are: a warm start takes
         # the streams of the trees it adds, and the trees it keeps are those they were.
         streams = np.random.SeedSequence(seed).spawn(n_trees)[len(kept) :]
         rngs = [np.random.default_rng(s) for s in streams]
-        n_new = len(rngs)
-        if bootstrap:
-            weights = np.stack(
-                [
-                    np.bincount(rng.integers(0, n_samples, n_draws), minlength=n_samples)
-                    for rng in rngs
-                ]
-            ).astype(np.int64)
-        else:
-            weights = np.ones((n_new, n_samples), dtype=np.int64)
-
-        # Sorted once for every tree; each tree keeps its own rows of it.
+        weights = bootstrap_weights(rngs, n_samples, n_draws)
         X_by_feature = plain_array(X_checked.T, np.float64)
         targets = plain_array(codes, np.float64)
-        sorted_rows = sort_rows(X_by_feature)
-
-        def grow_some(batch: range) -> list[Tree]:
-            return [
-                prune(grow(X_by_feature, targets, weights[t].astype(np.float64), sorted_rows,
-                           params, rngs[t]), ccp_alpha)
-                for t in batch
-            ]  # fmt: skip
-
-        # On threads, trees go in a few batches per thread: a task per tree cost more than a
-        # small tree's fit (100 iris trees took twice as long on two threads as on one).
-        size = 1 if n_threads == 1 else max(1, -(-n_new // (4 * n_threads)))
-        batches = [range(lo, min(lo + size, n_new)) for lo in range(0, n_new, size)]
-        trees: list[Tree] = []
-        with ThreadPoolExecutor(max_workers=n_threads) as pool:
-            grown = pool.map(grow_some, batches) if n_threads > 1 else map(grow_some, batches)
-            for batch in grown:  # in order, whichever thread grew it
-                trees += batch
-                if progress is not None:
-                    progress(len(trees) / n_new)
+        trees = grow_trees(
+            X_by_feature, targets, weights, params, rngs, ccp_alpha, n_threads, progress
+        )
         settings = self._tree_settings()
         grown_now = [
             self._tree_class.from_tree(
@@ -229,6 +186,26 @@ max_features, ccp_alpha
             codes,
         )
         return self
+
+    def _kept_trees(self, n_trees: int) -> list[BaseDecisionTree]:
+        """The trees a warm start keeps: none without ``warm_start`` or before a first fit.
+
+        Fewer trees than kept is an error; as many, a warning (``fit`` then grows nothing).
+        """
+        warm = check_bool("warm_start", self.warm_start) and hasattr(self, "estimators_")
+        kept = list(self.estimators_) if warm else []
+        if len(kept) > n_trees:
+            raise ValueError(
+                f"n_estimators={n_trees} must be at least len(estimators_)={len(kept)} when "
+                "warm_start is True: a warm start only adds trees"
+            )
+        if kept and len(kept) == n_trees:
+            warnings.warn(
+                "Warm-start fitting without increasing n_estimators grows no new tree.",
+                UserWarning,
+                stacklevel=3,
+            )
+        return kept
 
     def _targets(self, y_checked: NDArray[Any], known_classes: NDArray[Any] | None) -> NDArray[Any]:
         """What the trees are grown on: a classifier's class codes (``classes_`` and
@@ -301,19 +278,7 @@ max_features, ccp_alpha
         return forest
 
     def _compute_oob(self, X: Float, codes: NDArray[Any]) -> None:
-        per_tree = self._per_tree_values(X)  # (n_trees, n_samples, n_values)
-        out_of_bag = ~self._in_bag
-        counts = np.cumsum(out_of_bag, axis=0)  # trees so far that had each row out of bag
-        sums = np.cumsum(per_tree * out_of_bag[:, :, None], axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            staged = sums / counts[:, :, None]  # NaN where no tree had the row out of bag yet
-        if np.any(counts[-1] == 0):
-            warnings.warn(
-                "Some rows were in every tree's bootstrap sample, so they have no out-of-bag "
-                "prediction; the out-of-bag score leaves them out. Use more trees.",
-                UserWarning,
-                stacklevel=3,
-            )
+        staged = out_of_bag_staged(self._per_tree_values(X), self._in_bag)
         self.oob_staged_scores_ = self._staged(staged, codes)
         self.oob_score_ = float(self.oob_staged_scores_[-1])
         self._set_oob_prediction(staged[-1])
