@@ -8,6 +8,7 @@ from core import ui
 from core.app.models import ModelView, affordable, forest_spec, plotted_pair, tree_spec
 from core.app.pages import RANDOM_FOREST
 from core.app.words import score, score_name
+from core.engine.bagging import bootstrap_weights, grow_trees
 from core.engine.grow import grow_tree
 from core.engine.walk import forest_path_changes
 from core.figures import forest_curve_figure
@@ -239,7 +240,8 @@ with importance_column, ui.guard("the feature importances"):
     ui.importances(forest, view, key="importances")
 
 ui.how_computed(
-    "Each tree is grown on its own bootstrap sample with its own random feature draws; the "
+    "Each tree is grown on its own bootstrap sample (`bootstrap_weights`, then `grow_trees`) "
+    "with its own random feature draws; the "
     "forest averages the trees' class shares (or numbers). The curve comes from one pass "
     "over the trees: the forest of k trees is the running mean of the first k. Every tree "
     "grows by the same loop as a single tree, `grow_tree`, trying `max_features` features "
@@ -255,6 +257,8 @@ ui.how_computed(
     ),
     [
         type(forest).fit,
+        bootstrap_weights,
+        grow_trees,
         grow_tree,
         type(forest).staged_scores,
         type(forest).predict_per_tree,
