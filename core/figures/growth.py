@@ -20,8 +20,9 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 
-from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
+from core.engine.node_splits import SplitCandidates
 from core.engine.replay import GrowthSteps
+from core.engine.splits import SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
 from core.figures import rules
 from core.figures._layout import build_figure, styled_layout, wrap_text

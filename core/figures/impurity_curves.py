@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from core.engine import criteria
+from core.engine import criteria, node_splits
 from core.engine.params import resolve_min_samples
 from core.engine.scan import SplitScan, scan_feature
 from core.figures._model import (
@@ -188,7 +188,7 @@ def compute_split_scan(
         raise ValueError(f"node_id must be in [0, {n_nodes - 1}], got {node_id}")
     X = as_2d(X_train, "X_train")
     names = _feature_names(feature_names, X.shape[1])
-    in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
+    in_node = node_splits.node_rows(tree, X, node_id)
     weights = None if sample_weight is None else np.asarray(sample_weight)[in_node]
     target, n_classes = _node_target(model, y_train, in_node)
     _, min_leaf = resolve_min_samples(tree.min_samples_split, tree.min_samples_leaf, len(X))

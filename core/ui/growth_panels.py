@@ -17,13 +17,8 @@ import streamlit as st
 
 from core.app.models import ModelView
 from core.app.words import comparison_sentence, md, why_leaf_sentence
-from core.engine.node_splits import (
-    SplitEvaluation,
-    compare_with_best,
-    node_rows,
-    split_candidates,
-    why_leaf,
-)
+from core.engine.node_splits import node_rows, split_candidates, why_leaf
+from core.engine.splits import SplitEvaluation, compare_with_best
 from core.engine.structure import TREE_LEAF
 from core.figures import compute_split_scan, split_scan_figure
 from core.figures.growth import (

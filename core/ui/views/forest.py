@@ -16,7 +16,8 @@ from core.app.cost import ForestCost
 from core.app.models import ForestSpec, ModelView, affordable, forest_spec, tree_spec
 from core.app.settings import DatasetShape, Settings
 from core.app.words import score, score_name
-from core.engine.forest import BaseForest
+from core.engine.bagging import bootstrap_weights, grow_trees
+from core.engine.forest_base import BaseForest
 from core.engine.grow import grow_tree
 from core.engine.walk import forest_path_changes
 from core.figures import forest_curve_figure
@@ -137,7 +138,8 @@ FOREST = View(
         "smoother staircase than one tree's because it averages many different trees. The "
         "out-of-bag curve follows the test curve without ever looking at the test set.",
     ),
-    "Each tree is grown on its own bootstrap sample with its own random feature draws; the "
+    "Each tree is grown on its own bootstrap sample (`bootstrap_weights`, then `grow_trees`) "
+    "with its own random feature draws; the "
     "forest averages the trees' class shares (or numbers). The curve comes from one pass "
     "over the trees: the forest of k trees is the running mean of the first k. Every tree "
     "grows by the same loop as a single tree, `grow_tree`, trying `max_features` features "
@@ -147,6 +149,8 @@ FOREST = View(
     "over the trees.",
     (
         BaseForest.fit,
+        bootstrap_weights,
+        grow_trees,
         grow_tree,
         BaseForest.staged_scores,
         BaseForest.predict_per_tree,

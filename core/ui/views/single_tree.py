@@ -21,6 +21,7 @@ from core.app.settings import DatasetShape, Settings
 from core.app.words import md, path_in_words
 from core.engine.grow import grow_tree
 from core.engine.scan import score_splits
+from core.engine.stopping import stop_reason
 from core.figures.contributions import path_contributions
 from core.figures.param_map import column_scores, compute_param_map
 from core.ui.views import View
@@ -175,12 +176,13 @@ TREE = View(
         "test R² stops improving. Pruning (ccp_alpha) and min_samples_leaf pull it back.",
     ),
     "`grow_tree` is the whole algorithm, the loop that grew this tree: take a node, measure "
-    "it, stop or try every feature, cut it in two, go on with the children. `score_splits` "
+    "it, stop or try every feature, cut it in two, go on with the children; `stop_reason` is "
+    "its stopping rule. `score_splits` "
     "scores one feature's thresholds at one node, moving one sample at a time from the right "
     "side to the left; the impurity formulas are `node_gini` and `node_entropy` "
     "(`core/engine/criteria.py`). Both are plain Python, compiled by numba to run fast. The "
     "path above is read from the fitted tree's flat arrays.",
-    (grow_tree, score_splits, path_in_words),
+    (grow_tree, stop_reason, score_splits, path_in_words),
     tree_page,
 )
 MAP = View(

@@ -14,6 +14,7 @@ from core.app.words import why_leaf_sentence
 from core.engine.grow import grow_tree
 from core.engine.node_splits import split_candidates, why_leaf
 from core.engine.replay import GrowthPrefix, GrowthSteps, growth_steps, prefix_after
+from core.engine.stopping import stop_reason
 from core.ui.views import View
 
 
@@ -146,8 +147,17 @@ STEPS = View(
     "keeps the first k of them and turns every other node into a leaf holding its own "
     "samples, so no tree is refitted per step. `split_candidates` and `why_leaf` answer "
     "for one node from its training rows, in numbers; `why_leaf_sentence` puts a leaf's "
-    "answer into words. `grow_tree` is the loop that grew it.",
-    (growth_steps, prefix_after, split_candidates, why_leaf, why_leaf_sentence, grow_tree),
+    "answer into words. `grow_tree` is the loop that grew it; `why_leaf` asks the loop's own "
+    "stopping rule, `stop_reason`, in the same order.",
+    (
+        growth_steps,
+        prefix_after,
+        split_candidates,
+        why_leaf,
+        why_leaf_sentence,
+        grow_tree,
+        stop_reason,
+    ),
     step_by_step,
 )
 
