@@ -3,14 +3,13 @@
 Why
 ---
 A browser that opens its first link fetches Streamlit's whole frontend before the page can run:
-about 130 files, 9.3 MiB (the script bundles, the style sheets, the fonts, Plotly's 4.7 MB
+about 130 files, several MiB (the script bundles, the style sheets, the fonts, Plotly's
 chunk). Streamlit 1.67 serves them through Starlette's ``StaticFiles``: each request looks the
 file up on a worker thread, then sends it in 64 KiB pieces, each read on a worker thread, all
-of it through the server's middleware. Measured on one server started by ``streamlit run
-serve.py`` (10 fresh loads of the Random forest page): 0.33-0.37 s of the server's
-CPU per load, as much as four slider moves, on the interpreter that runs every student's page.
-Twenty students arriving within ten seconds asked for seven seconds of it, and their links
-waited up to 16 s. Answered from memory, a load costs 0.065 s.
+of it through the server's middleware: a fresh load costs the server as much CPU as several
+slider moves, on the interpreter that runs every student's page, and a class arriving together
+waits for it. Answered from memory, a load costs a fraction of that (the measurements are in
+``docs/benchmarks.md``).
 
 What
 ----
@@ -28,18 +27,18 @@ Everything else goes on to Streamlit untouched: other paths, ``HEAD``, a request
 ``Range`` or a conditional header (Streamlit answers those with part of a file or a 304), a
 name that is not a plain relative path (``..``, ``//``, a backslash, a hidden file: Streamlit
 refuses those), a name that is no file (Streamlit answers its index page), a file outside
-Streamlit's folder. The memory kept is at most that folder and its text files compressed (26
-MiB and 3 MiB for Streamlit 1.67; a page load asks for 9.3 MiB of it).
+Streamlit's folder. The memory kept is at most that folder and its text files compressed (a
+few tens of MiB; a page load asks for about a third of it).
 
 Compressed once
 ---------------
 Streamlit sends these files uncompressed, expecting a proxy in front to compress them (its
 gzip middleware leaves ``/static/`` alone: compressing on every request would cost more CPU than
 it saves). A class has no such proxy with ``make run``, and a school's Wi-Fi is shared: sixty
-first links fetch 9.3 MiB each, 560 MiB together. Here each text file (scripts, style sheets,
+first links fetch the whole frontend each. Here each text file (scripts, style sheets,
 SVG) is compressed once, when it is first read, at gzip's best level, and kept beside its
-bytes; a browser that accepts gzip (every browser does) gets the compressed copy: 3.2 MiB per
-page load instead of 9.3, and less CPU than sending the plain bytes. Files that do not shrink
+bytes; a browser that accepts gzip (every browser does) gets the compressed copy, about a third
+of the plain bytes, for less CPU than sending them. Files that do not shrink
 by a tenth (fonts and images, already compressed) are sent as they are, with Streamlit's
 headers unchanged. A file that has a compressed copy says ``Vary: Accept-Encoding`` in both
 forms, so that a cache in front keeps each form for the browsers that asked for it (HAProxy's

@@ -6,10 +6,9 @@ A TCP sender that has unacknowledged data holds back a new small segment until t
 acknowledgement arrives (Nagle's algorithm), and a receiver may wait up to 40 ms before it
 acknowledges (delayed ACK). A web server that writes a reply as two sends, its headers then
 its body, is caught between the two: on a kept-alive connection the body waited for the
-acknowledgement of the headers. Measured on a server started by ``streamlit run serve.py``:
-every small static file after the first on a connection took 44 ms, and a student's page
-load (about 130 files over six connections) took 0.93 s of which the server's CPU was
-0.13 s.
+acknowledgement of the headers, so every small file after the first waited for the receiver's
+delay, and a student's page load took several times the server's CPU for it (the measurements
+are in ``docs/benchmarks.md``).
 
 asyncio turns the algorithm off (``TCP_NODELAY``) on every connection it accepts, but only
 when the socket says its protocol is TCP; Streamlit's server (1.66, 1.67) binds its listening

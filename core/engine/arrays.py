@@ -19,8 +19,8 @@ def plain_array(values: ArrayLike, dtype: DTypeLike) -> NDArray[Any]:
 
     A read-only or strided array is copied (a dataset cached by the app is read-only); an
     array that already is such an array is returned as it is. Otherwise numba would compile
-    the function again, for seconds, the first time it met that kind of array (a visitor
-    waited 11.6 s for a regression tree on the sine that way).
+    the function again, for seconds, the first time it met that kind of array, and a visitor
+    would wait for the compiler.
     """
     array = np.ascontiguousarray(values, dtype=dtype)
     return array if array.flags.writeable else array.copy()

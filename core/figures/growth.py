@@ -315,7 +315,7 @@ def split_comparison_figure(
     if comparison.best is not None:
         bars.append(("the tree's best", comparison.best, LINE_COLORS[0]))
     # Whose split over its rule: on one line, the two labels took 215 of a 390 px phone's
-    # 358 px and pushed the gain axis's title off the chart (issue 24).
+    # 358 px and pushed the gain axis's title off the chart.
     labels = [
         f"{who}:<br>"
         + wrap_text(rule_text(feature_names, s.feature, s.threshold, categories), RULE_WIDTH)

@@ -135,7 +135,7 @@ def _swatch(color: str) -> str:
 
 
 #: Classes per row of the legend: a 20-class key on one row made the drawing so wide that
-#: every node shrank to fit it (issue 24).
+#: every node shrank to fit it.
 LEGEND_PER_ROW = 3
 
 
