@@ -3,7 +3,7 @@ as the step page scores a student's split, then counted.
 
 Each student answered a feature and a threshold (:class:`core.classroom.SplitAnswer`): rows
 whose value is ≤ the threshold go left. An answer's gain is the engine's own evaluation of
-that split on the node's rows (:func:`core.engine.node_splits.evaluate_split`), the very
+that split on the node's rows (:func:`core.engine.splits.evaluate_split`), the very
 function behind the step page's "your split against the tree's", which also shows a student
 their answer after the reveal:
 
@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from core.classroom.model import SplitAnswer
 from core.classroom.node import NodeRows, node_rows
-from core.engine.node_splits import evaluate_split
+from core.engine.splits import evaluate_split
 from core.figures.impurity_curves import SplitScanData
 from core.figures.poll import AnswerHistogram, PollPanel
 
@@ -254,7 +254,7 @@ def compute_poll_results(
 
     An answer "rows with ``feature`` ≤ ``threshold`` go left" that the tree would try (the
     scan has a threshold between the same two consecutive values of the node) is scored by
-    :func:`core.engine.node_splits.evaluate_split` on the node's rows (with missing values, the
+    :func:`core.engine.splits.evaluate_split` on the node's rows (with missing values, the
     better side for them, as the tree picks it):
 
         gain = I(node) - (n_L I(L) + n_R I(R)) / n

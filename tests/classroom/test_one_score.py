@@ -16,7 +16,7 @@ from core.classroom import SplitAnswer
 from core.classroom.poll import compute_poll_results, node_rows, score_answer
 from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
-from core.engine.node_splits import compare_with_best
+from core.engine.splits import compare_with_best
 from core.figures.impurity_curves import compute_split_scan
 from core.ui.growth_panels import node_targets
 
