@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
-from streamlit.elements.lib.mutable_expander_container import ExpanderContainer
 
 from core.ui.display import HOW_COMPUTED, how_computed, what_to_notice
+
+if TYPE_CHECKING:  # what st.expander returns; its module is no public name of Streamlit's
+    from streamlit.elements.lib.mutable_expander_container import ExpanderContainer
 
 #: What to notice: one text, or one to classify and one to regress.
 Notice = str | tuple[str, str]
