@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,52 @@ def test_each_view_explains_itself() -> None:
             assert view.title and view.computed_by is not None, view
             if view.computed:
                 assert view.computed_by, f"{view.title}: words without code"
+
+
+#: The expanders each page's own view declares, by widget key (the tests find them so).
+SECTION_KEYS = {
+    pages.SINGLE_TREE.url_path: ("why-split", "leaves", "pruning", "depth-overlay"),
+    pages.RANDOM_FOREST.url_path: ("glance",),
+    pages.GINI_VS_ENTROPY.url_path: (),
+    pages.GROW_STEP_BY_STEP.url_path: (),
+}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[page.url_path for page in PAGES])
+def test_each_expander_is_a_section_with_its_own_code(page: pages.Page) -> None:
+    shown = page_views(page) or (page_view(page),)
+    sections = [section for view in shown for section in view.sections]
+    assert tuple(s.key for s in sections) == SECTION_KEYS[page.url_path]
+    for section in sections:
+        assert section.title and section.icon and section.computed, section.key
+        assert section.label.format(title=section.title, trees=12).startswith(section.title)
+        assert section.computed_by, f"{section.key}: no code"
+        for function in section.computed_by:
+            assert callable(function) and not inspect.isclass(function), function
+            # a real function's source (a numba-compiled one shows its Python loop)
+            assert inspect.getsource(function).lstrip().startswith(("def ", "@")), function
+            name = function.__name__
+            assert f"`{name}`" in section.computed, f"{section.key}: its words skip `{name}`"
+        assert callable(section.show) and not inspect.isclass(section.show)
+
+
+def page_view(page: pages.Page) -> View:
+    """The own view of a page that names no ``VIEWS``: the one its script shows and explains."""
+    tree = ast.parse((ROOT / page.path).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "views.explain":
+            shown = node.args[0]
+            assert isinstance(shown, ast.Attribute) and isinstance(shown.value, ast.Name)
+            module = next(
+                importlib.import_module(f"{imported.module}.{alias.name}")
+                for imported in tree.body
+                if isinstance(imported, ast.ImportFrom) and imported.module == "core.ui.views"
+                for alias in imported.names
+                if (alias.asname or alias.name) == shown.value.id
+            )
+            view: View = getattr(module, shown.attr)
+            return view
+    raise AssertionError(f"{page.path} explains no view")
 
 
 def test_offered_and_chosen() -> None:

@@ -24,7 +24,7 @@ from core.figures import forest_curve_figure
 from core.figures.contributions import forest_contributions
 from core.figures.variance import compute_spread, decomposition
 from core.ui.views import View
-from core.ui.views.forest_parts import forest_parts
+from core.ui.views.forest_parts import GLANCE, forest_parts
 
 #: What a lesson's controls return: what draws the lesson once the forest is grown.
 Then = Callable[[Settings, DatasetShape, ModelView], None]
@@ -158,6 +158,7 @@ FOREST = View(
         forest_path_changes,
     ),
     forest_page,
+    sections=(GLANCE,),
 )
 VARIANCE = View(
     "variance",

@@ -1,5 +1,7 @@
 """What the Random forest page's test sample and tree number move: the boundaries, the vote,
 the forest at a glance and any one tree. Each reruns alone (``st.fragment``) when they move.
+
+The forest at a glance is a :class:`~core.ui.views.Section` of the forest view, declared here.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import streamlit as st
 from core import ui
 from core.app.models import ModelView, plotted_pair
 from core.app.words import score
+from core.figures.glance import glance_figure
+from core.ui.variance_panel import forest_glance
+from core.ui.views import Section
 
 
 @st.fragment
@@ -32,16 +37,7 @@ def forest_parts(
     with vote_text:
         sample = controls.sample(view, label="Sample to vote on")
     vote_parts = st.container()
-    glance = (
-        st.expander(
-            f"The forest at a glance: {min(ui.GLANCE_TREES, n_trees)} of its trees side by side",
-            icon=":material/grid_view:",
-            key="glance",
-            on_change="rerun",
-        )
-        if view.classify
-        else None
-    )
+    glance = GLANCE.box(trees=min(ui.GLANCE_TREES, n_trees)) if view.classify else None
     one_tree(controls, view, forest, n_trees, sample, lone_score)  # the last control: finishes
     settings = controls.settings
 
@@ -57,15 +53,21 @@ def forest_parts(
         st.markdown("#### The forest's answer, feature by feature")
         ui.forest_vote_parts(forest, view, sample)
 
-    if glance is not None and glance.open:
-        with glance, ui.guard("the trees at a glance"):
-            st.caption(
-                "Each map colours the plane by the class one tree predicts. Grown on resamples, "
-                "with a few features per split, the trees agree in the middle of each class and "
-                "differ at the edges; the forest averages those differences away. Click a map "
-                "to open that tree below."
-            )
-            ui.forest_glance(forest, view, plotted_pair(settings))
+    if glance is not None:
+        GLANCE.fill(glance, forest, view, plotted_pair(settings))
+
+
+def at_a_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
+    """Inside "the forest at a glance": the first trees' maps side by side, a click on one
+    opening that tree below."""
+    with ui.guard("the trees at a glance"):
+        st.caption(
+            "Each map colours the plane by the class one tree predicts. Grown on resamples, "
+            "with a few features per split, the trees agree in the middle of each class and "
+            "differ at the edges; the forest averages those differences away. Click a map "
+            "to open that tree below."
+        )
+        ui.forest_glance(forest, view, pair)
 
 
 @st.fragment
@@ -127,4 +129,16 @@ def one_tree(
         )
 
 
-__all__ = ["forest_parts", "one_tree"]
+GLANCE = Section(
+    "The forest at a glance",
+    "glance",
+    ":material/grid_view:",
+    "`forest_glance` lays a grid over the plotted plane (the other features at their "
+    "medians) and asks each of the first trees for its class in every cell; `glance_figure` "
+    "draws the maps side by side.",
+    (forest_glance, glance_figure),
+    at_a_glance,
+    label="{title}: {trees} of its trees side by side",
+)
+
+__all__ = ["GLANCE", "forest_parts", "one_tree"]

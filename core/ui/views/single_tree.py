@@ -1,8 +1,8 @@
 """Single tree's views: the tree, its boundary and a test sample's path; the parameter map
 (``?view=map``) and "what if this sample changed?" (``?view=what-if``) above them.
 
-The page's expanders (why this split, the leaves, the pruning walk, the depth overlay) are in
-:mod:`core.ui.views.tree_parts`.
+The page's expanders (why this split, the leaves, the pruning walk, the depth overlay) are
+sections of the tree view, declared in :mod:`core.ui.views.tree_parts`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from core.engine.stopping import stop_reason
 from core.figures.contributions import path_contributions
 from core.figures.param_map import column_scores, compute_param_map
 from core.ui.views import View
-from core.ui.views.tree_parts import depth_overlay, pruning, tree_with_why
+from core.ui.views.tree_parts import DEPTH_OVERLAY, LEAVES, PRUNING, WHY_SPLIT, tree_with_why
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def tree_page(
     with plot_column, ui.guard("the decision boundary"):
         fit_over_data(settings, shape, view, model, sample)
     tree_with_why(tree_column, settings, view, model, sample, test_on_tree)
-    pruning(settings, shape, view)
+    PRUNING.draw(settings, shape, view)
 
 
 def fitted_tree(settings: Settings, shape: DatasetShape, view: ModelView) -> Any | None:
@@ -129,7 +129,7 @@ def fit_over_data(
         "are training samples, rings are test samples: click a ring to trace it."
     )
     if not view.classify:
-        depth_overlay(settings, shape, view, pair)
+        DEPTH_OVERLAY.draw(settings, shape, view, pair)
 
 
 def map_view(controls: ui.Controls, view: ModelView, sample: int) -> Then:
@@ -184,6 +184,7 @@ TREE = View(
     "path above is read from the fitted tree's flat arrays.",
     (grow_tree, stop_reason, score_splits, path_in_words),
     tree_page,
+    sections=(WHY_SPLIT, LEAVES, PRUNING, DEPTH_OVERLAY),
 )
 MAP = View(
     "map",
