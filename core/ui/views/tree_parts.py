@@ -16,8 +16,9 @@ from core import ui
 from core.app.models import ModelView, tree_spec
 from core.app.settings import DatasetShape, Settings
 from core.engine.grow import grow_tree
-from core.engine.node_splits import compare_with_best, evaluate_split, split_candidates, why_leaf
+from core.engine.node_splits import split_candidates, why_leaf
 from core.engine.pruning import prune, pruning_path
+from core.engine.splits import compare_with_best, evaluate_split
 from core.figures import compute_split_scan
 from core.figures.leaves import compute_leaves, leaves_figure
 from core.figures.pruning_walk import compute_pruning_walk
