@@ -16,6 +16,9 @@ and a student reload, and keep their seats; a student who steps on alone stops f
 delays measured on the way are recorded, not asserted: how fast a class follows is the
 benchmark's (``bench.classroom --class-mode``); here a student only has to follow at all.
 
+One test stands apart, on the session's single served app with no cluster, so it runs alone:
+a student's move turns the "Follow the teacher" toggle off in that move's run.
+
 How long a student takes to follow is measured in the browser: every page runs a small
 watcher that notes (``Date.now()``, one clock for all tabs of one Chromium) the moment its
 address and what it shows reach a state, so the delay is the student's moment minus the
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import VIEWPORT, AppPage
+from browser_helpers import VIEWPORT, AppPage, tab
 
 from bench.live_app import free_port
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
@@ -562,3 +565,61 @@ def test_a_student_who_steps_on_alone_stops_following_and_the_toggle_says_so(
     assert int(lesson.teacher.app.slider_value("step").split(" of ")[0]) == step
     assert student.app.exceptions() == [], student.app.exceptions()
     lesson.steps_done = 7
+
+
+def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_again(
+    browser: Any, server: LiveServer
+) -> None:
+    """On one served app (no cluster, so it runs alone): a student who moves a control sees
+    the toggle off and "explore on your own" when that move's run is over, not only after the
+    teacher's next change, and one click on the toggle opens the teacher's view again."""
+    with tab(browser, server) as teacher, tab(browser, server) as student:
+        teacher.open("/Single_tree", ("h1",))
+        teacher.page.get_by_text("Class mode", exact=True).click()
+        teacher.page.locator(".st-key-class-start button").click()
+        teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
+            timeout=RUN_TIMEOUT_MS
+        )
+        teacher.settle()
+        found = re.search(r"You teach class\s+([A-Z0-9]{5})", teacher.page.inner_text("body"))
+        assert found is not None
+        before = int(teacher.slider_value("max_depth"))
+        teacher.nudge_slider("max_depth")
+        teacher.page.wait_for_function(
+            f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 1)} && settled(); }}",
+            timeout=RUN_TIMEOUT_MS,
+        )
+
+        student.open(f"/?class={found.group(1)}", ())
+        student.page.wait_for_function(
+            f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 1)} && settled(); }}",
+            timeout=RUN_TIMEOUT_MS,
+        )
+        follow = student.page.locator(".st-key-class-follow input")
+        sidebar = student.page.locator('[data-testid="stSidebar"]')
+        assert follow.is_checked()
+        assert "Your page follows the teacher's" in sidebar.inner_text()
+
+        student.nudge_slider("max_depth")
+        student.page.locator('[data-testid="stToast"]', has_text="explore on your own").wait_for(
+            timeout=RUN_TIMEOUT_MS
+        )
+        student.page.wait_for_function(
+            f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 2)} && settled(); }}",
+            timeout=RUN_TIMEOUT_MS,
+        )
+        student.settle()
+        assert not follow.is_checked(), "the toggle still says the page follows the teacher"
+        assert "You explore on your own" in sidebar.inner_text()
+        assert "Your page follows the teacher's" not in sidebar.inner_text()
+
+        student.page.locator(".st-key-class-follow label").click()  # one click
+        student.page.wait_for_function(
+            f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 1)} && settled(); }}",
+            timeout=RUN_TIMEOUT_MS,
+        )
+        student.settle()
+        assert follow.is_checked()
+        assert "Your page follows the teacher's" in sidebar.inner_text()
+        for app in (teacher, student):
+            app.assert_healthy()

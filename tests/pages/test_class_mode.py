@@ -122,6 +122,38 @@ def test_moving_a_control_leaves_the_teacher_and_the_toggle_jumps_back() -> None
     assert student.select_slider(key="max_depth").value == 2
 
 
+def follow_caption(app: AppTest) -> str:
+    return next(c.value for c in app.sidebar.caption if "teacher" in c.value)
+
+
+def test_the_toggle_turns_off_in_the_run_where_a_student_moves_a_control() -> None:
+    """The toggle and its caption are drawn before the page writes its settings, so the run
+    that finds the move must draw them again: one click on the toggle then follows."""
+    teacher, code = start_class()
+    student = join(code, SINGLE_TREE)
+    teacher.select_slider(key="max_depth").set_value(2).run()
+    student.run()
+    assert student.select_slider(key="max_depth").value == 2
+    assert student.toggle(key="class-follow").value is True
+    assert follow_caption(student).startswith("Your page follows the teacher's")
+
+    student.select_slider(key="max_depth").set_value(7).run()
+    assert_healthy(student)
+    assert not seat(student).following  # type: ignore[union-attr]
+    assert any("explore on your own" in t.value for t in student.toast)
+    assert student.toggle(key="class-follow").value is False
+    assert follow_caption(student).startswith("You explore on your own")
+
+    toggle = student.toggle(key="class-follow")
+    toggle.set_value(not toggle.value).run()  # one click
+    assert_healthy(student)
+    assert seat(student).following  # type: ignore[union-attr]
+    assert student.toggle(key="class-follow").value is True
+    assert follow_caption(student).startswith("Your page follows the teacher's")
+    assert student.select_slider(key="max_depth").value == 2
+    assert raw_query_of(student) == raw_query_of(teacher)
+
+
 def test_the_sidebar_says_whom_a_student_follows_and_counts_the_class() -> None:
     teacher, code = start_class()
     join(code)

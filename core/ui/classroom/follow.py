@@ -135,7 +135,13 @@ def _follower_check(page: str) -> None:
 
 def class_wrote(page: str, query: dict[str, str]) -> None:
     """A run of ``page`` wrote ``query``: the teacher's class shows it; a student who moved a
-    control away from the teacher's view stops following."""
+    control away from the teacher's view stops following.
+
+    The run that finds the move has drawn the sidebar's "Follow the teacher" toggle already
+    (on, with its caption), and a widget drawn in a run keeps its value to the end of it: the
+    page runs again at once, so the toggle shows off as the toast says, and one click on it
+    follows again.
+    """
     seat = current_seat()
     if seat is None:
         return
@@ -153,6 +159,7 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
             "teacher” in the sidebar to jump back.",
             icon=":material/explore:",
         )
+        st.rerun()  # the toast outlives the rerun
 
 
 def opened_view(page: str) -> dict[str, str] | None:
