@@ -5,6 +5,8 @@
 - A node in words: :func:`why_leaf_sentence` and :func:`comparison_sentence` say what the
   engine's :func:`~core.engine.node_splits.why_leaf` and
   :func:`~core.engine.splits.compare_with_best` found, which are only codes and numbers.
+- Numbers on screen in words: :func:`averaging_numbers` and :func:`averaging_sentence` for
+  "why averaging works", so its sentence says what its metrics show.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from core.engine.splits import SplitComparison
 from core.figures import score as model_score
 from core.figures import score_name as score_name
 from core.figures.criterion import same_question
+from core.figures.node_label import format_alike
 from core.figures.rules import Categories, category_of, path_step
+from core.figures.variance import Spread
 
 # --- a tree in words -----------------------------------------------------------------------
 
@@ -233,3 +237,57 @@ def comparison_sentence(comparison: SplitComparison) -> str:
     if comparison.found_best:
         return text + " You found a best split."
     return text + f" The tree's split is better by {_fmt(difference)}."
+
+
+# --- numbers on screen in words ------------------------------------------------------------
+
+
+def averaging_numbers(spread: Spread) -> tuple[str, str]:
+    """One tree's test score (the mean over the trees) and their average's, as shown.
+
+    Accuracy to three decimals; mean squared errors with one number of decimals for both
+    (:func:`~core.figures.node_label.format_alike`), as they are read against each other.
+    """
+    if spread.parts is not None:
+        one, average = format_alike([spread.parts.trees_error, spread.parts.average_error])
+        return one, average
+    return f"{1 - spread.tree_error:.3f}", f"{1 - spread.error_by_k[-1]:.3f}"
+
+
+def averaging_sentence(spread: Spread) -> str:
+    """What the two numbers of :func:`averaging_numbers` show, compared as they are shown.
+
+    The lesson says that an average of trees usually scores better than a typical one of
+    them; on a small test set it may not, and a caption must not claim what the numbers
+    beside it contradict. So: "does score better" only when the shown numbers say so, and
+    otherwise why one split's score cannot show it.
+    """
+    one, average = averaging_numbers(spread)
+    n = len(spread.test_y)
+    if spread.parts is not None:
+        variance = format_alike([spread.parts.trees_error, spread.parts.variance])[1]
+        if float(average) < float(one):
+            return (
+                f"Here their average does score better: its test MSE is {average}, one "
+                f"tree's {one} on average, lower by the trees' variance, {variance}."
+            )
+        return (
+            f"Here their average scores the same as one tree, test MSE {average}: the trees "
+            f"hardly differ (variance {variance}), so there is little to average away."
+        )
+    if float(average) > float(one):
+        return (
+            f"Here their average does score better: {average} on the {n} test rows, against "
+            f"{one} for one tree on average."
+        )
+    rows = round(abs(float(one) - float(average)) * n, 1)
+    apart = "less than one test row" if rows < 1 else f"{rows:g} test rows"
+    how = "scores the same as" if float(average) == float(one) else "does not score better than"
+    agree = "" if spread.agreement is None else f", and two trees agree on {spread.agreement:.1%}"
+    return (
+        f"Here their average {how} one tree: {average} against one tree's {one} on average, "
+        f"{apart} apart. With {n} test rows one row is {1 / n:.3f} of accuracy{agree} of "
+        "them: the trees already do well here, and one small test set cannot show the gain. "
+        "What averaging always does shows in the picture: where the trees disagree, their "
+        "average draws one steady boundary."
+    )

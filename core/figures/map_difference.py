@@ -20,7 +20,7 @@ from core.figures.palette import DIVERGING_SCALE
 from core.figures.param_map import ParamMap
 from core.figures.param_map_plot import click_points, grid_layout
 
-__all__ = ["DIFFERENCE_SPREAD", "MapDifference", "param_map_difference_figure"]
+__all__ = ["DIFFERENCE_SPREAD", "MapDifference", "param_map_difference_figure", "points_text"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,11 @@ class MapDifference:
 DIFFERENCE_SPREAD = 5.0
 
 
-def _points_text(points: float) -> str:
+def points_text(points: float) -> str:
+    """A difference in points as a cell shows it: ``"+1.3"``, ``"\u22122.2"`` or ``"0"``.
+
+    Words beside the map quote it the same way, so a number there is found in a cell.
+    """
     if abs(points) < 0.05:  # shows as 0.0 either way: no sign to suggest a direction
         return "0"
     return f"{points:+.1f}".replace("-", "\u2212")
@@ -122,7 +126,7 @@ def param_map_difference_figure(
         "z": points,
         "x": list(range(n_columns)),
         "y": list(range(n_rows)),
-        "text": [[_points_text(p) for p in row] for row in points.tolist()],
+        "text": [[points_text(p) for p in row] for row in points.tolist()],
         "texttemplate": "%{text}",
         "textfont": {"size": FONT_SIZE - 4},  # drawn at half a page: "−11.1" fits a cell
         "colorscale": [list(stop) for stop in DIVERGING_SCALE],
@@ -135,7 +139,7 @@ def param_map_difference_figure(
         "showscale": False,
     }
     hover = [
-        f"{names[1]} {b:.3f}, {names[0]} {a:.3f}: {_points_text(p)} {unit}"
+        f"{names[1]} {b:.3f}, {names[0]} {a:.3f}: {points_text(p)} {unit}"
         for a, b, p in zip(
             first.scores.ravel().tolist(),
             second.scores.ravel().tolist(),

@@ -8,6 +8,7 @@ drawing's size reads what the drawing will show.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Literal
 
 from core.figures.diagram import DiagramNode, TreeDiagram
@@ -20,6 +21,7 @@ __all__ = [
     "Detail",
     "count_text",
     "escape_html",
+    "format_alike",
     "format_number",
     "node_rows",
 ]
@@ -46,6 +48,24 @@ def format_number(x: float, precision: int = 3) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def format_alike(values: Sequence[float], significant: int = 3) -> list[str]:
+    """Numbers shown side by side, all with the same number of decimals.
+
+    Two ends of a colour key or two errors side by side are read against each other, so
+    ``12`` beside ``6.99`` or ``-6.93`` beside ``51.696`` reads as if one were less exact. The
+    decimals are those that give the largest magnitude ``significant`` digits
+    (``-6.9``, ``51.7``), never fewer than none.
+    """
+    finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
+    largest = max(finite, default=1.0)
+    decimals = max(0, significant - 1 - math.floor(math.log10(largest)))
+    return [_no_negative_zero(f"{v:.{decimals}f}") if math.isfinite(v) else str(v) for v in values]
+
+
+def _no_negative_zero(text: str) -> str:
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def count_text(c: float) -> str:

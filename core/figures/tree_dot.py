@@ -19,6 +19,7 @@ from core.figures.node_label import (
     Detail,
     count_text,
     escape_html,
+    format_alike,
     format_number,
     node_rows,
 )
@@ -152,11 +153,12 @@ def _legend(diagram: TreeDiagram, precision: int) -> str:
         ]
     else:
         low, high = diagram.value_range
+        low_text, high_text = format_alike([low, high])  # read together: one precision
         rows = [
-            f'<TD><FONT POINT-SIZE="14">mean {format_number(low, precision)}</FONT></TD>'
+            f'<TD><FONT POINT-SIZE="14">mean {low_text}</FONT></TD>'
             f"{_swatch(sequential_color(low, low, high))}<TD>→</TD>"
             f"{_swatch(sequential_color(high, low, high))}"
-            f'<TD><FONT POINT-SIZE="14">{format_number(high, precision)}</FONT></TD>'
+            f'<TD><FONT POINT-SIZE="14">{high_text}</FONT></TD>'
         ]
     body = "".join(f"<TR>{row}</TR>" for row in rows)
     return f'<<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0">{body}</TABLE>>'

@@ -14,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures._layout import axis_style, build_figure, merge, styled_layout
+from core.figures.node_label import format_alike
 from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, MUTED_COLOR, class_color
 from core.figures.variance import Decomposition, FloatArray, Spread
@@ -226,7 +227,7 @@ def averaging_figure(spread: Spread, *, height: int = 360) -> go.Figure:
             "y": [spread.tree_error, spread.tree_error],
             "mode": "lines",
             "line": {"color": MUTED_COLOR, "width": 3, "dash": "dash"},
-            "name": "one tree (mean over the K)",
+            "name": f"one tree (mean over the {spread.n_trees} trees)",
         },
     ]
     layout = merge(
@@ -247,6 +248,8 @@ def decomposition_figure(parts: Decomposition, *, height: int = 300) -> go.Figur
         pieces = [("the average's error (bias² + noise)", parts.average_error)]
         pieces.append(("variance", parts.variance))
     colors = [LINE_COLORS[1], LINE_COLORS[0], MUTED_COLOR]
+    # Side by side in one bar, the parts are read against each other: one precision for all.
+    shown = format_alike([value for _, value in pieces])
     traces = [
         {
             "type": "bar",
@@ -255,13 +258,13 @@ def decomposition_figure(parts: Decomposition, *, height: int = 300) -> go.Figur
             "y": ["one tree"],
             "name": name,
             "marker": {"color": color},
-            "text": [f"{value:.3g}"],
+            "text": [text],
             "textposition": "inside",
             "insidetextanchor": "middle",
             "textfont": {"size": 14},
             "hovertemplate": f"{name}: %{{x:.4g}}<extra></extra>",
         }
-        for (name, value), color in zip(pieces, colors, strict=False)
+        for (name, value), text, color in zip(pieces, shown, colors, strict=False)
     ]
     layout = merge(
         styled_layout(title=None, x_title="squared error", y_title="", height=height),

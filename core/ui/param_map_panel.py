@@ -19,7 +19,7 @@ import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
 from core.app.settings import to_widget as _to_widget
-from core.figures.map_difference import MapDifference, param_map_difference_figure
+from core.figures.map_difference import MapDifference, param_map_difference_figure, points_text
 from core.figures.param_map import ParamMap, param_grid
 from core.figures.param_map_plot import clicked_setting, param_map_figure
 from core.ui.cached_curves import param_map as cached_param_map
@@ -165,28 +165,51 @@ def _difference_words(difference: MapDifference, view: ModelView, names: tuple[s
     """What the difference map shows: a callout, then its numbers in a caption."""
     first, second = difference.first, difference.second
     points = 100 * difference.scores
-    largest = np.unravel_index(int(np.argmax(np.abs(points))), points.shape)
+    same_everywhere = bool(np.all(points == 0))
     spans = [100 * float(np.ptp(pmap.scores)) for pmap in (first, second)]
-    # On the test rows a score moves in steps of one row: "within a point" may mean "equal".
-    step = 100 / len(view.y_test) if first.n_folds is None else 1.0
-    within = f"one test row ({step:.1f} points)" if first.n_folds is None else "1 point"
+    pattern = (
+        "Here the map is white: the criterion changes no score at all."
+        if same_everywhere
+        else "Where the two differ, look for a pattern; a lone cell is one close call going "
+        "the other way."
+    )
     with st.container(key="gve-map-notice"):
         st.info(
             f"**What to notice.** Each cell of the third map is the {names[1]} tree's score "
             f"minus the {names[0]} tree's, with the same max_depth and min_samples_leaf: green "
             f"where {names[1]} scores higher, purple where {names[0]} does. That it is mostly "
             "white or pale is typical: the criterion moves a score less than max_depth and "
-            "min_samples_leaf do (compare the spans below). Where the two differ, look for a "
-            "pattern; a lone cell is one close call going the other way.",
+            f"min_samples_leaf do (compare the spans below). {pattern}",
             icon=":material/visibility:",
         )
-    st.caption(
+    if same_everywhere:
+        numbers = (
+            f"The two criteria score the same in every one of the {points.size} cells: "
+            f"{names[0]} and {names[1]} trees differ nowhere on {first.scored_on}. Both maps' "
+            f"scores span {spans[0]:.1f} points (a point: a hundredth of {first.scored_on}): "
+            "here max_depth and min_samples_leaf matter, the criterion does not."
+        )
+    else:
+        numbers = _difference_numbers(difference, view, names, spans)
+    st.caption(f"{numbers} Click a cell of any map to grow those two trees.")
+
+
+def _difference_numbers(
+    difference: MapDifference, view: ModelView, names: tuple[str, str], spans: list[float]
+) -> str:
+    """How many cells differ and by how much, and where the largest difference is."""
+    first = difference.first
+    points = 100 * difference.scores
+    largest = np.unravel_index(int(np.argmax(np.abs(points))), points.shape)
+    # On the test rows a score moves in steps of one row: "within a point" may mean "equal".
+    step = 100 / len(view.y_test) if first.n_folds is None else 1.0
+    within = f"one test row ({step:.1f} points)" if first.n_folds is None else "1 point"
+    return (
         f"Of the {points.size} cells, **{float(np.mean(points == 0)):.0%}** score the same, "
         f"**{difference.share_within(step):.0%}** differ by at most {within} and "
         f"**{difference.share_within(5):.0%}** by at most 5 points (a point: a hundredth of "
-        f"{first.scored_on}). The largest difference is **{float(points[largest]):+.1f}** "
-        f"points ({names[1]} minus {names[0]}), at "
+        f"{first.scored_on}). The largest difference is "
+        f"**{points_text(float(points[largest]))}** points ({names[1]} minus {names[0]}), at "
         f"{_setting_words(first, (int(largest[0]), int(largest[1])))}. Within each map the "
         f"scores span {spans[0]:.1f} ({names[0]}) and {spans[1]:.1f} ({names[1]}) points."
-        " Click a cell of any map to grow those two trees."
     )

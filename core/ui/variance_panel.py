@@ -16,8 +16,10 @@ import streamlit as st
 
 from core.app.models import ModelView, affordable, forest_spec
 from core.app.settings import DatasetShape, Settings
+from core.app.words import averaging_numbers
 from core.data.datasets import sine_curve
 from core.figures.glance import glance_figure
+from core.figures.node_label import format_alike
 from core.figures.variance import Decomposition, Spread, compute_spread
 from core.figures.variance_plot import averaging_figure, decomposition_figure, spread_figure
 from core.ui.cached import built_once, fit_forest, view_of
@@ -74,8 +76,11 @@ def spread_of(forest: Any, view: ModelView, dataset: str) -> Spread:
     )
 
 
-def variance_view(settings: Settings, shape: DatasetShape) -> None:
-    """The view: the trees over each other, the numbers, and error against trees averaged."""
+def variance_view(settings: Settings, shape: DatasetShape) -> Spread:
+    """The view: the trees over each other, the numbers, and error against trees averaged.
+
+    Returns what the trees say, for words above the view to state what its numbers show.
+    """
     columns = (settings.x, settings.y) if shape.task == "classification" else (0,)
     view = view_of(settings, columns)
     forest, spread = resampled_trees(settings, shape, view, columns)
@@ -99,6 +104,7 @@ def variance_view(settings: Settings, shape: DatasetShape) -> None:
         f"{'features' if view.classify else 'feature'} only: "
         f"{', '.join(view.names)}."
     )
+    return spread
 
 
 def resampled_trees(
@@ -127,14 +133,23 @@ def resampled_trees(
 
 def error_parts(spread: Spread, parts: Decomposition) -> None:
     """To regress: one tree's error and their average's, and the parts the gap is made of."""
-    st.metric("One tree's test MSE (mean of the K)", f"{parts.trees_error:.3g}")
-    st.metric("Their average's test MSE", f"{parts.average_error:.3g}")
+    one, average = averaging_numbers(spread)
+    st.metric(f"One tree's test MSE (mean of the {spread.n_trees} trees)", one)
+    st.metric("Their average's test MSE", average)
     chart(decomposition_figure(parts), key="variance-parts")
     if parts.bias2 is not None:
+        # Four digits: the three parts' sum and one tree's error differ by the small rest.
+        total, trees, rest = format_alike(
+            [
+                parts.bias2 + parts.variance + (parts.noise or 0.0),
+                parts.trees_error,
+                parts.rest or 0.0,
+            ],
+            significant=4,
+        )
         st.caption(
             f"On these {len(spread.test_y)} test rows bias², variance and noise add up "
-            f"to {parts.bias2 + parts.variance + (parts.noise or 0.0):.4g}; one tree's "
-            f"error is {parts.trees_error:.4g}. The difference, {parts.rest:.2g}, is "
+            f"to {total}; one tree's error is {trees}. The difference, {rest}, is "
             "chance: the noise and the average's miss happen to line up a little on "
             "these rows; over many test sets it averages to zero."
         )
@@ -149,13 +164,14 @@ def error_parts(spread: Spread, parts: Decomposition) -> None:
 def agreement(spread: Spread) -> None:
     """To classify: one tree's accuracy and their average's, and how often two trees agree."""
     agree = "–" if spread.agreement is None else f"{spread.agreement:.1%}"
-    st.metric("One tree's test accuracy (mean of the K)", f"{1 - spread.tree_error:.3f}")
-    st.metric("Their average's test accuracy", f"{1 - spread.error_by_k[-1]:.3f}")
+    one, average = averaging_numbers(spread)
+    st.metric(f"One tree's test accuracy (mean of the {spread.n_trees} trees)", one)
+    st.metric("Their average's test accuracy", average)
     st.metric(
         "Two trees agree on a test row",
         agree,
-        help="Over every pair of the K trees and every test row: the share where both "
-        "trees give the same class.",
+        help=f"Over every pair of the {spread.n_trees} trees and every test row: the share "
+        "where both trees give the same class.",
     )
     st.caption(
         "Grey shading: how many trees disagree there (white: all agree). Each thin line "

@@ -11,6 +11,7 @@ from core import DecisionTreeClassifier, DecisionTreeRegressor
 from core.app import words
 from core.engine.node_splits import StopReason, why_leaf
 from core.engine.splits import compare_with_best
+from core.figures.variance import Spread, compute_spread
 
 # Four points on a line: x <= 1.5 is class 0, x > 1.5 class 1; a second, useless feature.
 X_TOY = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [3.0, 5.0]])
@@ -270,3 +271,38 @@ def test_the_verdict_is_the_engines():
     )
     short = replace(tie, found_best=False, gain_difference=0.0125)
     assert words.comparison_sentence(short).endswith("The tree's split is better by 0.0125.")
+
+
+# --- numbers on screen in words ------------------------------------------------------------
+
+
+def two_trees(shares: list[list[list[float]]]) -> Spread:
+    """Two trees' class shares on two test rows of classes 0 and 1 (the grid: the same)."""
+    values = np.array(shares)
+    return compute_spread(
+        "classification",
+        grid_values=values,
+        test_values=values,
+        X_test=np.zeros((2, 2)),
+        y_test=np.array([0, 1]),
+        xs=np.arange(2.0),
+        ys=np.arange(1.0),
+        feature_names=("a", "b"),
+        class_names=("no", "yes"),
+    )
+
+
+def test_the_averaging_sentence_says_better_only_when_the_numbers_do() -> None:
+    # Tree A gets row 0 only, tree B both: one tree 0.75 on average. Their shares averaged
+    # call row 1 class 0 (0.55 against 0.45): the average scores 0.5, worse.
+    worse = two_trees([[[1, 0], [1, 0]], [[0.6, 0.4], [0.1, 0.9]]])
+    assert words.averaging_numbers(worse) == ("0.750", "0.500")
+    sentence = words.averaging_sentence(worse)
+    assert "does not score better than one tree: 0.500 against one tree's 0.750" in sentence
+    assert "With 2 test rows one row is 0.500 of accuracy" in sentence
+    alike = two_trees([[[1, 0], [0, 1]], [[1, 0], [0, 1]]])
+    assert "scores the same as one tree: 1.000" in words.averaging_sentence(alike)
+    # Each tree gets one row; averaged, each row's right class wins 0.6 to 0.4.
+    wins = two_trees([[[1, 0], [0.8, 0.2]], [[0.2, 0.8], [0, 1]]])
+    assert words.averaging_numbers(wins) == ("0.500", "1.000")
+    assert words.averaging_sentence(wins).startswith("Here their average does score better")

@@ -11,7 +11,7 @@ import pytest
 
 from core import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier
 from core.figures import build_tree_diagram, to_dot
-from core.figures.node_label import escape_html, format_number
+from core.figures.node_label import escape_html, format_alike, format_number
 
 from .conftest import HandTree
 
@@ -267,3 +267,16 @@ def test_golden_dot_with_node_numbers_and_a_selected_node(hand_tree: HandTree) -
 def test_node_numbers_must_cover_every_node(hand_tree: HandTree) -> None:
     with pytest.raises(ValueError, match="node_numbers must have a number for every node id"):
         to_dot(build_tree_diagram(hand_tree), node_numbers=[0, 1, 2])
+
+
+def test_a_colour_keys_two_ends_have_one_precision() -> None:
+    assert format_alike([-6.93, 51.696]) == ["-6.9", "51.7"]
+    assert format_alike([12.04, 6.99]) == ["12.0", "7.0"]
+    assert format_alike([0.0123, 0.0456]) == ["0.0123", "0.0456"]
+    assert format_alike([3400.2, 2900.7]) == ["3400", "2901"]
+    assert format_alike([-0.001, 51.7]) == ["0.0", "51.7"], "no minus on a zero"
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([-6.93, -6.93, 51.696, 51.696])
+    diagram = build_tree_diagram(DecisionTreeRegressor(max_depth=1).fit(X, y))
+    key = re.findall(r'POINT-SIZE="14">([^<]*)</FONT>', to_dot(diagram))
+    assert key == ["mean -6.9", "51.7"], "the key's ends, each to one decimal"

@@ -164,3 +164,27 @@ def test_the_trees_staircases_send_their_corners_only() -> None:
     corners = sum(len(step_points(xs, v)[0]) for v in tree_values)
     assert len(lines.x) == corners + 5, "each tree's corners and a gap after it"
     assert corners < len(xs) * 5 / 10
+
+
+def test_the_parts_share_one_precision_and_the_curve_names_its_number_of_trees() -> None:
+    parts = decomposition(
+        np.array([[0.0, 2.0, 7.0], [1.0, 4.0, 5.0]]),
+        np.array([1.0, 3.0, 6.0]),
+        truth=np.array([0.5, 2.0, 6.5]),
+    )
+    assert parts.bias2 is not None and parts.noise is not None
+    texts = [trace.text[0] for trace in decomposition_figure(parts).data]
+    assert texts == ["0.417", "0.750", "0.500"], "not 0.417 beside 0.75 and 0.5"
+    data = make_sine(40, random_state=0)
+    forest = RandomForestRegressor(n_estimators=7, random_state=0).fit(data.X, data.y)
+    spread = compute_spread(
+        "regression",
+        grid_values=forest.predict_per_tree(data.X[:5]),
+        test_values=forest.predict_per_tree(data.X[:5]),
+        X_test=data.X[:5],
+        y_test=data.y[:5],
+        xs=data.X[:5, 0],
+        feature_names=("x",),
+    )
+    names = [trace.name for trace in averaging_figure(spread).data]
+    assert "one tree (mean over the 7 trees)" in names

@@ -104,3 +104,22 @@ def test_the_criterion_view_still_works_and_shows_no_map() -> None:
     block(app, "criterion-notice")
     assert not [b for b in app.container if "-gve-map" in b.proto.id]
     assert np.all([not c.value.startswith("Of the 130 cells") for c in app.caption])
+
+
+def test_an_all_white_map_says_the_criteria_score_the_same_everywhere() -> None:
+    app = open_page(GINI_VS_ENTROPY, view="map", dataset="iris")
+    assert_healthy(app)
+    texts = chart_spec(app, "gve-map-difference")["data"][0]["text"]
+    assert {cell for row in texts for cell in row} == {"0"}, "iris: the two maps are one"
+    (caption,) = [c.value for c in app.caption if "cells" in c.value]
+    assert caption.startswith("The two criteria score the same in every one of the 130 cells")
+    assert "largest difference" not in caption and "+0.0" not in caption
+    assert "the criterion changes no score" in block(app, "gve-map-notice").info[0].value
+
+
+def test_the_largest_difference_is_quoted_as_its_cell_shows_it() -> None:
+    app = open_page(GINI_VS_ENTROPY, view="map", dataset="xor")
+    texts = chart_spec(app, "gve-map-difference")["data"][0]["text"]
+    (caption,) = [c.value for c in app.caption if c.value.startswith("Of the 130 cells")]
+    largest = caption.split("The largest difference is **")[1].split("**")[0]
+    assert largest in {cell for row in texts for cell in row}, f"{largest!r}: no cell shows it"

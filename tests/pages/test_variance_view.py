@@ -36,7 +36,7 @@ def test_the_link_opens_the_view_with_its_trees_and_numbers(dataset: str) -> Non
     if dataset == "sine":
         assert chart_spec(app, "variance-parts")["data"]
         one, average = (
-            float(numbers["One tree's test MSE (mean of the K)"]),
+            float(numbers["One tree's test MSE (mean of the 20 trees)"]),
             float(numbers["Their average's test MSE"]),
         )
         assert average < one, "deep trees on resamples: their average errs less"
@@ -44,6 +44,44 @@ def test_the_link_opens_the_view_with_its_trees_and_numbers(dataset: str) -> Non
         assert "Two trees agree on a test row" in numbers
     assert block(app, "variance-notice").info
     assert query_of(app)["view"] == "variance"
+
+
+def shown_pair(app, measure: str, n_trees: int = 20) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """One tree's score and their average's, as the metrics show them."""
+    numbers = metric_values(app)
+    return (
+        numbers[f"One tree's test {measure} (mean of the {n_trees} trees)"],
+        numbers[f"Their average's test {measure}"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("dataset", "average_wins"), [("iris", False), ("wine", True), ("sine", True)]
+)
+def test_the_notice_says_what_the_two_numbers_beside_it_show(
+    dataset: str, average_wins: bool
+) -> None:
+    app = open_page(RANDOM_FOREST, dataset=dataset, view="variance")
+    assert_healthy(app)
+    measure = "MSE" if dataset == "sine" else "accuracy"
+    one, average = shown_pair(app, measure)
+    better = float(average) < float(one) if measure == "MSE" else float(average) > float(one)
+    assert better == average_wins, "the case this test is about"
+    notice = block(app, "variance-notice").info[0].value
+    assert ("does score better" in notice) == better
+    assert ("does not score better" in notice) == (not better and float(one) != float(average))
+    assert one in notice and average in notice, "the sentence quotes the numbers shown"
+    if not better:
+        # iris: 38 test rows, one row is 1/38 of accuracy
+        assert "With 38 test rows one row is 0.026 of accuracy" in notice
+
+
+def test_numbers_side_by_side_have_one_precision_and_k_is_a_number() -> None:
+    app = open_page(RANDOM_FOREST, dataset="sine", view="variance", resamples="12")
+    one, average = shown_pair(app, "MSE", n_trees=12)
+    decimals = {len(text.partition(".")[2]) for text in (one, average)}
+    assert len(decimals) == 1, f"{one!r} beside {average!r}"
+    assert not [m for m in app.metric if "K" in m.label.split()]
 
 
 def test_moving_k_and_the_average_toggle_redraws_and_stays_in_the_link() -> None:

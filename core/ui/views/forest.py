@@ -15,7 +15,7 @@ from core import ui
 from core.app.cost import ForestCost
 from core.app.models import ForestSpec, ModelView, affordable, forest_spec, tree_spec
 from core.app.settings import DatasetShape, Settings
-from core.app.words import score, score_name
+from core.app.words import averaging_sentence, score, score_name
 from core.engine.bagging import bootstrap_weights, grow_trees
 from core.engine.forest_base import BaseForest
 from core.engine.grow import grow_tree
@@ -119,8 +119,10 @@ def variance_lesson(controls: ui.Controls) -> Then:
         controls.show("average")
 
     def then(settings: Settings, shape: DatasetShape, view: ModelView) -> None:
-        VARIANCE.what_to_notice(view.classify)
-        ui.variance_view(settings, shape)
+        notice = st.container()  # above the view, with words on the numbers it shows
+        spread = ui.variance_view(settings, shape)
+        with notice:
+            VARIANCE.what_to_notice(view.classify, more=averaging_sentence(spread))
 
     return then
 
@@ -165,10 +167,10 @@ VARIANCE = View(
     "Why averaging works",
     (
         "Deep trees grown on resamples of the same rows differ wildly: their boundaries "
-        "cross everywhere the classes meet (variance). Their average is steady and scores "
-        "better than a typical one of them. Fewer features per split (max_features) makes "
-        "the trees less alike, and their average better; a shallow max_depth makes them "
-        "alike and all a little wrong (bias).",
+        "cross everywhere the classes meet (variance). Their average is steady and, on most "
+        "data, scores better than a typical one of them. Fewer features per split "
+        "(max_features) makes the trees less alike, and their average better; a shallow "
+        "max_depth makes them alike and all a little wrong (bias).",
         "Deep trees grown on resamples of the same rows differ wildly: each staircase "
         "chases its own noise (variance). Their average is steady: its error is the trees' "
         "error minus their variance. Shallow trees agree more but all miss the curve "
