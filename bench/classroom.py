@@ -107,7 +107,6 @@ from bench.classroom_students import (
     start_link,
     student,
 )
-from bench.live_app import ROOT, streamlit_command
 from bench.page_load import PageAssets, PageLoad, find_page_assets, load_every_page
 from bench.st_client import StudentSession
 from bench.yardstick import loop_seconds, yardstick_line
@@ -115,6 +114,7 @@ from core.app import settings as app_settings
 from core.app.pages import Page
 from deploy.haproxy import COOKIE, local_backends
 from deploy.process import LiveServer
+from tests.live_app import ROOT, streamlit_command
 
 OUT = ROOT / "build" / "classroom"
 DEFAULT_PORT = 8651

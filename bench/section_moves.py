@@ -35,10 +35,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from bench.classroom_server import cpu_seconds
-from bench.live_app import ROOT, free_port, streamlit_command
 from bench.st_client import StudentSession, Widget
 from bench.yardstick import loop_seconds, yardstick_line
 from deploy.process import LiveServer
+from tests.live_app import ROOT, free_port, streamlit_command
 
 AFTER_S = 0.3  # after a move's run has finished: its last messages leave, then CPU is read
 

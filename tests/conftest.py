@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from bench.live_app import chromium_path, free_port, launch_chromium
 from deploy.redis_server import MISSING_REDIS, RedisServer, redis_binary, start_redis
+from tests.live_app import chromium_path, free_port, launch_chromium
 
 MISSING_CHROMIUM = """\
 Chromium was not found at {path}.

@@ -19,10 +19,10 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bench.classroom_class import class_code
-from bench.live_app import free_port, run_beside_playwright, streamlit_command
 from bench.page_check import drawn_check
 from bench.st_client import StudentSession
 from deploy.process import LiveServer
+from tests.live_app import free_port, run_beside_playwright, streamlit_command
 
 SERVE = Path(__file__).resolve().parents[2] / "serve.py"
 #: Seconds between the two asks: from "both at once" to "the first run has long finished".

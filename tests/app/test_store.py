@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.live_app import free_port
 from core.app.store import (
     REDIS_URL_VARIABLE,
     MemoryStore,
@@ -26,6 +25,7 @@ from core.app.store import (
     open_store,
 )
 from deploy.redis_server import RedisServer, start_redis
+from tests.live_app import free_port
 
 # Keys, fields and values as a class may hold them: accents, other scripts, an emoji, quotes,
 # a backslash, a newline, JSON, and nothing at all.

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.live_app import free_port, run_beside_playwright, streamlit_command
 from bench.st_client import Run, RunReader, StudentSession
 from deploy.process import LiveServer
+from tests.live_app import free_port, run_beside_playwright, streamlit_command
 
 APP = Path(__file__).parent / "timer_app" / "app.py"
 

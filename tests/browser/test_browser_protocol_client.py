@@ -14,10 +14,10 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 from browser_helpers import AppPage, url_query
 
-from bench.live_app import run_beside_playwright
 from bench.st_client import Run, RunReader, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
+from tests.live_app import run_beside_playwright
 
 pytestmark = pytest.mark.browser
 
