@@ -108,9 +108,9 @@ bench-latency: setup system-graphviz system-browser
 	$(BIN)/python -m bench.bench_latency
 
 # A class of simulated students (Streamlit's own websocket protocol) against a fresh server per
-# run, with a few real Chromium students riding along; tables in build/classroom/ (README,
-# "Classroom benchmark"). CLASSROOM_ARGS="--url http://127.0.0.1:8640 --pid ..." measures
+# run, with a few real Chromium students riding along; tables in build/classroom/
+# (classroom_load/README.md). CLASSROOM_ARGS="--url http://127.0.0.1:8640 --pid ..." measures
 # replicas behind a load balancer instead.
 CLASSROOM_ARGS ?= --students 10,30,60 --pages --distinct 1000 --browsers 2
 bench-classroom: setup system-graphviz system-browser
-	$(BIN)/python -m bench.classroom $(CLASSROOM_ARGS)
+	$(BIN)/python -m classroom_load.classroom $(CLASSROOM_ARGS)

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, serve, tab
 
 from deploy.process import LiveServer
+from tests.browser.browser_helpers import AppPage, serve, tab
 from tests.live_app import ROOT
 
 

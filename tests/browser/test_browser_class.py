@@ -14,7 +14,7 @@ presses Next, and each student's page follows; a poll gets both answers and is r
 the replica of a student dies, and that student reconnects and still follows; the teacher
 and a student reload, and keep their seats; a student who steps on alone stops following. The
 delays measured on the way are recorded, not asserted: how fast a class follows is the
-benchmark's (``bench.classroom --class-mode``); here a student only has to follow at all.
+benchmark's (``classroom_load.classroom --class-mode``); here a student only has to follow at all.
 
 How long a student takes to follow is measured in the browser: every page runs a small
 watcher that notes (``Date.now()``, one clock for all tabs of one Chromium) the moment its
@@ -51,8 +51,8 @@ pytestmark = pytest.mark.browser
 #: A student whose page has not followed within this has not followed: the page asks every
 #: second, and one run on a replica that shares two cores with three browsers took 3 to 4 s
 #: at a load average of 12. How fast students follow (the issue's promise: within 2 s, as a
-#: rule) is a speed goal, measured by ``bench.classroom --class-mode``, never asserted here;
-#: this module only records its delays in ``follow.json``.
+#: rule) is a speed goal, measured by ``classroom_load.classroom --class-mode``, never asserted
+#: here; this module only records its delays in ``follow.json``.
 FOLLOW_LIMIT_S = 10.0
 #: A student on a dead replica: HAProxy notices within about 2 s, the client retries on its own.
 RECONNECT_LIMIT_S = 30.0

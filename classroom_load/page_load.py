@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urlencode, urljoin, urlsplit
 
-from bench.http_client import Answer, HttpConnection
-from bench.st_client import cookies_set
+from classroom_load.http_client import Answer, HttpConnection
+from classroom_load.st_client import cookies_set
 from tests.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
 
 if TYPE_CHECKING:  # Playwright is imported only when Chromium looks for the list.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from bench.classroom_students import Interaction
+from classroom_load.classroom_students import Interaction
 from tests.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
 
 if TYPE_CHECKING:  # Playwright is imported only when riders ride.

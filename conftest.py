@@ -1,10 +1,12 @@
 """Fixtures shared by every folder of tests: the one Chromium that Playwright drives, and a
 real Redis server for the class store.
 
-Playwright's synchronous API runs one event loop per thread, so a second
-``sync_playwright()`` while the first is open fails ("using Playwright Sync API inside the
-asyncio loop"). The browser tests and the load balancer's fault test therefore share this
-session's browser.
+They sit at the top of the project, above ``tests/``, ``bench/tests/`` and
+``classroom_load/tests/``, because there must be one of each per test process: Playwright's
+synchronous API runs one event loop per thread, so a second ``sync_playwright()`` while the
+first is open fails ("using Playwright Sync API inside the asyncio loop"). The browser tests,
+the protocol client's comparison with Chromium and the load balancer's fault test therefore
+share this session's browser.
 
 The class store's tests run against Debian's ``redis-server`` (``make test`` installs it):
 one server for the session (:func:`redis_server`), emptied before each test that asks for
