@@ -39,6 +39,25 @@ Playwright for Python is not installed: pip install -e '.[test]'
 (Only the Python package is needed; the browser is the system's Chromium.)
 To run the other tests without a browser, set ARBORETUM_SKIP_BROWSER=1."""
 
+#: Fixtures that start a process for the test to talk to: a Streamlit server (the browser
+#: tests' ``server``, a module's own ``served`` or ``timer_app``), Redis, or the launcher with
+#: HAProxy. A test that asks for one, directly or through another fixture, is ``live``.
+LIVE_FIXTURES = frozenset(
+    {"server", "served", "timer_app", "redis_server", "own_redis", "launcher"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``live`` every test whose fixtures start a server.
+
+    Read from the fixtures rather than written in each file, so a new test that starts a server
+    through one is marked too, and ``make check`` (``-m "not browser and not live"``) stays quick
+    without anyone remembering the mark.
+    """
+    for item in items:
+        if LIVE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live)
+
 
 @pytest.fixture(scope="session")
 def chromium() -> str:

@@ -1,9 +1,9 @@
 """The class store (core/app/store.py): both implementations through the same tests.
 
 ``MemoryStore`` runs on a fake clock; ``RedisStore`` on a real ``redis-server`` started by the
-fixtures in tests/conftest.py, where time passes by sleeping (in tenths of a second). A test
-says how long a key lives and how much time passes in *steps*, so one test reads the same for
-both.
+fixtures in the top-level conftest.py, where time passes by sleeping (in tenths of a second). A
+test says how long a key lives and how much time passes in *steps*, so one test reads the same
+for both.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Subject:
         return steps * self.step
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.live)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
         clock = FakeClock()
