@@ -17,6 +17,7 @@ As with HAProxy, a missing ``redis-server`` fails those tests and says how to in
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,6 +83,28 @@ def browser(chromium: str) -> Iterator[Any]:
         launched = launch_chromium(playwright, chromium)
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Hide the session browser's event loop from a test that does not drive the browser.
+
+    Playwright's synchronous API leaves its event loop marked as running in the thread that
+    started it, so after a browser test ``asyncio.run`` in that thread fails ("cannot be called
+    from a running event loop"). A test that runs its own loop would then pass or fail by which
+    tests ran before it in the same process, and with the tests spread over workers that order
+    is not fixed. So the mark is taken off for the length of any test that does not use the
+    browser, and put back after it, before Playwright next runs.
+    """
+    loop = asyncio.events._get_running_loop()
+    if loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 @pytest.fixture(scope="session")
