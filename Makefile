@@ -60,7 +60,7 @@ system-browser:
 system-haproxy:
 	@bash .ci/system-deps.sh haproxy
 
-# Redis holds the class store the replicas of `make replicas` share (core/app/store.py); the
+# Redis holds the class store the replicas of `make replicas` share (core/classroom/store.py); the
 # store's tests start their own redis-server. Without it `make replicas` still runs, each
 # replica on its own (no class across replicas), so it only warns.
 system-redis:

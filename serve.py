@@ -1,28 +1,26 @@
-"""How Arboretum is served: the app (``app.py`` and ``pages/``) with the class mode's check.
+"""How Arboretum is served: the app (``app.py`` and ``pages/``) with the server's own parts
+(``server/``) in front of Streamlit's.
 
 ``streamlit run serve.py`` finds the ``app`` below and serves it (``st.App``, Streamlit's way of
 adding to its own server): every page as ``streamlit run app.py`` serves it, plus
 ``GET /api/class/CODE``, the cheap check a following student's page keeps asking (the server
-holds it until the class moves, or a few seconds: ``core/app/class_check.py``), answered in
-front of Streamlit's own middleware. ``make run``,
-``make replicas``, the Docker image and the manifests start the app this way.
+holds it until the class moves, or a few seconds: ``server/class_check.py``), answered in
+front of Streamlit's own middleware. ``make run``, ``make replicas``, the Docker image and the
+manifests start the app this way.
 
 Streamlit's own frontend files (``/static/``, about 130 files on a browser's first link) are
-answered from memory in front of all of it (``core/app/frontend_files.py``): through Streamlit's
-handler a fresh page load cost this process 0.33-0.37 s of CPU, from memory 0.065 s.
+answered from memory in front of all of it (``server/frontend_files.py``), so that a page load
+costs this process a fraction of the CPU Streamlit's handler spends on it.
 
 When the server starts, before it answers anyone, it loads what every page's first run needs
 (:func:`preload`): the pages' modules (``core.ui``, which imports the figure builders) and the
 engine's compiled loops from numba's cache. Otherwise the first student on a fresh server (the
-teacher, on ``make run``; the first of each replica) waited for all of that inside the first
-page's run.
-Measured on fresh servers: the Random forest page's first run took 1.69-1.97 s, now 0.63-0.80
-s; the server answers its health check 1.0-1.4 s later than before (4.7-5.8 s after its start
-instead of 3.7-4.0 s), so even a student who arrives at that very moment waits less.
+teacher, on ``make run``; the first of each replica) would wait for all of that inside the
+first page's run; the server answers its health check a little later instead.
 
-Every connection the server accepts sends without Nagle's delay (``core/app/no_delay.py``):
+Every connection the server accepts sends without Nagle's delay (``server/no_delay.py``):
 Streamlit's own listening socket left it on, and each reply on a kept-alive connection waited
-40 ms for the client's acknowledgement of its headers.
+for the client's acknowledgement of its headers.
 """
 
 import asyncio
@@ -34,10 +32,10 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config, file_util
 
-from core.app.class_check import check_middleware
-from core.app.classroom import Classroom
-from core.app.frontend_files import frontend_files_middleware
-from core.app.no_delay import send_at_once
+from core.classroom import Classroom
+from server.class_check import check_middleware
+from server.frontend_files import frontend_files_middleware
+from server.no_delay import send_at_once
 
 send_at_once()  # imported before the server accepts its first connection
 
@@ -45,7 +43,7 @@ send_at_once()  # imported before the server accepts its first connection
 def classroom() -> Classroom:
     """The classes the pages use (imported on the first check, once Streamlit's runtime runs:
     the UI modules' caches belong to it)."""
-    from core.ui.class_panel import classroom as pages_classroom
+    from core.ui.classroom import classroom as pages_classroom
 
     return pages_classroom()
 

@@ -707,8 +707,8 @@ def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
 
 def _store_count(url: str, code: str) -> int | None:
     """How many answers the store holds for the class's open poll."""
-    from core.app.classroom import Classroom, NoClass
-    from core.app.store import RedisStore
+    from core.classroom import Classroom, NoClass
+    from core.classroom.store import RedisStore
 
     room = Classroom(RedisStore(url))
     try:

@@ -1,7 +1,8 @@
 """What a following student's page script does, for the simulated students of the class bench.
 
-A student's sidebar holds ``core/ui/class_check.js``: it asks ``GET /api/class/CODE?seen=V``
-(``core/app/class_check.py``) over the browser's kept-alive HTTP connection, with the browser's
+A student's sidebar holds ``core/ui/classroom/class_check.js``: it asks
+``GET /api/class/CODE?seen=V``
+(``server/class_check.py``) over the browser's kept-alive HTTP connection, with the browser's
 cookies (the load balancer's affinity cookie among them), where ``V`` is the version it knows;
 the server holds the question until the class moves or a few seconds pass, and the script asks
 again (two questions at least ``every`` ms apart). While the answer is the version the page last
@@ -27,7 +28,7 @@ from urllib.parse import urlencode
 from classroom_load.http_client import HttpConnection
 from classroom_load.st_client import ProtocolError, Run, StudentSession
 
-#: The component's name (``core.ui.class_panel``).
+#: The component's name (``core.ui.classroom.follow``).
 COMPONENT = "arboretum_class_check"
 
 

@@ -1,4 +1,4 @@
-"""A redis-server for the class store (``core.app.store``): ``make replicas`` and the tests.
+"""A redis-server for the class store (``core.classroom.store``): ``make replicas`` and the tests.
 
 Replicas share a class only through a store outside every one of them; ``make replicas``
 starts a Redis server for it beside HAProxy, and the store's tests start their own. Both run
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from deploy.process import LiveServer
 
-#: The variable that names the store to a replica: ``core.app.store.REDIS_URL_VARIABLE``, not
+#: The variable that names the store to a replica: ``core.classroom.store.REDIS_URL_VARIABLE``, not
 #: imported from there, since importing ``core`` loads the engine (a test checks they agree).
 REDIS_URL_VARIABLE = "ARBORETUM_REDIS_URL"
 MISSING_REDIS = """\

@@ -18,7 +18,7 @@ the app, and runs until Ctrl-C or SIGTERM, when it stops every process it starte
 that dies is reported and left out by HAProxy; the others go on. Everything each process
 prints goes to ``--log-dir`` (``build/replicas/`` by default).
 
-A class (``core.app.classroom``) spreads over every replica, so the replicas keep it in one
+A class (``core.classroom``) spreads over every replica, so the replicas keep it in one
 store outside them all: the launcher first starts a ``redis-server`` on 127.0.0.1 (a free
 port, or ``--redis-port``) and names it to every replica in ``ARBORETUM_REDIS_URL``. When that
 variable already names a store, the replicas use that one and none is started. Without

@@ -1,16 +1,12 @@
 """Grow it step by step: the Single tree's tree, one split at a time, and why each split."""
 
-from typing import Any
-
 import streamlit as st
 
 from core import ui
-from core.app.models import ModelView, plotted_pair, tree_spec
+from core.app.models import tree_spec
 from core.app.pages import GROW_STEP_BY_STEP
-from core.app.words import why_leaf_sentence
-from core.engine.grow import grow_tree
-from core.engine.node_splits import split_candidates, why_leaf
-from core.engine.replay import GrowthSteps, growth_steps, prefix_after
+from core.ui import views
+from core.ui.views import steps as step_views
 
 controls = ui.start(GROW_STEP_BY_STEP)
 with st.sidebar:
@@ -25,112 +21,5 @@ if growing.failed:
     controls.finish()
     st.stop()
 
-
-@st.fragment
-def step_by_step(controls: ui.Controls, view: ModelView, model: Any, steps: GrowthSteps) -> None:
-    """Everything a step or a node moves: the step bar, the tree after k splits and why.
-
-    Moving the step bar or picking a node reruns this part alone; the sidebar and the fitted
-    tree stay as they are.
-    """
-    top, stepper = st.container(), st.container()
-    with stepper:
-        k = ui.step_bar(controls, len(steps))
-        scores = st.container()
-    # Boundary and tree side by side, so a step shows on both at once on a 1280x720 screen
-    # (issue 12); the newest split in words and the history follow. On a phone the columns
-    # stack; a fit over one feature, a wide low chart, goes above the tree.
-    plot_column, diagram_box = (
-        st.columns(2, gap="large") if view.classify else (st.container(), st.container())
-    )
-    # The newest split in words, then the history at the page's full width: beside the words,
-    # its eight columns needed 730 px of a 460 px column at 1280x720 and the gains scrolled
-    # out of sight (issue 24).
-    table_column, history_box = st.container(), st.container()
-    st.subheader("Why this split? (any node)")
-    node = controls.node(ui.describe_node(model, view), int(model.tree_.node_count))
-    settings = controls.finish()
-
-    with top:
-        ui.show_notices(settings)
-        # A class's "where will the tree split next?": its answer stays hidden until revealed.
-        hidden = ui.split_poll(model, view, steps, k)
-        ui.what_to_notice(
-            "The tree is grown one split at a time, always splitting the leaf whose split "
-            "lowers the impurity of the whole tree the most: its gain, weighted by the share of "
-            "the samples the leaf holds. Each split is the one the finished tree makes at that "
-            "node, so after the last split this is exactly the Single tree page's tree with the "
-            "same settings. The first splits sort out large groups and lift the accuracy most; "
-            "the last ones tidy up a few samples."
-        )
-
-    with ui.guard("the tree after this step") as stepping:
-        prefix, grown = ui.after_step(model, steps, k)  # the fitted tree cut back to k splits
-        with scores:
-            leaves = ("Leaves", k + 1)
-            ui.metrics([*ui.scores(grown, view), ("Splits made", f"{k} of {len(steps)}"), leaves])
-    if stepping.failed:
-        return
-
-    with plot_column, ui.guard("the decision boundary"):
-        st.subheader("Decision boundary" if view.classify else "The fit over the data")
-        newest = ui.step_fit(
-            view, grown, prefix, plotted_pair(settings), height=480 if view.classify else 300
-        )
-    with table_column:
-        st.subheader(f"Split {k}" if k else "The root alone")
-        st.markdown(ui.newest_split(steps, view, k))
-        st.markdown(newest)
-        st.caption(
-            "Gain: the node's impurity minus its children's, weighted by their sizes. The order "
-            "follows the weighted decrease, the gain times the node's share of all samples: a "
-            "big gain on a few samples can wait behind a smaller gain on many."
-        )
-    with history_box, ui.guard("the split history"):
-        st.subheader("Splits so far")
-        ui.split_history(steps, view, k)
-
-    grown_id = int(prefix.prefix_id[node])  # -1: the node is not grown yet at this step
-    with diagram_box, ui.guard("the tree diagram"):
-        st.subheader(f"The tree after {k} of {len(steps)} splits")
-        ui.diagram(
-            grown,
-            view,
-            key="tree-diagram",
-            name=f"arboretum-step-{k}-{settings.dataset}",
-            highlight=() if prefix.newest is None else (prefix.newest,),
-            node_numbers=prefix.final_id.tolist(),
-            selected=grown_id if grown_id >= 0 else None,
-            # The step's newest split stays in sight, however deep (the selected node always
-            # does).
-            unfold=() if prefix.newest is None else (prefix.newest,),
-        )
-        st.caption(
-            "The dashed box is the newest split. Nodes keep the numbers of the finished tree; "
-            f"node {node}, asked about below, has a double blue border"
-            + ("." if grown_id >= 0 else f", once it grows: at step {k} it is not there yet.")
-        )
-
-    if hidden:
-        st.info(
-            "Hidden while the class answers the teacher's question: it would give the answer away.",
-            icon=":material/visibility_off:",
-        )
-    else:
-        with ui.guard("why this split"):
-            ui.why_this_split(model, view, node)
-        st.subheader("Your split against the tree's")
-        with ui.guard("your split"):
-            ui.your_split(model, view, node)
-
-
-step_by_step(controls, view, model, steps)
-
-ui.how_computed(
-    "The tree is fitted once. `growth_steps` orders its splits best first; `prefix_after` "
-    "keeps the first k of them and turns every other node into a leaf holding its own "
-    "samples, so no tree is refitted per step. `split_candidates` and `why_leaf` answer "
-    "for one node from its training rows, in numbers; `why_leaf_sentence` puts a leaf's "
-    "answer into words. `grow_tree` is the loop that grew it.",
-    [growth_steps, prefix_after, split_candidates, why_leaf, why_leaf_sentence, grow_tree],
-)
+step_views.STEPS.show(controls, view, model, steps)
+views.explain(step_views.STEPS)

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 from core.engine.params import resolve_max_features
 
-# Seconds of one idle core, fitted to forests of 20-100 trees measured on 25 November 2026
-# (CPU time per tree, out-of-bag score included): iris 0.10 ms; breast cancer, 426 rows,
-# √30 = 5 features a split: 0.55 ms; all 30 features: 2.3 ms; make_classification 3750 x 20,
-# 4 features: 6.5 ms; 15,000 x 20: 46 ms. The estimates below are within 0.85-1.35x of each.
-# A server whose two cores are busy is three to four times slower.
+# Seconds of one idle core, fitted to the CPU time per tree (out-of-bag score included) of
+# forests of 20-100 trees on tables from iris to 15,000 x 20; the measurements and how close
+# the estimates come are in docs/benchmarks.md ("The cost model"). A server whose two cores
+# are busy is several times slower.
 #: Fixed cost of one tree (bootstrap draw, set-up, out-of-bag bookkeeping).
 SECONDS_PER_TREE = 0.1e-3
 #: Cost of one training row scanned on one candidate feature at one level, for few rows.
@@ -33,9 +32,9 @@ SECONDS_PER_SCAN = 0.02e-6
 CACHE_ROWS = 7000
 #: A fit estimated above this waits for the other big fits (one at a time).
 HEAVY_SECONDS = 0.5
-#: A fit estimated above this (about 10 s on a busy server) is too big for a shared
-#: classroom server: on a 20,000-row upload with 20 features, about 55 trees at √20 features
-#: a split; 1000 trees of all 30 features of breast cancer (2.5 s) just fit under it.
+#: A fit estimated above this is too big for a shared classroom server: on a 20,000-row
+#: upload with 20 features, about 55 trees at √20 features a split; 1000 trees of all 30
+#: features of breast cancer just fit under it.
 CEILING_SECONDS = 3.0
 
 
@@ -43,8 +42,8 @@ def expected_levels(n_train: int, max_depth: int | None) -> int:
     """Levels a tree grows to: ``ceil(log2(n_train))`` for a balanced tree, at most ``max_depth``.
 
     Real trees are deeper on one side and stop early on the other; the balanced depth is a
-    fair middle (breast cancer's 426 rows: 9 here, 6 to 8 measured; the noisy sine's 150
-    rows: 8 here, 11 measured).
+    fair middle (breast cancer's 426 rows: 9 here, 6 to 8 in its trees; the noisy sine's 150
+    rows: 8 here, 11 in its trees).
     """
     levels = max(1, math.ceil(math.log2(max(n_train, 2))))
     return levels if max_depth is None else min(levels, max_depth)

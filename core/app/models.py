@@ -8,15 +8,23 @@ of in every page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
 from core.app.cost import ForestCost, forest_cost
-from core.app.settings import TEST_SIZE, DatasetShape, Settings, estimator_arguments
+from core.app.settings import (
+    TEST_SIZE,
+    DatasetShape,
+    Model,
+    Settings,
+    estimator_arguments,
+    estimator_names,
+)
 from core.data.datasets import Dataset, Split
 from core.data.source import Source
+from core.engine import DecisionTreeClassifier, RandomForestClassifier
 from core.figures import BoundaryData, RegressionLines, compute_boundary, compute_regression_lines
 
 
@@ -49,73 +57,104 @@ def data_spec(settings: Settings, shape: DatasetShape) -> DataSpec:
     return DataSpec(source_of(settings, shape), settings.seed, settings.test_size)
 
 
-@dataclass(frozen=True)
-class TreeSpec:
-    """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``.
+@dataclass(frozen=True, init=False)
+class ModelSpec:
+    """Everything that decides a fitted model: its rows and its estimator's arguments.
 
-    Its fields are the rows (``source``, ``columns``, ``seed``, ``test_size``) and the
-    estimator's arguments as the estimator takes them (every feature per split is
-    ``max_features=None``).
+    The rows are fields (``source``, ``columns``, ``seed``, ``test_size``); the estimator's
+    arguments are exactly those the settings table feeds the model
+    (:func:`core.app.settings.table.estimator_names`), read as attributes (``spec.max_depth``)
+    and changed as fields (``spec.replace(max_depth=2)``). An argument not given is the
+    estimator's own default, so two specs of the same model compare equal (one cache entry)
+    whichever page built them. No argument is declared here: a new table entry naming one
+    reaches the estimator with no edit in this module.
+
+    Raises
+    ------
+    TypeError
+        On an argument the table does not feed this model (a misspelt name, a forest's
+        ``n_estimators`` given to a tree).
     """
+
+    #: The model whose table entries this spec holds.
+    model: ClassVar[Model]
+    #: Its estimator for defaults (a regression names its criterion: ``criterion_for``).
+    estimator: ClassVar[type[Any]]
 
     source: Source
     columns: tuple[int, ...]
-    criterion: str
-    max_depth: int | None
-    min_samples_leaf: int = 1
-    ccp_alpha: float = 0.0
-    seed: int = 0
-    min_samples_split: int = 2
-    min_impurity_decrease: float = 0.0
-    max_features: int | str | None = None
-    test_size: float = TEST_SIZE
+    seed: int
+    test_size: float
+    #: The estimator's arguments, ``(name, value)`` sorted by name: hashable, one order.
+    hyperparameters: tuple[tuple[str, Any], ...]
+
+    def __init__(
+        self,
+        source: Source,
+        columns: tuple[int, ...],
+        seed: int = 0,
+        test_size: float = TEST_SIZE,
+        hyperparameters: tuple[tuple[str, Any], ...] = (),
+        **arguments: Any,
+    ) -> None:
+        given = {**dict(hyperparameters), **arguments}
+        names = estimator_names(self.model)
+        unknown = sorted(given.keys() - names)
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__} takes the estimator arguments the settings table feeds "
+                f"a {self.model} ({', '.join(sorted(names))}); got {', '.join(unknown)}"
+            )
+        defaults = self.estimator().get_params()  # scikit-learn's: the estimator's own
+        held = tuple((name, given.get(name, defaults[name])) for name in sorted(names))
+        # Frozen: the fields are set once, here (dataclasses.replace comes back through here).
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "columns", tuple(columns))
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "test_size", test_size)
+        object.__setattr__(self, "hyperparameters", held)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names that are no field: an estimator argument (``spec.max_depth``).
+        if not name.startswith("_") and name not in _FIELDS:
+            for key, value in self.hyperparameters:
+                if key == name:
+                    return value
+        raise AttributeError(f"{type(self).__name__} has no {name!r}")
+
+    def replace(self, **changes: Any) -> Self:
+        """This spec with ``changes``: rows or estimator arguments, by name."""
+        return replace(self, **changes)
 
     def arguments(self) -> dict[str, Any]:
         """The estimator's keyword arguments (``random_state`` is the seed)."""
-        return _estimator_arguments(self)
+        return {**dict(self.hyperparameters), "random_state": self.seed}
 
     @property
     def data(self) -> DataSpec:
-        """The rows this tree is grown on and scored with."""
+        """The rows this model is grown on and scored with."""
         return DataSpec(self.source, self.seed, self.test_size)
 
 
-@dataclass(frozen=True)
-class ForestSpec:
-    """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``.
+_FIELDS = frozenset({"source", "columns", "seed", "test_size", "hyperparameters"})
 
-    Its fields are the rows (``source``, ``columns``, ``seed``, ``test_size``) and the
-    estimator's arguments as the estimator takes them (every feature per split is
-    ``max_features=None``).
-    """
 
-    source: Source
-    columns: tuple[int, ...]
-    criterion: str
-    max_depth: int | None
-    n_estimators: int
-    max_features: str | None
-    bootstrap: bool
-    seed: int
-    test_size: float = TEST_SIZE
+class TreeSpec(ModelSpec):
+    """Everything that decides a fitted tree; the cache key of ``ui.fit_tree``."""
+
+    model: ClassVar[Model] = "tree"
+    estimator: ClassVar[type[Any]] = DecisionTreeClassifier
+
+
+class ForestSpec(ModelSpec):
+    """Everything that decides a fitted forest; the cache key of ``ui.fit_forest``."""
+
+    model: ClassVar[Model] = "forest"
+    estimator: ClassVar[type[Any]] = RandomForestClassifier
 
     def arguments(self) -> dict[str, Any]:
         """The estimator's keyword arguments: out-of-bag scores whenever it bootstraps."""
-        return {**_estimator_arguments(self), "oob_score": self.bootstrap}
-
-    @property
-    def data(self) -> DataSpec:
-        """The rows this forest is grown on and scored with."""
-        return DataSpec(self.source, self.seed, self.test_size)
-
-
-#: A spec's fields that say which rows a model sees; every other field is an estimator argument.
-_ROWS = frozenset({"source", "columns", "seed", "test_size"})
-
-
-def _estimator_arguments(spec: TreeSpec | ForestSpec) -> dict[str, Any]:
-    values = {f.name: getattr(spec, f.name) for f in fields(spec) if f.name not in _ROWS}
-    return {**values, "random_state": spec.seed}
+        return {**super().arguments(), "oob_score": self.bootstrap}
 
 
 def columns(settings: Settings, shape: DatasetShape) -> tuple[int, ...]:
@@ -132,17 +171,13 @@ def criterion_for(settings: Settings, shape: DatasetShape) -> str:
     return str(getattr(settings, "criterion", "gini"))
 
 
-def _spec_values(settings: Settings, shape: DatasetShape, spec: type) -> dict[str, Any]:
+def _spec_values(settings: Settings, shape: DatasetShape, model: Model) -> dict[str, Any]:
     """A spec's values from ``settings``: its rows, columns and the estimator's arguments."""
-    arguments = estimator_arguments(settings)
-    if spec is TreeSpec and "n_estimators" in arguments:
-        del arguments["max_features"]  # a forest's is for its trees, not for a lone tree
-    names = {f.name for f in fields(spec)}
     return {
-        **{name: value for name, value in arguments.items() if name in names},
+        **estimator_arguments(settings, model),
+        "criterion": criterion_for(settings, shape),
         "source": source_of(settings, shape),
         "columns": columns(settings, shape),
-        "criterion": criterion_for(settings, shape),
         "seed": settings.seed,
         "test_size": settings.test_size,
     }
@@ -151,16 +186,16 @@ def _spec_values(settings: Settings, shape: DatasetShape, spec: type) -> dict[st
 def tree_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> TreeSpec:
     """The tree ``settings`` describe; ``changes`` override single fields (``max_depth=2``).
 
-    The estimator's arguments are the settings the table says feed it
+    The estimator's arguments are the settings the table says feed a tree
     (:func:`core.app.settings.estimator_arguments`); those a page does not have keep the
     tree's defaults (no pruning, leaves of one, every feature at every split).
     """
-    return TreeSpec(**{"max_depth": None, **_spec_values(settings, shape, TreeSpec), **changes})
+    return TreeSpec(**{**_spec_values(settings, shape, "tree"), **changes})
 
 
 def forest_spec(settings: Settings, shape: DatasetShape, **changes: Any) -> ForestSpec:
     """The forest ``settings`` describe; ``changes`` override single fields."""
-    return ForestSpec(**{**_spec_values(settings, shape, ForestSpec), **changes})
+    return ForestSpec(**{**_spec_values(settings, shape, "forest"), **changes})
 
 
 def affordable(spec: ForestSpec, view: ModelView) -> tuple[ForestSpec, ForestCost]:
@@ -188,7 +223,7 @@ def affordable(spec: ForestSpec, view: ModelView) -> tuple[ForestSpec, ForestCos
         spec.max_features,
         spec.max_depth,
     )
-    return replace(spec, n_estimators=cost.grown), cost
+    return spec.replace(n_estimators=cost.grown), cost
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,6 +361,7 @@ def plotted_pair(settings: Settings) -> tuple[int, int]:
 __all__ = [
     "DataSpec",
     "ForestSpec",
+    "ModelSpec",
     "ModelView",
     "TreeSpec",
     "affordable",

@@ -14,11 +14,28 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
-from core.app.classroom import Membership
 from core.app.own_data import OwnData
 from core.app.settings import DataKind, Form, Settings
+
+
+class ClassSeat(Protocol):
+    """A session's seat in a class, as this layer reads it.
+
+    The seat itself is :class:`core.classroom.Membership`; the class wing sits above
+    ``core.app``, so the visit names it by the two things the pages ask of it.
+    """
+
+    @property
+    def following(self) -> bool:
+        """A student who follows the teacher's page."""
+        ...
+
+    @property
+    def teaching(self) -> bool:
+        """The class's teacher."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -51,8 +68,9 @@ class Visit:
         Why the latest upload, or the points drawn, cannot make a tree.
     points : Any
         The points drawn by hand (``core.data.drawn.DrawnPoints``), or None.
-    seat : Membership or None
-        The session's seat in a class (teacher or student), or None.
+    seat : ClassSeat or None
+        The session's seat in a class (teacher or student, a
+        :class:`core.classroom.Membership`), or None.
     join_tries : tuple of float
         When the session's recent attempts to join a class failed (they are rate-limited).
     class_problem : str or None
@@ -75,7 +93,7 @@ class Visit:
     upload_problem: str | None = None
     drawing_problem: str | None = None
     points: Any = None
-    seat: Membership | None = None
+    seat: ClassSeat | None = None
     join_tries: tuple[float, ...] = ()
     class_problem: str | None = None
     class_cookie: str | None = None
@@ -134,4 +152,4 @@ class Visit:
         return replace(self, last_of_kind={**self.last_of_kind, kind: name})
 
 
-__all__ = ["Visit"]
+__all__ = ["ClassSeat", "Visit"]

@@ -4,7 +4,7 @@
 - A tree in words: :func:`path_in_words`, :func:`differing_nodes`, :func:`score`.
 - A node in words: :func:`why_leaf_sentence` and :func:`comparison_sentence` say what the
   engine's :func:`~core.engine.node_splits.why_leaf` and
-  :func:`~core.engine.node_splits.compare_with_best` found, which are only codes and numbers.
+  :func:`~core.engine.splits.compare_with_best` found, which are only codes and numbers.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from core.engine.node_splits import SplitComparison, StopReason
+from core.engine.node_splits import StopReason
+from core.engine.splits import SplitComparison
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
 from core.figures import score as model_score
@@ -214,7 +215,7 @@ def comparison_sentence(comparison: SplitComparison) -> str:
     Parameters
     ----------
     comparison : SplitComparison
-        What :func:`core.engine.node_splits.compare_with_best` returned.
+        What :func:`core.engine.splits.compare_with_best` returned.
 
     Returns
     -------

@@ -220,6 +220,81 @@ def _unique_name(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _rows_with_target(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, list[str]]:
+    """The rows whose target is present (and finite), with a notice of those left out.
+
+    A row without a target teaches nothing; fewer than 2 rows left is an error.
+    """
+    notices: list[str] = []
+    column = frame[target]
+    missing = missing_mask(column)
+    if _is_number_column(column):
+        missing = missing | ~np.isfinite(column.to_numpy(dtype=np.float64, na_value=np.nan))
+    if missing.any():
+        notices.append(f"Left out {_rows(int(missing.sum()))} with no value for {target!r}.")
+        frame = frame.loc[~missing].reset_index(drop=True)
+    if len(frame) < 2:
+        raise TableError(
+            f"Only {_rows(len(frame))} {'has' if len(frame) == 1 else 'have'} a value for "
+            f"{target!r}; a tree needs at least 2 (better dozens)."
+        )
+    return frame, notices
+
+
+def _target_values(
+    column: pd.Series, target: str, task: Task, class_names: Sequence[str] | None
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """``y`` for the task: numbers for regression (text refused), class codes and their names
+    for classification (:func:`_classes`)."""
+    if task == "classification":
+        return _classes(target, column, class_names)
+    if not _is_number_column(column):
+        example = str(column.iloc[0])
+        raise TableError(
+            f"{target!r} holds words (such as {example!r}), so it cannot be predicted as a "
+            "number: choose classification."
+        )
+    return column.to_numpy(dtype=np.float64), ()
+
+
+@dataclass(frozen=True)
+class _Features:
+    """The feature columns made from a table, and what became of every column."""
+
+    values: list[np.ndarray]
+    names: list[str]
+    categories: list[tuple[str, str] | None]
+    reports: list[ColumnReport]
+    notices: list[str]
+    left_out: list[str]  # "'column': reason", one per column left out
+
+
+def _features(
+    frame: pd.DataFrame, target: str, target_reason: str, row_numbers: set[str]
+) -> _Features:
+    """Every column but the target encoded (:func:`core.data.columns.encode_column`), in the
+    table's order, so each column's report and features stay where the column stood."""
+    found = _Features([], [], [], [], [], [])
+    taken = set(frame.columns)
+    for column_name in frame.columns:
+        if column_name == target:
+            found.reports.append(ColumnReport(column_name, "target", target_reason))
+            continue
+        plan = encode_column(column_name, frame[column_name], row_number=column_name in row_numbers)
+        found.notices.extend(plan.notices)
+        if not plan.kept:
+            found.reports.append(ColumnReport(column_name, "dropped", plan.reason))
+            found.left_out.append(f"{column_name!r}: {plan.reason}")
+            continue
+        one_hot = plan.categories[0] is not None
+        role: Role = "one-hot" if one_hot else "feature"
+        found.reports.append(ColumnReport(column_name, role, plan.reason))
+        found.values.extend(plan.values)
+        found.categories.extend(plan.categories)
+        found.names.extend(_unique_name(n, taken) if one_hot else n for n in plan.names)
+    return found
+
+
 def prepare_table(
     frame: pd.DataFrame,
     *,
@@ -263,37 +338,16 @@ def prepare_table(
         :data:`MAX_CLASSES`, no column left to learn from.
     """
     frame = _names(frame)
-    column = _target_column(frame, target)
+    _target_column(frame, target)
     if task is not None and task not in get_args(Task):
         raise ValueError(f"task must be 'classification', 'regression' or None, got {task!r}")
     if isinstance(random_state, bool) or not isinstance(random_state, int | np.integer):
         raise TypeError(f"random_state must be an integer, got {random_state!r}")
-    notices: list[str] = []
-    classes: tuple[str, ...] = ()
+    # Read on the whole table: a column of row numbers stays one whatever rows are dropped.
     row_numbers = {name for name in frame.columns if name != target and counts_rows(frame[name])}
-    missing = missing_mask(column)
-    if _is_number_column(column):
-        missing = missing | ~np.isfinite(column.to_numpy(dtype=np.float64, na_value=np.nan))
-    if missing.any():
-        notices.append(f"Left out {_rows(int(missing.sum()))} with no value for {target!r}.")
-        frame = frame.loc[~missing].reset_index(drop=True)
-        column = frame[target]
-    if len(frame) < 2:
-        raise TableError(
-            f"Only {_rows(len(frame))} {'has' if len(frame) == 1 else 'have'} a value for "
-            f"{target!r}; a tree needs at least 2 (better dozens)."
-        )
+    frame, notices = _rows_with_target(frame, target)
     task = infer_task(frame, target) if task is None else task
-    if task == "regression":
-        if not _is_number_column(column):
-            example = str(column.iloc[0])
-            raise TableError(
-                f"{target!r} holds words (such as {example!r}), so it cannot be predicted as a "
-                "number: choose classification."
-            )
-        y = column.to_numpy(dtype=np.float64)
-    else:
-        y, classes = _classes(target, column, class_names)
+    y, classes = _target_values(frame[target], target, task, class_names)
     if len(frame) > MAX_ROWS:
         rng = np.random.default_rng(random_state)
         rows = _sample(y if task == "classification" else None, len(frame), rng)
@@ -302,45 +356,28 @@ def prepare_table(
             + (", with each class in its share." if task == "classification" else ".")
         )
         frame, y = frame.iloc[rows].reset_index(drop=True), y[rows]
-    reports: list[ColumnReport] = []
-    values: list[np.ndarray] = []
-    feature_names: list[str] = []
-    categories: list[tuple[str, str] | None] = []
-    left_out: list[str] = []
-    taken = set(frame.columns)
-    for column_name in frame.columns:
-        if column_name == target:
-            kind = f"{len(classes)} classes" if classes else "numbers"
-            reports.append(ColumnReport(column_name, "target", f"to predict ({task}, {kind})"))
-            continue
-        plan = encode_column(column_name, frame[column_name], row_number=column_name in row_numbers)
-        notices.extend(plan.notices)
-        if not plan.kept:
-            reports.append(ColumnReport(column_name, "dropped", plan.reason))
-            left_out.append(f"{column_name!r}: {plan.reason}")
-            continue
-        one_hot = plan.categories[0] is not None
-        reports.append(ColumnReport(column_name, "one-hot" if one_hot else "feature", plan.reason))
-        values.extend(plan.values)
-        categories.extend(plan.categories)
-        feature_names.extend(_unique_name(n, taken) if one_hot else n for n in plan.names)
-    notices.extend(f"Left out {reason}." for reason in left_out)
-    if not values:
+    kind = f"{len(classes)} classes" if classes else "numbers"
+    features = _features(frame, target, f"to predict ({task}, {kind})", row_numbers)
+    notices.extend(features.notices)
+    notices.extend(f"Left out {reason}." for reason in features.left_out)
+    if not features.values:
         raise TableError(
             f"No column is left to learn from besides {target!r}."
-            + "".join(f" Left out {reason}." for reason in left_out)
+            + "".join(f" Left out {reason}." for reason in features.left_out)
         )
     dataset = Dataset(
         name=name,
         title=title,
         task=task,
-        X=np.column_stack(values),
+        X=np.column_stack(features.values),
         y=y,
-        feature_names=tuple(feature_names),
+        feature_names=tuple(features.names),
         target_name=target,
         class_names=classes,
         description=description,
         provenance=provenance,
-        categories=tuple(categories) if any(c is not None for c in categories) else (),
+        categories=(
+            tuple(features.categories) if any(c is not None for c in features.categories) else ()
+        ),
     )
-    return Prepared(dataset, tuple(notices), tuple(reports))
+    return Prepared(dataset, tuple(notices), tuple(features.reports))

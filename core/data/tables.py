@@ -271,6 +271,47 @@ def _check_shape(text: str, delimiter: str) -> list[str]:
     return names
 
 
+def _text(data: bytes, filename: str) -> str:
+    """The file's text with Unix line endings and no byte-order mark, once it is known to be a
+    text file of a size the app takes (else a :class:`TableError` saying what it is)."""
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        raise TableError(
+            f"This file is {_megabytes(len(data))}; the limit is {MAX_UPLOAD_MB} MB, to keep "
+            "the app quick for the whole class. Upload fewer rows (a few thousand are plenty "
+            "for a tree) or fewer columns."
+        )
+    if not data.strip():
+        raise TableError("This file is empty. Upload a CSV file with a header row and data rows.")
+    _refuse_known_formats(data, filename)
+    text = _decode(data)
+    _check_is_plain_text(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _typed(table: pd.DataFrame, decimal_comma: bool) -> pd.DataFrame:
+    """Every column as numbers or text, and rows of empty cells (``,,,``) dropped.
+
+    pandas reads ``True``/``False`` as booleans (words here) and leaves as text a column with
+    missing words or decimal commas (:func:`_column` reads it again).
+    """
+    for name in table.columns:
+        column = table[name]
+        if pd.api.types.is_bool_dtype(column):
+            table[name] = column.map({True: "True", False: "False"}).astype(object)
+        elif not pd.api.types.is_numeric_dtype(column):
+            table[name] = _column(column, decimal_comma=decimal_comma)
+    filled = table.notna().any(axis=1)
+    if not filled.all():  # rows of empty cells: their gaps made integers floats
+        table = table.loc[filled].reset_index(drop=True)
+        for name in table.columns:
+            if pd.api.types.is_float_dtype(table[name]):
+                table[name] = _as_integers(table[name])
+    return table
+
+
 def read_table(data: bytes, filename: str) -> pd.DataFrame:
     """Read an uploaded CSV file into a table of numbers and text.
 
@@ -307,21 +348,7 @@ def read_table(data: bytes, filename: str) -> pd.DataFrame:
     """
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
-    data = bytes(data)
-    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
-        raise TableError(
-            f"This file is {_megabytes(len(data))}; the limit is {MAX_UPLOAD_MB} MB, to keep "
-            "the app quick for the whole class. Upload fewer rows (a few thousand are plenty "
-            "for a tree) or fewer columns."
-        )
-    if not data.strip():
-        raise TableError("This file is empty. Upload a CSV file with a header row and data rows.")
-    _refuse_known_formats(data, str(filename))
-    text = _decode(data)
-    _check_is_plain_text(text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = _text(bytes(data), str(filename))
     hint = re.match(r"sep=(.)\n", text)
     delimiter = hint.group(1) if hint else _sniff(text)
     # Blank lines before the header would shift pandas' rows against the reader's.
@@ -344,19 +371,7 @@ def read_table(data: bytes, filename: str) -> pd.DataFrame:
             "This file could not be read as a table even though its rows line up; check its "
             'quotes (") and save it again as CSV.'
         ) from None
-    table = table.set_axis(names, axis=1)
-    for name in names:
-        column = table[name]
-        if pd.api.types.is_bool_dtype(column):  # pandas reads True/False as booleans: words
-            table[name] = column.map({True: "True", False: "False"}).astype(object)
-        elif not pd.api.types.is_numeric_dtype(column):
-            table[name] = _column(column, decimal_comma=delimiter == ";")
-    filled = table.notna().any(axis=1)
-    if not filled.all():  # rows of empty cells (",,,"): their gaps made integers floats
-        table = table.loc[filled].reset_index(drop=True)
-        for name in names:
-            if pd.api.types.is_float_dtype(table[name]):
-                table[name] = _as_integers(table[name])
+    table = _typed(table.set_axis(names, axis=1), decimal_comma=delimiter == ";")
     if table.empty:
         raise TableError(
             "This file has a header row but no data rows. Add at least a few rows of values."

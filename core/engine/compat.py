@@ -63,8 +63,8 @@ def fit_data(
     """
     plain = _plain_training_arrays(X, y)
     if plain is not None:
-        # What validate_data records, without its general machinery (about 0.1 ms a fit, a
-        # third of a small tree's): the columns have no names; the count is the shape's.
+        # What validate_data records, without its general machinery (a third of a small
+        # tree's fit): the columns have no names; the count is the shape's.
         X_checked, y_checked = plain
         estimator.n_features_in_ = X_checked.shape[1]
         if hasattr(estimator, "feature_names_in_"):
@@ -136,8 +136,8 @@ def predict_data(estimator: Estimator, X: ArrayLike, fitted: str) -> Float:
     check_is_fitted(estimator, fitted)
     plain = _plain_rows(estimator, X)
     if plain is not None:
-        # What validate_data returns, without its general machinery (about 0.3 ms a call;
-        # a page's run predicts a dozen times: scores, the boundary's grid, the sample's path).
+        # What validate_data returns, without its general machinery, which a page's run would
+        # pay a dozen times (scores, the boundary's grid, the sample's path).
         return plain
     checked: Float = validate_data(
         estimator, X, dtype=np.float64, reset=False, ensure_all_finite="allow-nan"

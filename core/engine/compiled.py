@@ -9,10 +9,9 @@ since it was compiled. It runs when :mod:`core.engine` is imported, before anyth
 compiled.
 
 ``make setup`` (and the Docker image) compile everything once ahead of time
-(``python -m core.engine``), so a server's first page does not wait for it. numba compiles a
-function once for every kind of array it is given (read-only or not, C-ordered or strided):
-:func:`plain_array` hands the compiled functions one kind only, so what was compiled ahead of
-time is what a server runs.
+(``python -m core.engine``), so a server's first page does not wait for it; the arrays the
+loops are given are of one kind only (:func:`core.engine.arrays.plain_array`), so what was
+compiled ahead of time is what a server runs.
 """
 
 from __future__ import annotations
@@ -20,26 +19,10 @@ from __future__ import annotations
 import hashlib
 import time
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 ENGINE = Path(__file__).resolve().parent
 CACHE = ENGINE / "__pycache__"
 STAMP = CACHE / "numba-sources.sha256"
-
-
-def plain_array(values: ArrayLike, dtype: DTypeLike) -> NDArray[Any]:
-    """``values`` as a C-ordered, writable array of ``dtype``, the kind the loops are compiled for.
-
-    A read-only or strided array is copied (a dataset cached by the app is read-only); an
-    array that already is such an array is returned as it is. Otherwise numba would compile
-    the function again, for seconds, the first time it met that kind of array (a visitor
-    waited 11.6 s for a regression tree on the sine that way).
-    """
-    array = np.ascontiguousarray(values, dtype=dtype)
-    return array if array.flags.writeable else array.copy()
 
 
 def sources_digest() -> str:
@@ -84,14 +67,12 @@ def compile_everything() -> float:
     """
     import numpy as np
 
-    from core.engine import (
-        DecisionTreeClassifier,
-        DecisionTreeRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
+    # The modules themselves, not the package: nothing the engine compiles imports this one.
     from core.engine.criteria import entropy, gini, squared_error_of_moments
+    from core.engine.forest import RandomForestClassifier, RandomForestRegressor
+    from core.engine.node_splits import why_leaf
     from core.engine.scan import scan_feature
+    from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
     start = time.perf_counter()
     rng = np.random.default_rng(0)
@@ -105,6 +86,7 @@ def compile_everything() -> float:
         model.apply(X), model.decision_path(X), model.feature_importances_
         forest = RandomForestClassifier(3, criterion=criterion, random_state=0).fit(X, labels)
         forest.predict(X), forest.apply(X), forest.mean_path_changes(X[0], 1)
+        why_leaf(model, X, labels, int(np.flatnonzero(model.tree_.children_left == -1)[0]))
     for criterion in ("squared_error", "absolute_error"):
         DecisionTreeRegressor(criterion=criterion).fit(X, targets).predict(X)
         regressor = RandomForestRegressor(3, criterion=criterion, random_state=0)

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.compiled import plain_array
+from core.engine.arrays import plain_array
 
 ClassificationCriterion = Literal["gini", "entropy", "log_loss"]
 RegressionCriterion = Literal["squared_error", "absolute_error"]

@@ -4,24 +4,27 @@ Read :mod:`core.engine.criteria` (the formulas) and :mod:`core.engine.scan` firs
 :func:`~core.engine.scan.score_splits` scores every threshold of one feature at one node and
 returns the best. This module is the rest of the algorithm, in one loop (:func:`grow_tree`):
 
-1. Sort the rows along every feature, once (:func:`sort_rows`; a forest sorts once for all its
-   trees, and each tree keeps the rows it drew: :func:`rows_in_bag`). A node is then a range
+1. Sort the rows along every feature, once (:mod:`core.engine.sorting`; a forest sorts once
+   for all its trees, and each tree keeps the rows it drew). A node is then a range
    ``start:end`` of every feature's sorted list: the node's rows, in that feature's order.
 2. Take the next node from the queue of nodes to grow; measure it (its class counts or
    moments, its impurity, what it predicts).
-3. Stop if it is deep enough, too small, or pure.
+3. Stop if a rule that reads the node alone says so: it is pure, deep enough or too small
+   (:func:`core.engine.stopping.stop_reason`, the one stopping rule, which the pages read too).
 4. Otherwise try the features: all of them, or ``max_features`` drawn at random (a feature
    that is constant in the node does not count, as in scikit-learn). For each, score every
    threshold and keep the best; the lowest score wins, and among equal scores the lowest
    feature, then the lowest threshold.
-5. Keep the split if it decreases the impurity by at least ``min_impurity_decrease``.
+5. Keep the split unless a rule that reads what the scan found stops it (the same
+   :func:`~core.engine.stopping.stop_reason`): no feature varies, no threshold leaves both sides
+   big enough, or the split decreases the impurity by less than ``min_impurity_decrease``.
 6. Cut the node: mark which rows go left, then move every feature's sorted list of the node's
    rows into a left part and a right part, each still sorted (a stable partition: nothing is
-   ever sorted again).
-7. Put the two children at the back of the queue. Nodes are grown depth by depth, so the
-   random draws of a tree grown to depth 3 are those of the top of one grown deeper: the
-   shallower tree is exactly the top of the deeper one.
-8. At the end, number the nodes in depth-first preorder (:func:`preorder`), the order of
+   ever sorted again: :func:`~core.engine.sorting.partition`).
+7. Put the two children at the back of the queue; they take the next two numbers. Nodes are
+   grown depth by depth, so the random draws of a tree grown to depth 3 are those of the top
+   of one grown deeper: the shallower tree is exactly the top of the deeper one.
+8. At the end, number the nodes in depth-first preorder (:func:`in_preorder`), the order of
    :class:`~core.engine.structure.Tree` and of scikit-learn's trees.
 
 A tree of a forest is grown the same way on its bootstrap sample: a row drawn ``k`` times has
@@ -32,6 +35,7 @@ time it runs (and keeps it on disk), and lets several trees grow on several thre
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -48,6 +52,8 @@ from core.engine.criteria import (
 )
 from core.engine.params import GrowthParams
 from core.engine.scan import midpoint, score_splits
+from core.engine.sorting import partition, rows_in_bag
+from core.engine.stopping import SPLIT, StopLimits, stop_reason
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
 Float = NDArray[np.float64]
@@ -57,39 +63,43 @@ Int = NDArray[np.int64]
 #: leaves (:func:`report_progress`), or of a forest's trees grown.
 Progress = Callable[[float], None]
 
-#: A node whose impurity is at most this is pure and is not split (as in scikit-learn).
-EPSILON = float(np.finfo(np.float64).eps)
 
+class GrownTree(NamedTuple):
+    """A tree as the loop grows it: flat arrays, one entry per node.
 
-def sort_rows(X_by_feature: Float) -> Int:
-    """Every feature's rows in increasing order of value, shape ``(n_features, n_samples)``.
-
-    ``X_by_feature`` is the data one feature per row, ``(n_features, n_samples)``. Missing
-    values (NaN) sort last. Equal values may come in any order: no threshold goes between
-    them, so their order changes no split (NumPy's default sort is several times faster
-    than its stable one).
+    While the loop runs, nodes are numbered in the order they are queued (breadth first) and
+    the arrays have room for every node the tree could have; :func:`in_preorder` keeps the
+    nodes grown, numbered as :class:`~core.engine.structure.Tree` numbers them. ``value`` has
+    shape ``(n_nodes, n_values)``: class fractions, or the mean (median) of the targets.
     """
-    return np.argsort(X_by_feature, axis=1)
+
+    children_left: Int
+    children_right: Int
+    feature: Int
+    threshold: Float
+    impurity: Float
+    n_node_samples: Int
+    weighted_n_node_samples: Float
+    value: Float
+    missing_go_to_left: NDArray[np.bool_]
+    node_depth: Int
 
 
 @njit(cache=True, nogil=True)
-def rows_in_bag(sorted_rows: Int, weight: Float) -> Int:
-    """The rows with a positive weight, in each feature's sorted order, ``(n_features, m)``."""
-    d, n = sorted_rows.shape
-    m = 0
-    for row in range(n):
-        if weight[row] > 0.0:
-            m += 1
-    kept = np.empty(d * m + 1, dtype=np.int64)  # feature f's rows at f*m .. f*m + m - 1
-    for f in range(d):
-        k = f * m
-        for row in sorted_rows[f]:
-            # Every row is written, and only one with weight counted, so the next row
-            # overwrites one without: no "if" to mispredict (a bootstrap's rows are random).
-            # The last write may land on the next feature's first slot (or the spare one).
-            kept[k] = row
-            k += weight[row] > 0.0
-    return kept[: d * m].reshape(d, m)
+def empty_tree(capacity: int, n_values: int) -> GrownTree:
+    """Room for ``capacity`` nodes, each a leaf until it is split."""
+    return GrownTree(
+        children_left=np.full(capacity, TREE_LEAF, dtype=np.int64),
+        children_right=np.full(capacity, TREE_LEAF, dtype=np.int64),
+        feature=np.full(capacity, TREE_UNDEFINED, dtype=np.int64),
+        threshold=np.full(capacity, float(TREE_UNDEFINED)),
+        impurity=np.zeros(capacity),
+        n_node_samples=np.zeros(capacity, dtype=np.int64),
+        weighted_n_node_samples=np.zeros(capacity),
+        value=np.zeros((capacity, n_values)),
+        missing_go_to_left=np.zeros(capacity, dtype=np.bool_),
+        node_depth=np.zeros(capacity, dtype=np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -100,13 +110,10 @@ def grow_tree(
     sorted_rows: Int,
     criterion: int,
     n_classes: int,
-    max_depth: int,
-    min_samples_split: int,
-    min_samples_leaf: int,
-    min_impurity_decrease: float,
+    limits: StopLimits,
     max_features: int,
     seed: int,
-) -> tuple[Int, Int, Int, Float, Float, Int, Float, Float, NDArray[np.bool_], Int]:
+) -> GrownTree:
     """Grow one tree, node by node, depth by depth.
 
     Parameters
@@ -123,82 +130,59 @@ def grow_tree(
         A criterion's code (:data:`core.engine.criteria.CRITERION_CODE`).
     n_classes : int
         0 for regression.
-    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_features
-        The stopping rules and the number of features tried per node
-        (:class:`core.engine.params.GrowthParams`).
+    limits : StopLimits
+        What the stopping rule reads (:func:`core.engine.stopping.stop_reason`).
+    max_features : int
+        The number of features tried per node (:class:`core.engine.params.GrowthParams`).
     seed : int
         Seeds the draws of the features tried at each node (:func:`random_below`; only used
         when ``max_features < n_features``).
 
     Returns
     -------
-    children_left, children_right, feature, threshold, impurity, n_node_samples, \
-weighted_n_node_samples, value, missing_go_to_left, depth
-        The flat arrays of the tree, nodes in depth-first preorder; ``value`` has shape
-        ``(node_count, n_values)``: class fractions, or the mean (median) of the targets.
+    GrownTree
+        The flat arrays of the tree, nodes in depth-first preorder.
     """
     d, m = sorted_rows.shape
     classification = criterion in (GINI, ENTROPY)
     n_stats = n_classes if classification else (0 if criterion == ABSOLUTE_ERROR else 3)
-    n_values = n_classes if classification else 1
-    capacity = max(2 * m - 1, 1)  # a binary tree with m leaves at most
+    tree = empty_tree(max(2 * m - 1, 1), n_classes if classification else 1)  # m leaves at most
 
-    # The tree, as flat arrays.
-    children_left = np.full(capacity, TREE_LEAF, dtype=np.int64)
-    children_right = np.full(capacity, TREE_LEAF, dtype=np.int64)
-    feature = np.full(capacity, TREE_UNDEFINED, dtype=np.int64)
-    threshold = np.full(capacity, float(TREE_UNDEFINED))
-    impurity = np.zeros(capacity)
-    n_node_samples = np.zeros(capacity, dtype=np.int64)
-    weighted_n_node_samples = np.zeros(capacity)
-    value = np.zeros((capacity, n_values))
-    missing_go_to_left = np.zeros(capacity, dtype=np.bool_)
-    node_depth = np.zeros(capacity, dtype=np.int64)
-
-    # Nodes still to grow, first in first out: their range start:end, depth, parent, and
-    # whether they are its left child.
-    queue = np.empty((capacity, 5), dtype=np.int64)
-    queue[0, 0], queue[0, 1], queue[0, 2], queue[0, 3], queue[0, 4] = 0, m, 0, -1, 0
-    n_queued = 1
+    # Nodes are numbered as they are queued, and grown first in first out: node k is the range
+    # node_start[k]:node_end[k] of every feature's sorted rows. Nodes before node_count are grown.
+    node_start, node_end = np.empty_like(tree.children_left), np.empty_like(tree.children_left)
+    node_start[0], node_end[0] = 0, m
+    n_queued, node_count = 1, 0
 
     stats = np.zeros(n_stats)
-    cost_right = np.empty(m + 1)
-    cost_left = np.empty(m + 1)
+    cost_right, cost_left = np.empty(m + 1), np.empty(m + 1)
     goes_left = np.zeros(X_by_feature.shape[1], dtype=np.bool_)
     right_rows = np.empty(m, dtype=np.int64)
     features = np.arange(d)
     random_state = np.array([seed], dtype=np.uint64)
-    smallest_split = max(min_samples_split, 2 * min_samples_leaf)
     root_weight = 1.0
-    node_count = 0
 
     while node_count < n_queued:
-        # 2. The next node: record it, measure it.
+        # 2. The next node: measure it.
         node = node_count
         node_count += 1
-        start, end, depth, parent, is_left = (
-            queue[node, 0], queue[node, 1], queue[node, 2], queue[node, 3], queue[node, 4]
-        )  # fmt: skip
-        if parent >= 0:
-            if is_left:
-                children_left[parent] = node
-            else:
-                children_right[parent] = node
-        rows = sorted_rows[0, start:end]
-        node_weight, centre, node_imp = node_statistics(rows, y, weight, criterion, stats)
+        start, end, depth = node_start[node], node_end[node], tree.node_depth[node]
+        n = end - start
+        node_weight, centre, node_imp = node_statistics(
+            sorted_rows[0, start:end], y, weight, criterion, stats
+        )
         if node == 0:
             root_weight = node_weight
-        n_node_samples[node] = end - start
-        weighted_n_node_samples[node] = node_weight
-        impurity[node] = node_imp
-        node_depth[node] = depth
+        tree.n_node_samples[node] = n
+        tree.weighted_n_node_samples[node] = node_weight
+        tree.impurity[node] = node_imp
         if classification:
-            value[node] = stats / node_weight
+            tree.value[node] = stats / node_weight
         else:
-            value[node, 0] = centre
+            tree.value[node, 0] = centre
 
-        # 3. Stop here?
-        if depth >= max_depth or end - start < smallest_split or node_imp <= EPSILON:
+        # 3. Stop here? The rules that read the node alone (the scan's are not known yet).
+        if stop_reason(node_imp, depth, n, True, True, np.inf, limits) != SPLIT:
             continue
 
         # 4. The best split of every feature tried; the lowest score wins.
@@ -221,7 +205,7 @@ weighted_n_node_samples, value, missing_go_to_left, depth
                 continue  # constant in this node: no split, and it does not count as tried
             tried += 1
             cost, i, missing_left = score_splits(
-                rows_f, x, y, weight, criterion, stats, centre, n_missing, min_samples_leaf,
+                rows_f, x, y, weight, criterion, stats, centre, n_missing, limits.min_samples_leaf,
                 cost_right, cost_left,
             )  # fmt: skip
             if i > 0 and (cost < best_cost or (cost == best_cost and f < best_feature)):
@@ -229,12 +213,10 @@ weighted_n_node_samples, value, missing_go_to_left, depth
                 best_missing, best_missing_left = n_missing, missing_left
             if tried == max_features:
                 break
-        if best_feature < 0:
-            continue  # no valid split: a leaf
 
-        # 5. Worth it? The decrease of the whole tree's weighted impurity.
+        # 5. Worth it? The decrease of the whole tree's weighted impurity, and the other rules.
         decrease = (node_weight * node_imp - best_cost) / root_weight
-        if decrease + EPSILON < min_impurity_decrease:
+        if stop_reason(node_imp, depth, n, tried > 0, best_feature >= 0, decrease, limits) != SPLIT:
             continue
 
         # 6. Cut: the first best_i present rows go left, and the missing ones if they go left.
@@ -244,56 +226,50 @@ weighted_n_node_samples, value, missing_go_to_left, depth
         for k in range(rows_f.size):
             goes_left[rows_f[k]] = k < best_i or (k >= present and best_missing_left)
         n_left = best_i + (best_missing if best_missing_left else 0)
-        feature[node] = best_feature
-        threshold[node] = (
+        n_right = n - n_left
+        tree.feature[node] = best_feature
+        tree.threshold[node] = (
             np.inf if best_i == present else midpoint(x[rows_f[best_i - 1]], x[rows_f[best_i]])
         )
         if best_missing > 0:
-            missing_go_to_left[node] = best_missing_left
+            tree.missing_go_to_left[node] = best_missing_left
         else:  # no missing value seen here: later ones follow the bigger child
-            missing_go_to_left[node] = n_left > rows_f.size - n_left
+            tree.missing_go_to_left[node] = n_left > n_right
         # Children that will not split only need their rows, not every feature's order.
-        n_right = rows_f.size - n_left
-        grows = depth + 1 < max_depth and max(n_left, n_right) >= smallest_split
-        for g in range(d if grows else 1):
-            part = sorted_rows[g, start:end]
-            n_l, n_r = 0, 0
-            for row in part:
-                # Written to both sides and counted on its own: an "if" here would be
-                # mispredicted half the time, and this loop is a forest's largest cost.
-                part[n_l] = row  # (slot n_l was read already: n_l never passes the loop)
-                right_rows[n_r] = row
-                n_l += goes_left[row]
-                n_r += not goes_left[row]
-            part[n_l:] = right_rows[:n_r]
+        child = stop_reason(np.inf, depth + 1, max(n_left, n_right), True, True, np.inf, limits)
+        for g in range(d if child == SPLIT else 1):
+            partition(sorted_rows[g, start:end], goes_left, right_rows)
 
         # 7. The children, to be grown after the nodes already waiting.
-        for child_start, child_end, child_is_left in (
-            (start, start + n_left, 1),
-            (start + n_left, end, 0),
-        ):
-            queue[n_queued, 0], queue[n_queued, 1] = child_start, child_end
-            queue[n_queued, 2], queue[n_queued, 3] = depth + 1, node
-            queue[n_queued, 4] = child_is_left
-            n_queued += 1
+        tree.children_left[node], tree.children_right[node] = n_queued, n_queued + 1
+        node_start[n_queued], node_end[n_queued] = start, start + n_left
+        node_start[n_queued + 1], node_end[n_queued + 1] = start + n_left, end
+        tree.node_depth[n_queued : n_queued + 2] = depth + 1
+        n_queued += 2
 
-    # 8. Number the nodes in depth-first preorder: node order[k] becomes node k.
-    order = preorder(children_left[:node_count], children_right[:node_count])
-    new_id = np.empty(node_count, dtype=np.int64)
+    # 8. Number the nodes in depth-first preorder.
+    return in_preorder(tree, node_count)
+
+
+@njit(cache=True, nogil=True)
+def in_preorder(tree: GrownTree, node_count: int) -> GrownTree:
+    """The first ``node_count`` nodes of ``tree``, renumbered in depth-first preorder."""
+    order = preorder(tree.children_left[:node_count], tree.children_right[:node_count])
+    new_id = np.empty(node_count, dtype=np.int64)  # node order[k] becomes node k
     new_id[order] = np.arange(node_count)
-    left, right = children_left[order], children_right[order]
+    left, right = tree.children_left[order], tree.children_right[order]
     inner = left != TREE_LEAF
-    return (
-        np.where(inner, new_id[np.maximum(left, 0)], TREE_LEAF),
-        np.where(inner, new_id[np.maximum(right, 0)], TREE_LEAF),
-        feature[order],
-        threshold[order],
-        impurity[order],
-        n_node_samples[order],
-        weighted_n_node_samples[order],
-        value[order],
-        missing_go_to_left[order],
-        node_depth[order],
+    return GrownTree(
+        children_left=np.where(inner, new_id[np.maximum(left, 0)], TREE_LEAF),
+        children_right=np.where(inner, new_id[np.maximum(right, 0)], TREE_LEAF),
+        feature=tree.feature[order],
+        threshold=tree.threshold[order],
+        impurity=tree.impurity[order],
+        n_node_samples=tree.n_node_samples[order],
+        weighted_n_node_samples=tree.weighted_n_node_samples[order],
+        value=tree.value[order],
+        missing_go_to_left=tree.missing_go_to_left[order],
+        node_depth=tree.node_depth[order],
     )
 
 
@@ -357,7 +333,8 @@ def grow(
     weight : ndarray of shape (n_samples,), float64
         Whole numbers: how often each row is in this tree's training set.
     sorted_rows : ndarray of shape (n_features, n_samples)
-        :func:`sort_rows` of the training data (shared by every tree: not changed).
+        :func:`~core.engine.sorting.sort_rows` of the training data (shared by every tree:
+        not changed).
     params : GrowthParams
     rng : numpy.random.Generator or None
         The tree's own random stream, which seeds its feature draws; None when every node
@@ -365,25 +342,29 @@ def grow(
     """
     in_bag = rows_in_bag(sorted_rows, weight)
     seed = 0 if rng is None else int(rng.integers(2**63))
-    arrays = grow_tree(
+    limits = StopLimits(
+        max_depth=params.max_depth,
+        min_samples_split=params.min_samples_split,
+        min_samples_leaf=params.min_samples_leaf,
+        min_impurity_decrease=params.min_impurity_decrease,
+    )
+    grown = grow_tree(
         X_by_feature, y, weight, in_bag, CRITERION_CODE[params.criterion],
         params.n_classes if params.criterion in CLASSIFICATION_CRITERIA else 0,
-        params.max_depth, params.min_samples_split, params.min_samples_leaf,
-        params.min_impurity_decrease, params.max_features, seed,
+        limits, params.max_features, seed,
     )  # fmt: skip
-    left, right, feature, threshold, impurity, n_node, weighted, value, missing_left, depth = arrays
     return Tree(
-        children_left=left,
-        children_right=right,
-        feature=feature,
-        threshold=threshold,
-        impurity=impurity,
-        n_node_samples=n_node,
-        weighted_n_node_samples=weighted,
-        value=value.reshape(-1, 1, value.shape[1]),
+        children_left=grown.children_left,
+        children_right=grown.children_right,
+        feature=grown.feature,
+        threshold=grown.threshold,
+        impurity=grown.impurity,
+        n_node_samples=grown.n_node_samples,
+        weighted_n_node_samples=grown.weighted_n_node_samples,
+        value=grown.value.reshape(-1, 1, grown.value.shape[1]),
         n_features=X_by_feature.shape[0],
-        node_depth=depth,
-        missing_go_to_left=missing_left,
+        node_depth=grown.node_depth,
+        missing_go_to_left=grown.missing_go_to_left,
     )
 
 

@@ -1,308 +1,53 @@
-"""One node's splits, as a student asks about them: every candidate, my own, and why a leaf
+"""A node of a fitted tree, as a student asks about it: its rows, its candidates, and why a leaf
 stopped.
 
+- :func:`node_rows`: which training rows reach the node;
 - :func:`split_candidates`: the best split of every feature at a node, ranked by gain, the
   tree's own split first;
-- :func:`why_leaf`: why a leaf was not split, as a stop code and the numbers behind it;
-- :func:`evaluate_split` and :func:`compare_with_best`: how good *my* split is, against the
-  tree's.
+- :func:`why_leaf`: why a leaf was not split, as a stop code and the numbers behind it.
 
-Each answer comes from the node's training rows and the same impurity functions the builder
-uses (:mod:`core.engine.criteria`); nothing is refitted. The answers are codes and numbers:
-the sentences a student reads are the app's (:mod:`core.app.words`), so the engine's results
-stay the same whatever the wording.
+Each answer comes from the node's training rows and the same functions the builder uses
+(:mod:`core.engine.splits`, :mod:`core.engine.criteria`); nothing is refitted. The answers are
+codes and numbers: the sentences a student reads are the app's (:mod:`core.app.words`), so the
+engine's results stay the same whatever the wording.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.criteria import (
-    CLASSIFICATION_CRITERIA,
-    absolute_error,
-    entropy,
-    gini,
-    squared_error,
+from core.engine.params import UNLIMITED_DEPTH, resolve_min_samples
+from core.engine.splits import SplitEvaluation, best_split, evaluate_split
+from core.engine.stopping import (
+    CONSTANT,
+    FEATURES_DRAWN,
+    FEWER_THAN_TWO_LEAVES,
+    LEAVES_TOO_SMALL,
+    MAX_DEPTH,
+    MIN_IMPURITY_DECREASE,
+    MIN_SAMPLES_SPLIT,
+    PRUNED,
+    PURE,
+    SPLIT,
+    StopLimits,
+    stop_reason,
 )
-from core.engine.grow import EPSILON
-from core.engine.params import resolve_min_samples
-from core.engine.scan import scan_feature
 from core.engine.structure import TREE_LEAF
 
-Int = NDArray[np.int64]
 Float = NDArray[np.float64]
 
 __all__ = [
     "SplitCandidates",
-    "SplitComparison",
-    "SplitEvaluation",
     "StopCode",
     "StopReason",
-    "best_split",
-    "compare_with_best",
-    "evaluate_split",
     "node_rows",
     "split_candidates",
     "why_leaf",
 ]
-
-
-# --------------------------------------------------------------------------------------------
-# One split of one node's samples
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SplitEvaluation:
-    """What the split ``x[feature] <= threshold`` does to a node's samples.
-
-    Attributes
-    ----------
-    feature : int
-    threshold : float
-    n_left, n_right : int
-        Samples sent left and right.
-    left_counts, right_counts : tuple of float
-        Class counts on each side (classification); empty for regression.
-    parent_impurity, left_impurity, right_impurity : float
-    child_impurity : float
-        :math:`(n_L I(L) + n_R I(R)) / n`.
-    gain : float
-        ``parent_impurity - child_impurity``; 0 when one side is empty.
-    n_missing : int
-        Samples whose value of the feature is missing (NaN); they are counted in ``n_left``
-        or ``n_right``.
-    missing_left : bool
-        Where the missing values go (where they would go, when there are none).
-    """
-
-    feature: int
-    threshold: float
-    n_left: int
-    n_right: int
-    left_counts: tuple[float, ...]
-    right_counts: tuple[float, ...]
-    parent_impurity: float
-    left_impurity: float
-    right_impurity: float
-    child_impurity: float
-    gain: float
-    n_missing: int = 0
-    missing_left: bool = False
-
-    @property
-    def splits(self) -> bool:
-        """Both sides get samples (otherwise this is no split at all)."""
-        return self.n_left > 0 and self.n_right > 0
-
-
-def _impurity(y: Float, criterion: str, n_classes: int) -> tuple[float, tuple[float, ...]]:
-    """Impurity of a group of samples, and its class counts (empty for regression)."""
-    if criterion in CLASSIFICATION_CRITERIA:
-        counts = np.bincount(y.astype(np.int64), minlength=n_classes).astype(np.float64)
-        measure = gini if criterion == "gini" else entropy
-        return float(measure(counts)), tuple(float(c) for c in counts)
-    if criterion == "squared_error":
-        return squared_error(y), ()
-    if criterion == "absolute_error":
-        return absolute_error(y), ()
-    raise ValueError(
-        "criterion must be one of gini, entropy, log_loss, squared_error, absolute_error; "
-        f"got {criterion!r}"
-    )
-
-
-def _node_data(X_node: ArrayLike, y_node: ArrayLike) -> tuple[Float, Float]:
-    X = np.asarray(X_node, dtype=np.float64)
-    y = np.asarray(y_node, dtype=np.float64)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
-        raise ValueError(
-            f"X_node must be (n, n_features) and y_node (n,); got shapes {X.shape} and {y.shape}"
-        )
-    if X.shape[0] == 0:
-        raise ValueError("the node has no samples (X_node is empty)")
-    return X, y
-
-
-def evaluate_split(
-    X_node: ArrayLike,
-    y_node: ArrayLike,
-    feature: int,
-    threshold: float,
-    criterion: str,
-    n_classes: int = 0,
-    missing_left: bool | None = None,
-) -> SplitEvaluation:
-    """Score the split ``x[feature] <= threshold`` on a node's samples.
-
-    A sample whose value is missing (NaN) goes left when ``missing_left`` is True, right when
-    it is False; by default to the side that gives the lower child impurity (right on a tie),
-    as the tree builder decides.
-
-    Parameters
-    ----------
-    X_node : array-like of shape (n, n_features)
-    y_node : array-like of shape (n,)
-        Class codes ``0..n_classes-1`` (classification) or targets (regression).
-    feature : int
-    threshold : float
-    criterion : {"gini", "entropy", "log_loss", "squared_error", "absolute_error"}
-    n_classes : int, default 0
-        Number of classes (classification only).
-
-    Returns
-    -------
-    SplitEvaluation
-        ``child_impurity = (n_L I(L) + n_R I(R)) / n`` and ``gain = I(node) - child_impurity``.
-    """
-    X, y = _node_data(X_node, y_node)
-    if not 0 <= feature < X.shape[1]:
-        raise ValueError(f"feature must be in [0, {X.shape[1] - 1}]; got {feature}")
-    if criterion in CLASSIFICATION_CRITERIA and n_classes < int(y.max()) + 1:
-        raise ValueError(f"n_classes must be > every class code in y_node; got {n_classes}")
-    values = X[:, feature]
-    missing = np.isnan(values)
-    if missing_left is None:
-        if missing.any():
-            options = [
-                evaluate_split(X, y, feature, threshold, criterion, n_classes, side)
-                for side in (False, True)
-            ]
-            return min(options, key=lambda s: s.child_impurity)  # the first (right) on a tie
-        n_present_left = int(np.count_nonzero(values <= threshold))
-        missing_left = n_present_left > y.size - n_present_left  # the bigger side
-    go_left = (values <= threshold) | (missing & missing_left)
-    n, n_left = y.size, int(go_left.sum())
-    parent, _ = _impurity(y, criterion, n_classes)
-    left, left_counts = _impurity(y[go_left], criterion, n_classes)
-    right, right_counts = _impurity(y[~go_left], criterion, n_classes)
-    children = (n_left * left + (n - n_left) * right) / n
-    if n_left in (0, n):
-        children = parent  # everything on one side: the node is unchanged
-    return SplitEvaluation(
-        feature=int(feature),
-        threshold=float(threshold),
-        n_left=n_left,
-        n_right=n - n_left,
-        left_counts=left_counts,
-        right_counts=right_counts,
-        parent_impurity=parent,
-        left_impurity=left,
-        right_impurity=right,
-        child_impurity=children,
-        gain=parent - children,
-        n_missing=int(np.count_nonzero(missing)),
-        missing_left=bool(missing_left),
-    )
-
-
-def best_split(
-    X_node: ArrayLike,
-    y_node: ArrayLike,
-    criterion: str,
-    n_classes: int = 0,
-    *,
-    min_samples_leaf: int = 1,
-    features: ArrayLike | None = None,
-) -> list[SplitEvaluation]:
-    """The best split of each feature on a node's samples, best first.
-
-    Each feature's best threshold comes from :func:`core.engine.scan.scan_feature` (the
-    lowest threshold among equals); features that cannot split the node are left out. Sorted by
-    gain, largest first, then by feature index (the builder's tie rule).
-
-    Parameters
-    ----------
-    X_node, y_node, criterion, n_classes
-        As in :func:`evaluate_split`.
-    min_samples_leaf : int, default 1
-        Thresholds leaving fewer samples on a side are not candidates.
-    features : array-like of int, optional
-        Features to scan; default all.
-
-    Returns
-    -------
-    list of SplitEvaluation
-        Empty when no feature has a valid threshold.
-    """
-    X, y = _node_data(X_node, y_node)
-    chosen = range(X.shape[1]) if features is None else np.asarray(features).tolist()
-    found = []
-    for f in chosen:
-        scan = scan_feature(
-            X[:, f],
-            y,
-            criterion=criterion,  # type: ignore[arg-type]
-            n_classes=n_classes or None,
-            min_samples_leaf=min_samples_leaf,
-        )
-        if scan.best_threshold is not None:
-            found.append(
-                evaluate_split(
-                    X, y, int(f), scan.best_threshold, criterion, n_classes,
-                    scan.best_missing_left,
-                )
-            )  # fmt: skip
-    # Sorting on the scan's own child impurity would equal sorting on gain; rounding in the two
-    # sums can differ, so rank on the gain shown to the student.
-    return sorted(found, key=lambda s: (-s.gain, s.feature))
-
-
-@dataclass(frozen=True)
-class SplitComparison:
-    """A student's split against the best split of the node.
-
-    Attributes
-    ----------
-    yours : SplitEvaluation
-    best : SplitEvaluation or None
-        Best split over all features (None when nothing can split the node).
-    gain_difference : float or None
-        ``best.gain - yours.gain``: how much more the best split gains (None without ``best``).
-    found_best : bool
-        ``yours`` gains as much as ``best``, up to rounding (``1e-12`` relative to the node's
-        impurity): the student found *a* best split, maybe another feature's or threshold's.
-    """
-
-    yours: SplitEvaluation
-    best: SplitEvaluation | None
-    gain_difference: float | None
-    found_best: bool
-
-
-def compare_with_best(
-    X_node: ArrayLike,
-    y_node: ArrayLike,
-    feature: int,
-    threshold: float,
-    criterion: str,
-    n_classes: int = 0,
-    *,
-    min_samples_leaf: int = 1,
-) -> SplitComparison:
-    """Score a student's split and the best split of the same samples (see :func:`best_split`).
-
-    Works at any node, the root of a two-feature data set being the "beat the tree" game.
-    """
-    yours = evaluate_split(X_node, y_node, feature, threshold, criterion, n_classes)
-    ranked = best_split(X_node, y_node, criterion, n_classes, min_samples_leaf=min_samples_leaf)
-    if not ranked:
-        return SplitComparison(yours=yours, best=None, gain_difference=None, found_best=False)
-    best = ranked[0]
-    # Two equally good splits can differ in the last bits of their sums: a tie is a tie.
-    tolerance = 1e-12 * max(1.0, best.parent_impurity)
-    return SplitComparison(
-        yours=yours,
-        best=best,
-        gain_difference=best.gain - yours.gain,
-        found_best=yours.gain >= best.gain - tolerance,
-    )
-
 
 # --------------------------------------------------------------------------------------------
 # Why this split, at a node of a fitted tree
@@ -316,7 +61,11 @@ def _check_node(model: Any, node: int) -> None:
 
 
 def node_rows(model: Any, X: ArrayLike, node: int) -> NDArray[np.bool_]:
-    """Mask of the rows of ``X`` whose path through ``model``'s tree passes ``node``."""
+    """Mask of the rows of ``X`` whose path through ``model``'s tree passes ``node``.
+
+    The one answer to "which rows are in node k": the candidates and stop reasons here, and
+    the figures' split scan and class poll, all ask it, so they all see the same rows.
+    """
     _check_node(model, node)
     path = model.decision_path(np.asarray(X, dtype=np.float64)).tocsc()
     return np.asarray(path[:, node].toarray()).ravel() > 0
@@ -451,6 +200,20 @@ StopCode = Literal[
 ]
 
 
+#: The name of each rule of :func:`why_leaf`, by its number (:mod:`core.engine.stopping`).
+STOP_CODES: dict[int, StopCode] = {
+    PURE: "pure",
+    MAX_DEPTH: "max_depth",
+    FEWER_THAN_TWO_LEAVES: "min_samples_leaf",
+    MIN_SAMPLES_SPLIT: "min_samples_split",
+    CONSTANT: "constant",
+    LEAVES_TOO_SMALL: "min_samples_leaf",
+    MIN_IMPURITY_DECREASE: "min_impurity_decrease",
+    PRUNED: "ccp_alpha",
+    FEATURES_DRAWN: "features_drawn",
+}
+
+
 @dataclass(frozen=True)
 class StopReason:
     """Why a leaf was not split: the rule that stopped it and the numbers that rule read.
@@ -505,6 +268,9 @@ def why_leaf(
 ) -> StopReason:
     """The first stopping rule, in the builder's order, that keeps ``node`` a leaf.
 
+    Rules 1 to 7 are the builder's own (:func:`core.engine.stopping.stop_reason`, asked here
+    as the growing loop asks it); 8 and 9 say why a node that could split did not:
+
     1. ``pure``: impurity 0 (one class, or one target value);
     2. ``max_depth``: the node is at the depth limit;
     3. ``min_samples_leaf``: fewer than ``2 * min_samples_leaf`` samples;
@@ -546,44 +312,43 @@ def why_leaf(
     n = int(at.sum())
     depth = int(model.decision_path(X[at][:1]).sum()) - 1  # nodes on the path, minus the root
     split, leaf = _min_samples(model)
+    max_depth = UNLIMITED_DEPTH if model.max_depth is None else int(model.max_depth)
+    minimum, alpha = float(model.min_impurity_decrease), float(model.ccp_alpha)
+    impurity = float(tree.impurity[node])
+    stop_limits = StopLimits(max_depth, split, leaf, minimum)
+    limits = {
+        MAX_DEPTH: max_depth,
+        FEWER_THAN_TWO_LEAVES: leaf,
+        MIN_SAMPLES_SPLIT: split,
+        LEAVES_TOO_SMALL: leaf,
+        MIN_IMPURITY_DECREASE: minimum,
+        PRUNED: alpha,
+    }
 
-    # Every rule reports the node, its samples and its depth; each adds the numbers it read.
-    stop = partial(StopReason, node=int(node), n_samples=n, depth=depth)
+    def stopped(rule: int, **found: Any) -> StopReason:
+        """Every rule reports the node, its samples and its depth, and the limit it read."""
+        return StopReason(
+            node=int(node), code=STOP_CODES[rule], rule=rule, n_samples=n, depth=depth,
+            limit=limits.get(rule), **found,
+        )  # fmt: skip
 
-    if tree.impurity[node] <= EPSILON:
-        pure_class = int(np.argmax(tree.value[node, 0])) if n_classes else None
-        return stop(code="pure", rule=1, pure_class=pure_class)
-    if model.max_depth is not None and depth >= model.max_depth:
-        return stop(code="max_depth", rule=2, limit=int(model.max_depth))
-    if n < 2 * leaf:
-        return stop(code="min_samples_leaf", rule=3, limit=leaf)
-    if n < split:
-        return stop(code="min_samples_split", rule=4, limit=split)
+    # First the rules that read the node alone, as the loop asks before scanning it.
+    rule = stop_reason(impurity, depth, n, True, True, np.inf, stop_limits)
+    if rule == PURE:
+        return stopped(rule, pure_class=int(np.argmax(tree.value[node, 0])) if n_classes else None)
+    if rule != SPLIT:
+        return stopped(rule)
+    # Then what the scan of every feature finds.
     criterion = str(model.criterion)
-    if not best_split(X[at], y[at], criterion, n_classes):
-        return stop(code="constant", rule=5)
-    ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf)
-    if not ranked:
-        return stop(code="min_samples_leaf", rule=6, limit=leaf)
+    varies = bool(best_split(X[at], y[at], criterion, n_classes))
+    ranked = best_split(X[at], y[at], criterion, n_classes, min_samples_leaf=leaf) if varies else []
+    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain if ranked else -np.inf
+    rule = stop_reason(impurity, depth, n, varies, bool(ranked), decrease, stop_limits)
+    if rule in (CONSTANT, LEAVES_TOO_SMALL):
+        return stopped(rule)
     # The best split's feature, not its rule: how a rule reads (one-hot columns, missing
     # values) is core.figures.rules' job, and the engine does not import figures.
-    best_feature = ranked[0].feature
-    decrease = n / float(tree.n_node_samples[0]) * ranked[0].gain
-    minimum = float(model.min_impurity_decrease)
-    if decrease + EPSILON < minimum:
-        return stop(
-            code="min_impurity_decrease",
-            rule=7,
-            limit=minimum,
-            best_feature=best_feature,
-            decrease=decrease,
-        )
-    if float(model.ccp_alpha) > 0.0:
-        return stop(
-            code="ccp_alpha",
-            rule=8,
-            limit=float(model.ccp_alpha),
-            best_feature=best_feature,
-            decrease=decrease,
-        )
-    return stop(code="features_drawn", rule=9, best_feature=best_feature, decrease=decrease)
+    found = {"best_feature": ranked[0].feature, "decrease": decrease}
+    if rule == SPLIT:  # the node could split: after growing, something else stopped it
+        rule = PRUNED if alpha > 0.0 else FEATURES_DRAWN
+    return stopped(rule, **found)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.compiled import plain_array
+from core.engine.arrays import plain_array
 from core.engine.criteria import (
     ABSOLUTE_ERROR,
     CRITERION_CODE,
@@ -106,12 +106,12 @@ def score_splits(
     node_weight = 0.0
     for row in rows:
         node_weight += weight[row]
-    left = np.empty(node_stats.size)
-    right = np.empty(node_stats.size)
+    left, right = np.empty(node_stats.size), np.empty(node_stats.size)
     best_cost, best_i, best_missing_left = np.inf, -1, False
     for missing_left in (False, True):
         if missing_left and n_missing == 0:
             break
+        costs = cost_left if missing_left else cost_right  # where this pass's scores go
         # The left side starts empty, or holding the missing rows when they go left.
         left[:] = 0.0
         w_left = 0.0
@@ -137,10 +137,7 @@ def score_splits(
             w_right = node_weight - w_left
             cost = w_left * node_impurity(left, criterion)
             cost += w_right * node_impurity(right, criterion)
-            if missing_left:
-                cost_left[i] = cost
-            else:
-                cost_right[i] = cost
+            costs[i] = cost
             if cost < best_cost:  # strictly lower: the first of equal scores stays
                 best_cost, best_i, best_missing_left = cost, i, missing_left
     return best_cost, best_i, best_missing_left
@@ -169,6 +166,7 @@ def _absolute_error_costs(
     for missing_left in (False, True):
         if missing_left and n_missing == 0:
             break
+        costs = cost_left if missing_left else cost_right  # where this pass's scores go
         # The order in which rows move left: the missing ones first when they go left.
         order = np.concatenate((rows[p:], rows[:p])) if missing_left else rows
         ys = y[order]
@@ -183,10 +181,7 @@ def _absolute_error_costs(
             if n_left < leaf or n - n_left < min_samples_leaf:
                 continue
             cost = left[n_left] + right[n_left]
-            if missing_left:
-                cost_left[i] = cost
-            else:
-                cost_right[i] = cost
+            costs[i] = cost
             if cost < best_cost:
                 best_cost, best_i, best_missing_left = cost, i, missing_left
     return best_cost, best_i, best_missing_left

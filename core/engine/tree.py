@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 
+from core.engine.arrays import plain_array
 from core.engine.compat import (
     Bunch,
     ClassifierMixin,
@@ -24,8 +25,7 @@ from core.engine.compat import (
     fit_data,
     predict_data,
 )
-from core.engine.compiled import plain_array
-from core.engine.grow import Progress, grow, report_progress, sort_rows
+from core.engine.grow import Progress, grow, report_progress
 from core.engine.params import (
     UNLIMITED_DEPTH,
     check_non_negative,
@@ -33,6 +33,7 @@ from core.engine.params import (
     resolve_growth_params,
 )
 from core.engine.pruning import prune, pruning_path
+from core.engine.sorting import sort_rows
 from core.engine.structure import Tree
 
 Float = NDArray[np.float64]

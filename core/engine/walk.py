@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.compiled import plain_array
+from core.engine.arrays import plain_array
 
 #: ``children_left`` (and ``children_right``) of a leaf.
 TREE_LEAF = -1
@@ -31,7 +31,7 @@ Bool = NDArray[np.bool_]
 
 def rows_to_walk(X: ArrayLike, n_features: int) -> Float:
     """``X`` as the walks read it: float64, each row's values side by side (C order), writable
-    (:func:`core.engine.compiled.plain_array`: the kind of array the walks were compiled for).
+    (:func:`core.engine.arrays.plain_array`: the kind of array the walks were compiled for).
 
     The compiled walks do not check their indices (a check per lookup would cost time), so the
     shape is checked here: a row shorter than a feature id would make them read other memory.

@@ -5,15 +5,9 @@ boundaries and curves become Plotly figures. Nothing here imports Streamlit.
 """
 
 from core.figures._model import score, score_name
-from core.figures.boundary import (
-    BoundaryData,
-    BoundaryGrid,
-    BoundaryPoints,
-    boundary_figure,
-    compute_boundary,
-    grid_resolution,
-    split_points,
-)
+from core.figures.boundary import BoundaryData, BoundaryGrid, BoundaryPoints, compute_boundary
+from core.figures.boundary_grid import grid_resolution, split_points
+from core.figures.boundary_plot import boundary_figure
 from core.figures.curves import (
     DepthCurve,
     ForestCurve,
@@ -22,6 +16,7 @@ from core.figures.curves import (
     depth_curve_figure,
     forest_curve_figure,
 )
+from core.figures.diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
 from core.figures.importances import Importances, compute_importances, importance_figure
 from core.figures.impurity_curves import (
     FeatureScan,
@@ -29,10 +24,9 @@ from core.figures.impurity_curves import (
     SplitScanData,
     compute_impurity_curves,
     compute_split_scan,
-    impurity_figure,
     node_proportion,
-    split_scan_figure,
 )
+from core.figures.impurity_plot import impurity_figure, split_scan_figure
 from core.figures.palette import (
     BACKGROUND,
     CLASS_COLORS,
@@ -59,13 +53,7 @@ from core.figures.render import (
     render_png,
     render_svg,
 )
-from core.figures.tree_diagram import (
-    CollapsedSubtree,
-    DiagramEdge,
-    DiagramNode,
-    TreeDiagram,
-    build_tree_diagram,
-)
+from core.figures.tree_diagram import build_tree_diagram
 from core.figures.tree_dot import to_dot
 
 __all__ = [

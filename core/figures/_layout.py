@@ -5,8 +5,8 @@ repaint them: the chart then reads the same in the light and the dark app theme.
 
 Builders write each trace and the whole layout as plain dicts and make the figure once with
 :func:`build_figure`, which skips Plotly's property validation: ``update_layout``,
-``update_xaxes`` and ``add_trace`` check every property in Python, and that cost 15-20 ms of
-CPU per chart on every rerun (more than the model fits behind most charts). The tests check
+``update_xaxes`` and ``add_trace`` check every property in Python, on every rerun, and that
+costs more than the model fits behind most charts. The tests check
 that every builder's output survives Plotly's validating constructor unchanged.
 """
 
@@ -239,7 +239,7 @@ class DeferredFigure(go.Figure):
     Most figures a page builds go straight to the browser: :func:`~core.figures.wire.
     wire_form` reads the traces and layout the figure was built of (:meth:`unread_source`),
     and Plotly's own objects (one per trace and per nested property, with a deep copy of every
-    array: 1-2 ms for a decision boundary) are never made. Anything else asked of the figure
+    array) are never made. Anything else asked of the figure
     (``fig.data``, ``fig.update_layout(...)``, ``fig.to_dict()``, ``fig == other``, a pickle)
     makes them first, from the same dicts, and the figure becomes an ordinary ``go.Figure``
     (its class too). The dicts are the figure's own: nothing may change them afterwards.

@@ -1,47 +1,27 @@
-"""Decision regions of a classifier over two features: compute the grid, then draw it.
+"""Decision regions of a classifier over two features: compute the grid (drawn apart).
 
 :func:`compute_boundary` predicts class probabilities on a grid (through ``predict_proba``) and
-collects the training and test points; :func:`boundary_figure` draws the regions, shaded by how
-sure the model is, with the points on top. A model fitted on exactly the two plotted features
-gives its true regions; a model on more features is shown on a 2-D *slice*, the other features
-held at the values of a traced sample (so its star sits in the region of its own prediction), or
-at their training medians.
+collects the training and test points; :func:`~core.figures.boundary_plot.boundary_figure`
+draws the regions, shaded by how sure the model is, with the points on top. A model fitted on
+exactly the two plotted features gives its true regions; a model on more features is shown on a
+2-D *slice*, the other features held at the values of a traced sample (so its star sits in the
+region of its own prediction), or at their training medians.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
-import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from core.figures._layout import build_figure, merge, styled_layout
-from core.figures._model import (
-    Classifier,
-    FittedModel,
-    FloatArray,
-    IntArray,
-    as_2d,
-    encode_labels,
-    n_trees,
-    trees_of,
-)
-from core.figures.overlays import legend_below_layout
-from core.figures.palette import BACKGROUND, FONT_COLOR, MUTED_COLOR, blend, class_color, purity
-from core.figures.rules import Category, axis_title
+from core.figures._model import Classifier, FittedModel, FloatArray, IntArray, as_2d, encode_labels
+from core.figures.boundary_grid import column_medians, grid_edges, grid_resolution, grid_rows
+from core.figures.palette import purity
 
-__all__ = [
-    "BoundaryData",
-    "BoundaryGrid",
-    "BoundaryPoints",
-    "boundary_figure",
-    "compute_boundary",
-    "grid_resolution",
-    "split_points",
-]
+__all__ = ["BoundaryData", "BoundaryGrid", "BoundaryPoints", "compute_boundary"]
 
 Split = Literal["train", "test"]
 
@@ -97,7 +77,7 @@ class BoundaryGrid:
 
     def points(self) -> FloatArray:
         """The model inputs of all grid points, shape ``(ny * nx, n_features)``, row-major."""
-        return _grid_rows(self.x, self.y, self.base, self.features)
+        return grid_rows(self.x, self.y, self.base, self.features)
 
     def cell_areas(self) -> FloatArray:
         """Each cell's share of the plotted area, shape ``(ny, nx)``, summing to 1.
@@ -107,16 +87,6 @@ class BoundaryGrid:
         """
         area = np.outer(np.diff(self.y_edges), np.diff(self.x_edges))
         return area / area.sum()
-
-
-def _grid_rows(
-    x: FloatArray, y: FloatArray, base: FloatArray, features: tuple[int, int]
-) -> FloatArray:
-    xx, yy = np.meshgrid(x, y)
-    rows = np.tile(base, (xx.size, 1))
-    rows[:, features[0]] = xx.ravel()
-    rows[:, features[1]] = yy.ravel()
-    return rows
 
 
 @dataclass(frozen=True)
@@ -139,75 +109,6 @@ class BoundaryData:
     points: tuple[BoundaryPoints, ...]
 
 
-def grid_resolution(
-    model: FittedModel, *, budget: int = 2_500_000, minimum: int = 50, maximum: int = 150
-) -> int:
-    """Grid points per axis, fewer for models that cost more per prediction.
-
-    ``side = sqrt(budget / n_trees)``, clipped to ``[minimum, maximum]``: a single tree and a
-    100-tree forest get 150 x 150, a 500-tree forest 70 x 70. The cap is set by the browser,
-    not by prediction: every cell travels to the page with its colour value, confidence and
-    class name, and a 300 x 300 grid was 3.2 MB of chart data and 130 ms of Plotly work per
-    redraw, against 0.8 MB and 15 ms at 150 x 150. Prediction itself is cheap: the 100-tree
-    iris grid takes about 4 ms with our engine's ``predict_proba``.
-    """
-    side = int(np.sqrt(budget / max(n_trees(model), 1)))
-    return int(np.clip(side, minimum, maximum))
-
-
-def _limits(values: FloatArray, margin: float) -> tuple[float, float]:
-    """The range of the values present (missing ones, NaN, have no place on an axis)."""
-    present = values[~np.isnan(values)]
-    if present.size == 0:
-        return 0.0 - margin, 1.0 + margin
-    low, high = float(present.min()), float(present.max())
-    pad = margin * (high - low) if high > low else 0.5
-    return low - pad, high + pad
-
-
-def _medians(X: FloatArray) -> FloatArray:
-    """Each column's median over its present values (NaN for a column with none: the grid's
-    rows then follow the trees' way for missing values)."""
-    present = ~np.isnan(X)
-    return np.array(
-        [
-            np.median(X[present[:, j], j]) if present[:, j].any() else np.nan
-            for j in range(X.shape[1])
-        ]
-    )
-
-
-def _uniform_edges(values: FloatArray, n: int, margin: float) -> FloatArray:
-    """``n`` equal cells over the data's range plus the margin."""
-    low, high = _limits(values, margin)
-    return np.linspace(low, high, n + 1)
-
-
-def split_points(models: Sequence[FittedModel], feature: int) -> FloatArray:
-    """Sorted distinct thresholds that the trees of ``models`` use on ``feature``.
-
-    ``models`` are fitted trees or forests of ours; a forest contributes all its trees.
-    """
-    cuts = [np.zeros(0)]
-    for model in models:
-        for tree in trees_of(model):
-            t = tree.tree_
-            cuts.append(t.threshold[~t.is_leaf & (t.feature == feature)])
-    return np.unique(np.concatenate(cuts))
-
-
-def _exact_edges(
-    models: Sequence[FittedModel], feature: int, values: FloatArray, margin: float, maximum: int
-) -> FloatArray | None:
-    """Cell edges at the models' split points on ``feature``, or None if there are too many."""
-    low, high = _limits(values, margin)
-    cuts = split_points(models, feature)
-    cuts = cuts[(cuts > low) & (cuts < high)]
-    if cuts.size + 1 > maximum:
-        return None
-    return np.concatenate([[low], cuts, [high]])
-
-
 def _points(
     model: Classifier,
     X: FloatArray,
@@ -228,6 +129,63 @@ def _points(
         predicted=encode_labels(classes, model.predict(X)),
         row_id=row_id.astype(np.intp),
     )
+
+
+def _check_axes(
+    features: tuple[int, int], n_features: int, X_test: ArrayLike | None, y_test: ArrayLike | None
+) -> None:
+    """Refuse a pair that is not two different columns, or test rows without their labels."""
+    if len(features) != 2 or features[0] == features[1]:
+        raise ValueError(f"features must be two different columns, got {features}")
+    if not all(0 <= f < n_features for f in features):
+        raise ValueError(
+            f"features must be columns of X_train (0..{n_features - 1}), got {features}"
+        )
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test and y_test must be given together")
+
+
+def _names(
+    model: Classifier,
+    n_features: int,
+    feature_names: Sequence[str] | None,
+    class_names: Sequence[str] | None,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The columns' and the classes' names, checked against the data and the classifier.
+
+    A boundary lies between two classes at least.
+    """
+    classes = np.asarray(model.classes_)
+    n_classes = len(classes)
+    if n_classes < 2:
+        raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
+    names = (
+        tuple(feature_names)
+        if feature_names is not None
+        else tuple(f"x[{i}]" for i in range(n_features))
+    )
+    if len(names) != n_features:
+        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
+    labels = tuple(str(c) for c in (classes if class_names is None else class_names))
+    if len(labels) != n_classes:
+        raise ValueError(f"class_names must have {n_classes} names, got {len(labels)}")
+    return names, labels
+
+
+def _slice_base(
+    X: FloatArray, through: ArrayLike | None, through_name: str
+) -> tuple[FloatArray, str]:
+    """The row every grid point starts from, and what it is in words.
+
+    A slice through a traced sample shows, at that sample's point, exactly what the model
+    predicts for it; without one, the training medians.
+    """
+    if through is None:
+        return column_medians(X), "the medians"
+    base = np.asarray(through, dtype=np.float64).reshape(-1)
+    if base.shape != (X.shape[1],):
+        raise ValueError(f"through must be one row of {X.shape[1]} values, got {base.shape}")
+    return base, through_name or "the chosen sample"
 
 
 def compute_boundary(
@@ -268,8 +226,9 @@ def compute_boundary(
     resolution : int, optional
         Grid cells per axis, equally spaced. By default the cells run between the split
         points the trees use on the two features (exact regions, usually a few hundred
-        cells), or, when a forest has more than :func:`grid_resolution` of them on an axis,
-        :func:`grid_resolution` equal cells.
+        cells), or, when a forest has more than
+        :func:`~core.figures.boundary_grid.grid_resolution` of them on an axis, that many
+        equal cells.
     margin : float, default 0.05
         Padding around the data, as a share of each axis's range.
     edges_from : sequence of models, optional
@@ -289,59 +248,22 @@ def compute_boundary(
     """
     X = as_2d(X_train, "X_train")
     n_features = X.shape[1]
-    if len(features) != 2 or features[0] == features[1]:
-        raise ValueError(f"features must be two different columns, got {features}")
-    if not all(0 <= f < n_features for f in features):
-        raise ValueError(
-            f"features must be columns of X_train (0..{n_features - 1}), got {features}"
-        )
-    if (X_test is None) != (y_test is None):
-        raise ValueError("X_test and y_test must be given together")
-    if not isinstance(model, Classifier):
+    _check_axes(features, n_features, X_test, y_test)
+    if not isinstance(model, Classifier):  # only a classifier has regions
         raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
-    classes = np.asarray(model.classes_)
-    n_classes = len(classes)
-    if n_classes < 2:
-        raise ValueError(f"the model must know at least 2 classes, got {n_classes}")
-    names = (
-        tuple(feature_names)
-        if feature_names is not None
-        else tuple(f"x[{i}]" for i in range(n_features))
-    )
-    if len(names) != n_features:
-        raise ValueError(f"feature_names must have {n_features} names, got {len(names)}")
-    labels = tuple(str(c) for c in (classes if class_names is None else class_names))
-    if len(labels) != n_classes:
-        raise ValueError(f"class_names must have {n_classes} names, got {len(labels)}")
+    names, labels = _names(model, n_features, feature_names, class_names)
     side = grid_resolution(model) if resolution is None else resolution
     if side < 2:
         raise ValueError(f"resolution must be >= 2, got {side}")
-
     X_all = X if X_test is None else np.vstack([X, as_2d(X_test, "X_test")])
     pair = (int(features[0]), int(features[1]))
     sources = [model] if edges_from is None else list(edges_from)
-    exact = [
-        None if resolution is not None else _exact_edges(sources, f, X_all[:, f], margin, side)
-        for f in pair
-    ]
-    if exact[0] is not None and exact[1] is not None:
-        x_edges, y_edges = exact[0], exact[1]
-    else:
-        x_edges = _uniform_edges(X_all[:, pair[0]], side, margin)
-        y_edges = _uniform_edges(X_all[:, pair[1]], side, margin)
+    x_edges, y_edges = grid_edges(sources, X_all, pair, side, margin, exact=resolution is None)
     x = (x_edges[:-1] + x_edges[1:]) / 2.0
     y = (y_edges[:-1] + y_edges[1:]) / 2.0
-    if through is None:
-        base = _medians(X)
-        through_words = "the medians"
-    else:
-        base = np.asarray(through, dtype=np.float64).reshape(-1)
-        if base.shape != (n_features,):
-            raise ValueError(f"through must be one row of {n_features} values, got {base.shape}")
-        through_words = through_name or "the chosen sample"
-    rows = _grid_rows(x, y, base, pair)
-    proba = np.asarray(model.predict_proba(rows), dtype=np.float64)
-    proba = proba.reshape(len(y), len(x), n_classes)
+    base, through_words = _slice_base(X, through, through_name)
+    proba = np.asarray(model.predict_proba(grid_rows(x, y, base, pair)), dtype=np.float64)
+    proba = proba.reshape(len(y), len(x), len(labels))
     grid = BoundaryGrid(
         features=pair,
         feature_names=(names[pair[0]], names[pair[1]]),
@@ -361,165 +283,3 @@ def compute_boundary(
     if X_test is not None and y_test is not None:
         points.append(_points(model, as_2d(X_test), y_test, grid.features, test_ids, "test"))
     return BoundaryData(grid=grid, points=tuple(points))
-
-
-# Region shading: a share of the class colour between these, by confidence. Light enough that
-# points in the class colour stand out on their own region.
-_REGION_MIN = 0.10
-_REGION_MAX = 0.50
-
-
-def _region_colorscale(n_classes: int) -> list[tuple[float, str]]:
-    scale: list[tuple[float, str]] = []
-    for k in range(n_classes):
-        color = class_color(k)
-        scale.append((k / n_classes, blend(color, _REGION_MIN)))
-        scale.append(((k + 1) / n_classes, blend(color, _REGION_MAX)))
-    return scale
-
-
-def _legend_only(name: str, marker: dict[str, object]) -> dict[str, Any]:
-    return {
-        "type": "scatter",
-        "x": [None],
-        "y": [None],
-        "mode": "markers",
-        "name": name,
-        "marker": marker,
-    }
-
-
-def boundary_figure(
-    data: BoundaryData,
-    *,
-    title: str | None = None,
-    height: int = 560,
-    categories: tuple[Category, Category] = (None, None),
-    legend_below: bool = False,
-) -> go.Figure:
-    """Draw decision regions and points.
-
-    Regions take the winning class's colour, stronger where the model is surer. Training points
-    are filled, test points hollow, misclassified points carry a dark cross. Each point's
-    ``customdata`` is its row id, so a click can select the sample.
-
-    Parameters
-    ----------
-    data : BoundaryData
-        From :func:`compute_boundary`.
-    title : str, optional
-        Default names the features, and says so when the view is a slice.
-    height : int, default 560
-        Height in pixels.
-    categories : pair of (str, str) or None, default (None, None)
-        For each axis, ``(text column, level)`` when the feature is a one-hot 0/1 column: the
-        axis is titled ``sex is female`` and its ticks read "no" (0) and "yes" (1).
-    legend_below : bool, default False
-        The legend flat under the plot (:func:`~core.figures.overlays.legend_below_layout`).
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-    """
-    grid = data.grid
-    n_classes = len(grid.class_names)
-    # z = class index + confidence, so one colour scale holds every class's light-to-strong ramp.
-    # Rounded to 3 decimals: invisible in the colours, and it halves the chart data sent.
-    z = np.round(grid.predicted + np.minimum(grid.confidence, 0.999), 3)
-    winner = np.asarray(grid.class_names, dtype=object)[grid.predicted]
-    traces: list[dict[str, Any]] = [
-        {
-            "type": "heatmap",
-            "x": grid.x_edges,  # one more edge than cells: Plotly draws each cell between them
-            "y": grid.y_edges,
-            "z": z,
-            "zmin": 0,
-            "zmax": n_classes,
-            "colorscale": _region_colorscale(n_classes),
-            "showscale": False,
-            "text": winner,
-            "customdata": np.round(grid.proba.max(axis=2), 3),
-            "hovertemplate": "region: %{text}<br>p = %{customdata:.2f}<extra></extra>",
-            "name": "regions",
-        }
-    ]
-    for points in data.points:
-        hollow = points.split == "test"
-        # On a slice a point's own row is not on the picture's plane: its region there need not
-        # be the class the model gives it. So it takes the colour of that class, and a cross
-        # still marks exactly the mistakes the scores count (issue 24).
-        shown_as = points.predicted if grid.is_slice else points.label
-        for k in range(n_classes):
-            mask = shown_as == k
-            if not mask.any():
-                continue
-            color = class_color(k)
-            marker = {
-                "size": 10 if hollow else 9,
-                "color": BACKGROUND if hollow else color,
-                "line": {"color": color if hollow else FONT_COLOR, "width": 2.5 if hollow else 1},
-            }
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": points.x[mask],
-                    "y": points.y[mask],
-                    "mode": "markers",
-                    "marker": marker,
-                    "name": grid.class_names[k],
-                    "legendgroup": grid.class_names[k],
-                    "showlegend": not hollow,
-                    "customdata": points.row_id[mask],
-                    "text": np.asarray(grid.class_names, dtype=object)[points.label[mask]],
-                    "hovertemplate": f"row %{{customdata}} ({points.split})<br>"
-                    f"class: %{{text}}<br>predicted: {grid.class_names[k]}<extra></extra>"
-                    if grid.is_slice
-                    else f"row %{{customdata}} ({points.split})<br>"
-                    f"class: {grid.class_names[k]}<extra></extra>",
-                }
-            )
-    wrong_x = np.concatenate([p.x[p.label != p.predicted] for p in data.points])
-    wrong_y = np.concatenate([p.y[p.label != p.predicted] for p in data.points])
-    wrong_id = np.concatenate([p.row_id[p.label != p.predicted] for p in data.points])
-    cross = {"symbol": "x-thin", "size": 13, "line": {"color": FONT_COLOR, "width": 2.5}}
-    traces.append(
-        {
-            "type": "scatter",
-            "x": wrong_x,
-            "y": wrong_y,
-            "mode": "markers",
-            "marker": cross,
-            "name": "misclassified",
-            "customdata": wrong_id,
-            "hovertemplate": "row %{customdata}: misclassified<extra></extra>",
-        }
-    )
-    traces.append(_legend_only("training point", {"size": 9, "color": MUTED_COLOR}))
-    if len(data.points) > 1:
-        hollow_marker = {
-            "size": 10,
-            "color": BACKGROUND,
-            "line": {"color": MUTED_COLOR, "width": 2.5},
-        }
-        traces.append(_legend_only("test point", hollow_marker))
-    x_name, y_name = (axis_title(n, c) for n, c in zip(grid.feature_names, categories, strict=True))
-    if title is None:
-        title = f"Decision regions: {x_name} vs {y_name}"
-    if grid.is_slice:
-        # Short lines: the title must fit a phone's width and a half-width column.
-        held = f"other features held at {grid.through}; dots coloured by prediction"
-        title = f"{title}<br><sup>A slice: {held}</sup>" if title else f"A slice: {held}"
-    layout = styled_layout(title=title, x_title=x_name, y_title=y_name, height=height)
-    yes_no = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["no", "yes"]}
-    # The axes end where the outer cells end (a tree that never splits on a feature has one
-    # cell across that axis).
-    for axis, category, edges in (
-        ("xaxis", categories[0], grid.x_edges),
-        ("yaxis", categories[1], grid.y_edges),
-    ):
-        if category is not None:
-            layout[axis].update(yes_no)
-        layout[axis].update(range=[edges[0], edges[-1]], showgrid=False)
-    if legend_below:
-        merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
-    return build_figure(traces, layout)

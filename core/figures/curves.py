@@ -179,7 +179,7 @@ def forest_curve_figure(
         layout["shapes"] = [vline(current, {"color": FONT_COLOR, "width": 1.5, "dash": "dot"})]
     if log_x:
         # Ticks at the powers of ten only: Plotly's own log ticks add 2 and 5 in each decade,
-        # and at 1280 wide "5" and "1000" ran together into "51000" (issue 24).
+        # and at 1280 wide "5" and "1000" ran together into "51000".
         most = int(curve.n_trees.max()) if len(curve.n_trees) else 1
         decades = [10**k for k in range(len(str(most)))]
         layout["xaxis"].update(

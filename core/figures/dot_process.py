@@ -1,7 +1,7 @@
 """Long-lived ``dot -Tsvg`` processes, each laying out graph after graph from its input.
 
-Starting ``dot`` costs about 7.5 ms before it reads a line (loading its libraries, fonts and
-plugins), more than laying out a tree of a few dozen nodes (3-4 ms). A page lays out a tree
+Starting ``dot`` costs more before it reads a line (loading its libraries, fonts and plugins)
+than laying out a tree of a few dozen nodes. A page lays out a tree
 on most moves, so the server keeps a few ``dot`` processes running and hands each DOT text to
 an idle one: ``dot`` reads a graph, writes its SVG, which ends with ``</svg>``, and waits for
 the next.

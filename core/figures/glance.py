@@ -34,6 +34,47 @@ def _class_scale(n_classes: int) -> list[list[Any]]:
     return scale
 
 
+def _panel_traces(
+    classes: np.ndarray, xs: np.ndarray, ys: np.ndarray, number: int, panel: int, n_classes: int
+) -> list[dict[str, Any]]:
+    """One tree's panel: its classes as a heat map, and a lattice of invisible click targets.
+
+    A heat map takes no clicks, so the targets (``customdata``: the tree's number) do.
+    """
+    gx = np.linspace(xs[0], xs[-1], TARGETS)
+    gy = np.linspace(ys[0], ys[-1], TARGETS)
+    targets_x, targets_y = np.tile(gx, TARGETS), np.repeat(gy, TARGETS)
+    axes = {
+        "xaxis": f"x{panel + 1 if panel else ''}",
+        "yaxis": f"y{panel + 1 if panel else ''}",
+    }
+    return [
+        {
+            "type": "heatmap",
+            "x": xs,
+            "y": ys,
+            "z": classes,
+            "zmin": -0.5,
+            "zmax": n_classes - 0.5,
+            "colorscale": _class_scale(n_classes),
+            "showscale": False,
+            "hoverinfo": "skip",
+            **axes,
+        },
+        {
+            "type": "scatter",
+            "x": targets_x,
+            "y": targets_y,
+            "mode": "markers",
+            "marker": {"size": 18, "opacity": 0},
+            "customdata": np.full(len(targets_x), number),
+            "hovertemplate": f"open tree {number}<extra></extra>",
+            "showlegend": False,
+            **axes,
+        },
+    ]
+
+
 def glance_figure(
     classes: np.ndarray,
     xs: np.ndarray,
@@ -63,42 +104,9 @@ def glance_figure(
     layout = subplot_grid(
         rows, columns, horizontal_spacing=0.03, vertical_spacing=0.12, n_titles=n_panels
     )
-    gx = np.linspace(xs[0], xs[-1], TARGETS)
-    gy = np.linspace(ys[0], ys[-1], TARGETS)
-    targets_x, targets_y = np.tile(gx, TARGETS), np.repeat(gy, TARGETS)
     traces: list[dict[str, Any]] = []
     for panel, number in enumerate(numbers):
-        axes = {
-            "xaxis": f"x{panel + 1 if panel else ''}",
-            "yaxis": f"y{panel + 1 if panel else ''}",
-        }
-        traces.append(
-            {
-                "type": "heatmap",
-                "x": xs,
-                "y": ys,
-                "z": classes[panel],
-                "zmin": -0.5,
-                "zmax": n_classes - 0.5,
-                "colorscale": _class_scale(n_classes),
-                "showscale": False,
-                "hoverinfo": "skip",
-                **axes,
-            }
-        )
-        traces.append(
-            {
-                "type": "scatter",
-                "x": targets_x,
-                "y": targets_y,
-                "mode": "markers",
-                "marker": {"size": 18, "opacity": 0},
-                "customdata": np.full(len(targets_x), number),
-                "hovertemplate": f"open tree {number}<extra></extra>",
-                "showlegend": False,
-                **axes,
-            }
-        )
+        traces += _panel_traces(classes[panel], xs, ys, number, panel, n_classes)
         layout["annotations"][panel]["text"] = f"tree {number}"
         layout["annotations"][panel]["font"] = {"size": FONT_SIZE}
     for name in list(layout):

@@ -20,8 +20,9 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 
-from core.engine.node_splits import SplitCandidates, SplitComparison, SplitEvaluation
+from core.engine.node_splits import SplitCandidates
 from core.engine.replay import GrowthSteps
+from core.engine.splits import SplitComparison, SplitEvaluation
 from core.engine.structure import TREE_LEAF, Tree
 from core.figures import rules
 from core.figures._layout import build_figure, styled_layout, wrap_text
@@ -314,7 +315,7 @@ def split_comparison_figure(
     if comparison.best is not None:
         bars.append(("the tree's best", comparison.best, LINE_COLORS[0]))
     # Whose split over its rule: on one line, the two labels took 215 of a 390 px phone's
-    # 358 px and pushed the gain axis's title off the chart (issue 24).
+    # 358 px and pushed the gain axis's title off the chart.
     labels = [
         f"{who}:<br>"
         + wrap_text(rule_text(feature_names, s.feature, s.threshold, categories), RULE_WIDTH)

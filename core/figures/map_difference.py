@@ -3,7 +3,7 @@
 On Gini vs entropy the two maps are the Gini tree's and the entropy tree's, on one grid and one
 scoring. :class:`MapDifference` holds the two and checks that their cells match;
 :func:`param_map_difference_figure` draws the difference in points (hundredths) of the metric,
-laid out and clickable as :func:`~core.figures.param_map.param_map_figure` is.
+laid out and clickable as :func:`~core.figures.param_map_plot.param_map_figure` is.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import plotly.graph_objects as go
 from core.figures._layout import FONT_SIZE, build_figure
 from core.figures._model import FloatArray
 from core.figures.palette import DIVERGING_SCALE
-from core.figures.param_map import ParamMap, click_points, grid_layout
+from core.figures.param_map import ParamMap
+from core.figures.param_map_plot import click_points, grid_layout
 
 __all__ = ["DIFFERENCE_SPREAD", "MapDifference", "param_map_difference_figure"]
 

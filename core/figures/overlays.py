@@ -72,9 +72,9 @@ def legend_below_layout(height: int | None = None, top: int | None = None) -> di
     the legend starts :data:`LEGEND_GAP_PX` below the plot, ``y = -gap / plot height``;
     without them, a fifth of the plot's height below it.
 
-    Merged before the figure is made, it costs nothing; set afterwards on a finished figure
-    it cost 2-80 ms of CPU (``tests/figures/reference_look.py`` keeps that way, as the
-    reference the builders are held to).
+    Merged before the figure is made, it costs nothing; set afterwards on a finished figure it
+    costs Plotly's validation of the whole layout (``tests/figures/reference_look.py`` keeps
+    that way, as the reference the builders are held to).
     """
     y = -0.2
     if height is not None and top is not None:

@@ -1,10 +1,10 @@
 """The parameter map: test score of a tree over a grid of ``max_depth`` x ``min_samples_leaf``.
 
 :func:`compute_param_map` scores one tree per cell of the grid, on the held-out test rows or
-by k-fold cross-validation on the training rows; :func:`param_map_figure` draws the scores as a
-heat map, the current setting outlined and the best cells in bold. Two maps compared cell by
-cell (Gini vs entropy) are :mod:`core.figures.map_difference`'s, on the same grid layout
-(:func:`grid_layout`, :func:`click_points`).
+by k-fold cross-validation on the training rows; :mod:`core.figures.param_map_plot` draws the
+scores as a heat map, the current setting outlined and the best cells in bold. Two maps compared
+cell by cell (Gini vs entropy) are :mod:`core.figures.map_difference`'s, on the same grid
+layout.
 
 One tree is grown per ``min_samples_leaf`` (per fold), to full depth and unpruned; each
 shallower tree is that tree cut at its depth (:meth:`~core.engine.structure.Tree.top`), then
@@ -27,31 +27,24 @@ other k - 1 folds and scored on that one, as scikit-learn's ``cross_val_score(..
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from core.engine.pruning import prune
-from core.figures._layout import FONT_SIZE, axis_style, build_figure, styled_layout
 from core.figures._model import FittedTree, FloatArray, IntArray, as_2d, score, score_name, task_of
-from core.figures.palette import SEQUENTIAL_SCALE
 
 __all__ = [
     "DEPTHS",
     "LEAF_SIZES",
     "ParamMap",
-    "click_points",
-    "clicked_setting",
     "column_scores",
     "compute_param_map",
     "fold_labels",
-    "grid_layout",
     "param_grid",
-    "param_map_figure",
 ]
 
 #: The map's rows: ``max_depth`` 1 to 12, then no limit (None).
@@ -60,8 +53,6 @@ DEPTHS: tuple[int | None, ...] = (*range(1, 13), None)
 LEAF_SIZES: tuple[int, ...] = (1, 2, 3, 5, 8, 12, 18, 25, 35, 50)
 #: The colours spread over this much score below the best cell; lower scores are the palest.
 COLOUR_SPREAD = 0.2
-#: The outline of the current setting's cell: vermillion, far from every blue of the scale.
-CURRENT_COLOR = "#D55E00"
 
 
 @dataclass(frozen=True)
@@ -332,161 +323,3 @@ def compute_param_map(
         folds=folds,
         current=current,
     )
-
-
-def _depth_label(depth: int | None) -> str:
-    return "none" if depth is None else str(depth)
-
-
-def param_map_figure(
-    pmap: ParamMap,
-    *,
-    title: str | None = None,
-    height: int = 560,
-    compact: bool = False,
-    colour_range: tuple[float, float] | None = None,
-) -> go.Figure:
-    """The scores as a heat map: ``max_depth`` down, ``min_samples_leaf`` across.
-
-    Each cell shows its score (the best in bold). Colours run from pale to dark blue over
-    the :data:`COLOUR_SPREAD` below the best score, every lower score the palest, so the good
-    region stands out. With every score written in its cell there is no colour bar: on a
-    390 px phone one took half the width, and the cells' scores ran into each other. The
-    current setting's cell has a thick vermillion outline. A second, invisible trace puts one
-    point on every cell, for hover text and for a click to select (:func:`clicked_setting`).
-
-    Parameters
-    ----------
-    pmap : ParamMap
-    title : str, optional
-        Default ``"<scored_on> for each max_depth and min_samples_leaf"``; ``""`` for none.
-    height : int, default 560
-    compact : bool, default False
-        For half a page: smaller cell text (still 11 px or more).
-    colour_range : (float, float), optional
-        The scores the colours span, ``(low, best)``: give two maps shown side by side one
-        range, so a colour means one score on both. Default: this map's own.
-
-    Returns
-    -------
-    plotly.graph_objects.Figure
-        Trace 0 the heat map, trace 1 the clickable points (customdata ``[row, column]``).
-    """
-    n_rows, n_columns = pmap.scores.shape
-    low, best = pmap.colour_range if colour_range is None else colour_range
-    shown = [[f"{score:.3f}" for score in row] for row in pmap.scores.tolist()]
-    for i, j in pmap.best_cells:
-        shown[i][j] = f"<b>{shown[i][j]}</b>"
-    heat: dict[str, Any] = {
-        "type": "heatmap",
-        "z": pmap.scores,
-        "x": list(range(n_columns)),
-        "y": list(range(n_rows)),
-        "text": shown,
-        "texttemplate": "%{text}",
-        "textfont": {"size": FONT_SIZE - 4 if compact else FONT_SIZE - 2},
-        "colorscale": [list(stop) for stop in SEQUENTIAL_SCALE],
-        "zmin": low,
-        "zmax": best if best > low else low + 1e-9,
-        "xgap": 2,
-        "ygap": 2,
-        "hoverinfo": "skip",
-        "showscale": False,
-    }
-    hover = [f"{pmap.scored_on} {score:.3f}" for score in pmap.scores.ravel().tolist()]
-    layout = grid_layout(
-        pmap,
-        f"{pmap.scored_on[:1].upper()}{pmap.scored_on[1:]} for each max_depth and min_samples_leaf"
-        if title is None
-        else title,
-        height,
-    )
-    return build_figure([heat, click_points(pmap, hover)], layout)
-
-
-def click_points(pmap: ParamMap, lines: Sequence[str]) -> dict[str, Any]:
-    """The invisible trace of one point per cell: hover text (the setting, then ``lines``,
-    one per cell, row by row) and a target for a click (:func:`clicked_setting`)."""
-    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
-    rows, columns = np.divmod(np.arange(n_rows * n_columns), n_columns)
-    hover = [
-        f"max_depth {_depth_label(pmap.depths[i])}, min_samples_leaf {pmap.leaf_sizes[j]}<br>"
-        f"{line}<br>click to grow this tree"
-        for i, j, line in zip(rows, columns, lines, strict=True)
-    ]
-    return {
-        "type": "scatter",
-        "x": columns,
-        "y": rows,
-        "mode": "markers",
-        "marker": {"size": 30, "symbol": "square", "color": "rgba(0,0,0,0)"},
-        "customdata": np.column_stack([rows, columns]),
-        "text": hover,
-        "hovertemplate": "%{text}<extra></extra>",
-        "showlegend": False,
-    }
-
-
-def grid_layout(pmap: ParamMap, title: str, height: int) -> dict[str, Any]:
-    """The layout of a map's grid: leaf sizes across, depths down, the current cell outlined."""
-    n_rows, n_columns = len(pmap.depths), len(pmap.leaf_sizes)
-    layout = styled_layout(
-        title=title, x_title="min_samples_leaf", y_title="max_depth", height=height
-    )
-    layout["xaxis"] = {
-        **axis_style("min_samples_leaf"),
-        "showgrid": False,
-        "tickmode": "array",
-        "tickvals": list(range(n_columns)),
-        "ticktext": [str(m) for m in pmap.leaf_sizes],
-        "range": [-0.5, n_columns - 0.5],
-        "fixedrange": True,
-    }
-    layout["yaxis"] = {
-        **axis_style("max_depth"),
-        "showgrid": False,
-        "tickmode": "array",
-        "tickvals": list(range(n_rows)),
-        "ticktext": [_depth_label(d) for d in pmap.depths],
-        "range": [n_rows - 0.5, -0.5],  # depth 1 at the top: deeper trees further down
-        "fixedrange": True,
-    }
-    layout["margin"]["r"] = 10
-    layout["dragmode"] = False  # a drag would zoom into the grid; a click selects a cell
-    layout["hoverdistance"] = -1  # anywhere in a cell hovers (and clicks) its point
-    cell = pmap.current_cell
-    if cell is not None:
-        i, j = cell
-        layout["shapes"] = [
-            {
-                "type": "rect",
-                "x0": j - 0.5,
-                "x1": j + 0.5,
-                "y0": i - 0.5,
-                "y1": i + 0.5,
-                "xref": "x",
-                "yref": "y",
-                "line": {"color": CURRENT_COLOR, "width": 4},
-            }
-        ]
-    return layout
-
-
-def clicked_setting(
-    points: Sequence[Mapping[str, Any]], pmap: ParamMap
-) -> tuple[int | None, int] | None:
-    """``(max_depth, min_samples_leaf)`` of the cell a click selected, or None.
-
-    ``points`` is a Plotly selection event's list (``st.plotly_chart``'s
-    ``event["selection"]["points"]``); only a point of the clickable trace (trace 1 of
-    :func:`param_map_figure`) on this map's grid counts, the last one if several.
-    """
-    for point in reversed(points):
-        if point.get("curve_number") != 1:
-            continue
-        row, column = point.get("y"), point.get("x")
-        if isinstance(row, (int, float)) and isinstance(column, (int, float)):
-            i, j = round(row), round(column)
-            if 0 <= i < len(pmap.depths) and 0 <= j < len(pmap.leaf_sizes):
-                return pmap.setting((i, j))
-    return None

@@ -1,23 +1,12 @@
-"""The class poll "Where will the tree split this node?": score the answers, then draw them.
+"""The class poll's figures: a split poll's answers over the node's impurity curve, and a
+multiple-choice poll's counts.
 
-Each student answered a feature and a threshold (:class:`core.app.classroom.SplitAnswer`):
-rows whose value is ≤ the threshold go left. An answer is scored as the tree would score that
-split, with the split scan of the node (:func:`core.figures.impurity_curves.compute_split_scan`):
+They draw plain data: the node's split scan (:class:`~core.figures.impurity_curves.SplitScanData`)
+and the answers' thresholds binned per feature (:class:`AnswerHistogram`); counting and
+scoring the answers is the class wing's (:mod:`core.classroom.poll`).
 
-    gain = I(node) - (n_L I(L) + n_R I(R)) / n
-
-Two thresholds that fall between the same two consecutive values of the node send the same
-rows left, so they are the same split. The scan has one threshold per such gap (its midpoint),
-so an answer takes the weighted child impurity of the scanned threshold in its own gap. Finding
-the gap needs the node's values (:func:`node_rows`): between the values 2 and 3 the scan holds
-2.5, and an answer of 2.2 lies below 2.5 yet makes the same split as it.
-
-- :func:`compute_poll_results`: every answer's gain, the counts per feature, the share that
-  chose the tree's feature and the tree's split, the best and median gain, and a histogram of
-  the thresholds of each feature.
 - :func:`poll_figure`: one feature's weighted child impurity curve, the answers as bars on a
   second axis, the node's impurity dashed; after the reveal, the tree's split.
-- :func:`answer_counts_text`: the answers per feature, as one line for a caption.
 - :func:`choice_figure`: the counts of a multiple-choice poll, the teacher's options escaped.
 """
 
@@ -28,88 +17,21 @@ import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-from numpy.typing import ArrayLike
 
-from core.app.classroom import SplitAnswer
 from core.figures._layout import axis_style, build_figure, merge, styled_layout, vline
-from core.figures._model import FittedModel, FloatArray, IntArray, as_2d, select_tree
+from core.figures._model import FloatArray, IntArray
 from core.figures.impurity_curves import SplitScanData
 from core.figures.overlays import legend_below_layout
 from core.figures.palette import FONT_COLOR, LINE_COLORS, blend
 
-__all__ = [
-    "AnswerHistogram",
-    "PollResults",
-    "ScoredAnswer",
-    "Verdict",
-    "answer_counts_text",
-    "choice_figure",
-    "compute_poll_results",
-    "node_rows",
-    "poll_figure",
-    "score_answer",
-]
+__all__ = ["AnswerHistogram", "PollPanel", "choice_figure", "poll_figure"]
 
-#: What became of one answer:
-#:
-#: - ``"scored"``: a split the tree considers; ``gain`` is its gain.
-#: - ``"one_side"``: below every value of the node or above them all: every row goes one way,
-#:   nothing is split, the gain is 0.
-#: - ``"not_allowed"``: a split the tree never scores (a side would hold fewer rows than
-#:   ``min_samples_leaf``; or, with missing values, every present row left and only the missing
-#:   ones right, a split the curve has no place for): no gain.
-#: - ``"no_feature"``: the feature is not a column of the table: no gain.
-Verdict = Literal["scored", "one_side", "not_allowed", "no_feature"]
-
-_NOTES: dict[Verdict, str] = {
-    "scored": "",
-    "one_side": "every row goes the same way: nothing is split (gain 0)",
-    "not_allowed": "the tree never tries this split (a side would be too small)",
-    "no_feature": "no such feature in this table",
-}
-
-#: Bars of the thresholds' histogram, per feature.
-N_BINS = 20
 #: Characters per line of a choice's option.
 OPTION_WIDTH = 30
-
-
-@dataclass(frozen=True)
-class ScoredAnswer:
-    """One student's split, scored as the tree scores it.
-
-    Attributes
-    ----------
-    feature : int
-    threshold : float
-    verdict : {"scored", "one_side", "not_allowed", "no_feature"}
-        See :data:`Verdict`.
-    n_left : int
-        The node's rows with a value ≤ ``threshold`` (rows without a value not counted);
-        0 when ``verdict`` is ``"no_feature"``.
-    child_impurity : float or None
-        ``(n_L I(L) + n_R I(R)) / n``; the node's impurity for ``"one_side"``; None when
-        there is no gain.
-    gain : float or None
-        The node's impurity less ``child_impurity``.
-    same_as_tree : bool
-        The answer's split sends exactly the rows left that the tree's split sends left.
-    note : str
-        Why the gain is 0 or missing, in words ("" when scored).
-    """
-
-    feature: int
-    threshold: float
-    verdict: Verdict
-    n_left: int
-    child_impurity: float | None
-    gain: float | None
-    same_as_tree: bool
-    note: str
 
 
 @dataclass(frozen=True)
@@ -133,245 +55,25 @@ class AnswerHistogram:
 
 
 @dataclass(frozen=True)
-class PollResults:
-    """A split poll's answers at one node, scored, with the tree's own split.
+class PollPanel:
+    """One feature's answers at a node: what :func:`poll_figure` draws.
 
     Attributes
     ----------
     scan : SplitScanData
         The node's split scan: each feature's curve, the node's impurity, the tree's split.
-    answers : tuple of ScoredAnswer
-        In the order given.
-    counts : ndarray of shape (n_features,)
-        Answers per feature.
+    feature : int
+        The feature drawn.
+    histogram : AnswerHistogram
+        The answers' thresholds on that feature.
     n_answers : int
-        Every answer, those naming no feature too.
-    histograms : tuple of AnswerHistogram
-        One per feature.
-    tree_gain : float or None
-        The gain of the tree's split (None at a leaf).
-    share_on_tree_feature, share_on_tree_split : float or None
-        Of all answers, the share on the tree's feature, and the share making the tree's very
-        split (same rows left). None with no answers, or at a leaf.
-    best_gain, median_gain : float or None
-        Over the answers that have a gain; None when none has.
+        Every answer of the poll, on any feature (the title's "of n").
     """
 
     scan: SplitScanData
-    answers: tuple[ScoredAnswer, ...]
-    counts: IntArray
+    feature: int
+    histogram: AnswerHistogram
     n_answers: int
-    histograms: tuple[AnswerHistogram, ...]
-    tree_gain: float | None
-    share_on_tree_feature: float | None
-    share_on_tree_split: float | None
-    best_gain: float | None
-    median_gain: float | None
-
-    @property
-    def most_answered(self) -> int:
-        """The feature most answers chose (the lowest index of a tie; 0 with no answers)."""
-        return int(np.argmax(self.counts)) if self.counts.size else 0
-
-
-def node_rows(
-    model: FittedModel, X_train: ArrayLike, node_id: int, *, tree_index: int | None = None
-) -> FloatArray:
-    """The training rows that pass through ``node_id``: what :func:`compute_poll_results` needs
-    beside the scan to find which split each answer makes.
-
-    Parameters
-    ----------
-    model : fitted tree or forest of ours
-    X_train : array-like of shape (n_samples, n_features)
-        The data the tree was fitted on (as given to ``compute_split_scan``).
-    node_id : int
-    tree_index : int, optional
-        Which tree of a forest.
-
-    Returns
-    -------
-    ndarray of shape (n_node_samples, n_features)
-    """
-    tree = select_tree(model, tree_index)
-    n_nodes = len(np.asarray(tree.tree_.children_left))
-    if not 0 <= node_id < n_nodes:
-        raise ValueError(f"node_id must be in [0, {n_nodes - 1}], got {node_id}")
-    X = as_2d(X_train, "X_train")
-    in_node = np.asarray(tree.decision_path(X).tocsc()[:, node_id].toarray()).ravel() > 0
-    return X[in_node]
-
-
-@dataclass(frozen=True)
-class _Gaps:
-    """One feature at the node: its values, and the scanned threshold of each gap."""
-
-    present: FloatArray  # the node's values of the feature, NaN left out, sorted
-    values: FloatArray  # the distinct ones
-    has_missing: bool
-    # scanned[k]: the index in the scan's thresholds of the split "the k lowest values left"
-    scanned: dict[int, int]
-
-
-def _gaps(scan: SplitScanData, X_node: FloatArray) -> tuple[_Gaps, ...]:
-    gaps = []
-    for feature_scan, column in zip(scan.scans, X_node.T, strict=True):
-        present = np.sort(column[~np.isnan(column)])
-        values = np.unique(present)
-        # A scanned threshold t lies in [low, high) of its gap (core.engine.scan.midpoint):
-        # the values <= t are the values below the gap, so t is "the k lowest values left".
-        below = np.searchsorted(values, feature_scan.thresholds, side="right")
-        scanned = {int(k): i for i, k in enumerate(below)}
-        gaps.append(_Gaps(present, values, present.size < column.size, scanned))
-    return tuple(gaps)
-
-
-def _score(
-    scan: SplitScanData, gaps: Sequence[_Gaps], answer: SplitAnswer, tree_left: int | None
-) -> ScoredAnswer:
-    feature, threshold = int(answer.feature), float(answer.threshold)
-    if not 0 <= feature < len(scan.scans):
-        return ScoredAnswer(
-            feature, threshold, "no_feature", 0, None, None, False, _NOTES["no_feature"]
-        )
-    gap = gaps[feature]
-    # NaN compares false with every value: no row goes left.
-    at = -math.inf if math.isnan(threshold) else threshold
-    k = int(np.searchsorted(gap.values, at, side="right"))
-    n_left = int(np.searchsorted(gap.present, at, side="right"))
-    verdict: Verdict
-    child: float | None
-    if k in gap.scanned:
-        verdict = "scored"
-        child = float(scan.scans[feature].child_impurity[gap.scanned[k]])
-    elif k == 0 or (k == gap.values.size and not gap.has_missing):
-        verdict, child = "one_side", scan.parent_impurity
-    else:
-        verdict, child = "not_allowed", None
-    gain = None if child is None else scan.parent_impurity - child
-    same = feature == scan.chosen_feature and n_left == tree_left
-    return ScoredAnswer(feature, threshold, verdict, n_left, child, gain, same, _NOTES[verdict])
-
-
-def _histogram(gap: _Gaps, thresholds: Sequence[float], n_bins: int) -> AnswerHistogram:
-    if gap.values.size:
-        low, high = float(gap.values[0]), float(gap.values[-1])
-    else:
-        low = high = 0.0
-    if high <= low:  # one value: a bin a unit wide around it
-        low, high = low - 0.5, high + 0.5
-    edges = np.linspace(low, high, n_bins + 1)
-    at = np.asarray(thresholds, dtype=np.float64)
-    at[np.isnan(at)] = -np.inf  # sends no row left, as a threshold below every value
-    outside = int(np.count_nonzero((at < low) | (at > high)))
-    counts, _ = np.histogram(np.clip(at, low, high), bins=edges)
-    return AnswerHistogram(edges, counts.astype(np.intp), outside)
-
-
-def compute_poll_results(
-    scan: SplitScanData,
-    answers: Sequence[SplitAnswer],
-    X_node: ArrayLike,
-    *,
-    n_bins: int = N_BINS,
-) -> PollResults:
-    """Score every answer of a split poll as the tree scores a split, and sum them up.
-
-    An answer "rows with ``feature`` ≤ ``threshold`` go left" is the split of the scan whose
-    threshold lies between the same two consecutive values of the node; it takes that
-    threshold's weighted child impurity from the scan (with missing values, the better side
-    for them, as the tree picks it), and its gain is
-
-        gain = I(node) - (n_L I(L) + n_R I(R)) / n
-
-    An answer below every value of the node, or above them all, splits nothing: gain 0.
-
-    Parameters
-    ----------
-    scan : SplitScanData
-        The node's split scan (:func:`~core.figures.impurity_curves.compute_split_scan`).
-    answers : sequence of SplitAnswer
-        The students' answers (any order; one per student).
-    X_node : array-like of shape (n_node_samples, n_features)
-        The node's training rows (:func:`node_rows`), which place each answer between two
-        values.
-    n_bins : int, default 20
-        Bars of each feature's histogram of thresholds.
-
-    Returns
-    -------
-    PollResults
-
-    Raises
-    ------
-    ValueError
-        When ``X_node`` does not have the scan's shape, or ``n_bins`` < 1.
-    """
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be >= 1, got {n_bins}")
-    rows = as_2d(X_node, "X_node")
-    if rows.shape != (scan.n_samples, len(scan.scans)):
-        raise ValueError(
-            f"X_node must hold the node's {scan.n_samples} rows of {len(scan.scans)} features, "
-            f"got shape {rows.shape}"
-        )
-    gaps = _gaps(scan, rows)
-    tree_left = None
-    tree_gain = None
-    if scan.chosen_feature is not None and scan.chosen_threshold is not None:
-        present = gaps[scan.chosen_feature].present
-        tree_left = int(np.searchsorted(present, scan.chosen_threshold, side="right"))
-    if scan.chosen_impurity is not None:
-        tree_gain = scan.parent_impurity - scan.chosen_impurity
-    scored = tuple(_score(scan, gaps, answer, tree_left) for answer in answers)
-    n_features = len(scan.scans)
-    counts = np.zeros(n_features, dtype=np.intp)
-    for one in scored:
-        if one.verdict != "no_feature":
-            counts[one.feature] += 1
-    histograms = tuple(
-        _histogram(gaps[f], [a.threshold for a in scored if a.feature == f], n_bins)
-        for f in range(n_features)
-    )
-    gains = [a.gain for a in scored if a.gain is not None]
-    n = len(scored)
-    on_feature = on_split = None
-    if n and scan.chosen_feature is not None:
-        on_feature = sum(a.feature == scan.chosen_feature for a in scored) / n
-        on_split = sum(a.same_as_tree for a in scored) / n
-    return PollResults(
-        scan=scan,
-        answers=scored,
-        counts=counts,
-        n_answers=n,
-        histograms=histograms,
-        tree_gain=tree_gain,
-        share_on_tree_feature=on_feature,
-        share_on_tree_split=on_split,
-        best_gain=max(gains) if gains else None,
-        median_gain=float(np.median(gains)) if gains else None,
-    )
-
-
-def score_answer(scan: SplitScanData, X_node: ArrayLike, answer: SplitAnswer) -> ScoredAnswer:
-    """One answer scored as the tree would score its split (a student's own gain).
-
-    Parameters
-    ----------
-    scan : SplitScanData
-        The node's split scan.
-    X_node : array-like of shape (n_node_samples, n_features)
-        The node's rows (:func:`node_rows`).
-    answer : SplitAnswer
-
-    Returns
-    -------
-    ScoredAnswer
-    """
-    return compute_poll_results(scan, [answer], X_node).answers[0]
-
-
-# --- the figures -------------------------------------------------------------------------------
 
 
 def _plain(text: str) -> str:
@@ -414,8 +116,7 @@ def _bar_axis(top: int) -> dict[str, Any]:
 
 
 def poll_figure(
-    results: PollResults,
-    feature: int | None = None,
+    panel: PollPanel,
     *,
     revealed: bool,
     height: int = 480,
@@ -432,9 +133,9 @@ def poll_figure(
 
     Parameters
     ----------
-    results : PollResults
-    feature : int, optional
-        The feature to draw; default the one most answers chose.
+    panel : PollPanel
+        The feature to draw, its scan and its answers
+        (:meth:`core.classroom.poll.PollResults.panel`).
     revealed : bool
         Whether the teacher revealed the tree's split.
     height : int, default 480
@@ -445,28 +146,23 @@ def poll_figure(
     -------
     plotly.graph_objects.Figure
     """
-    scan = results.scan
-    f = results.most_answered if feature is None else feature
+    scan, f, histogram = panel.scan, panel.feature, panel.histogram
     if not 0 <= f < len(scan.scans):
-        raise ValueError(f"feature must be in [0, {len(scan.scans) - 1}], got {feature}")
-    curve = scan.scans[f]
-    histogram = results.histograms[f]
-    name = _plain(curve.name)
-    count = int(results.counts[f])
+        raise ValueError(f"feature must be in [0, {len(scan.scans) - 1}], got {f}")
+    name = _plain(scan.scans[f].name)
+    count = int(histogram.counts.sum())
     if title is None:
-        if results.n_answers == 0:
+        if panel.n_answers == 0:
             title = "No answers yet"
         else:
-            title = f"{count} of {results.n_answers} answers chose {name}"
+            title = f"{count} of {panel.n_answers} answers chose {name}"
     layout = styled_layout(
         title=title,
         x_title=f"threshold on {name}",
         y_title=f"weighted child {scan.impurity_name}",
         height=height,
     )
-    edges = histogram.edges
-    centres = (edges[:-1] + edges[1:]) / 2
-    low, high = float(edges[0]), float(edges[-1])
+    low, high = float(histogram.edges[0]), float(histogram.edges[-1])
     top_count = int(histogram.counts.max(initial=0))
     if revealed:
         layout["yaxis2"] = _bar_axis(top_count)
@@ -475,23 +171,43 @@ def poll_figure(
         bars = {k: v for k, v in _bar_axis(top_count).items() if k != "overlaying"}
         layout["yaxis"] = {**bars, "side": "left", "showgrid": True}
     layout["xaxis"]["range"] = [low - (high - low) * 0.02, high + (high - low) * 0.02]
+    traces = [_answer_bars(histogram, revealed)]
+    if revealed:
+        traces += _curves(scan, f, low, high)
+        shapes, annotations = _tree_split_marks(scan, f, low, high)
+        layout["margin"]["t"] += 26  # room for the label above the plot
+        if shapes:
+            layout["shapes"] = shapes
+        layout["annotations"] = annotations
+    layout["bargap"] = 0
+    merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
+    return build_figure(traces, layout)
+
+
+def _answer_bars(histogram: AnswerHistogram, revealed: bool) -> dict[str, Any]:
+    """The answers' thresholds as bars, one per bin (on the second axis once revealed)."""
+    edges = histogram.edges
     bar_color = LINE_COLORS[2]
-    traces: list[dict[str, Any]] = [
-        {
-            "type": "bar",
-            "x": centres,
-            "y": histogram.counts,
-            "width": float(edges[1] - edges[0]),
-            "customdata": np.stack([edges[:-1], edges[1:]], axis=-1),
-            "name": "answers",
-            "yaxis": "y2" if revealed else "y",
-            "marker": {"color": blend(bar_color, 0.45), "line": {"color": bar_color, "width": 1}},
-            "opacity": 0.8,
-            "hovertemplate": "%{y} answers from %{customdata[0]:.3g} to %{customdata[1]:.3g}"
-            "<extra></extra>",
-        },
-    ]
-    curves: list[dict[str, Any]] = [
+    return {
+        "type": "bar",
+        "x": (edges[:-1] + edges[1:]) / 2,
+        "y": histogram.counts,
+        "width": float(edges[1] - edges[0]),
+        "customdata": np.stack([edges[:-1], edges[1:]], axis=-1),
+        "name": "answers",
+        "yaxis": "y2" if revealed else "y",
+        "marker": {"color": blend(bar_color, 0.45), "line": {"color": bar_color, "width": 1}},
+        "opacity": 0.8,
+        "hovertemplate": "%{y} answers from %{customdata[0]:.3g} to %{customdata[1]:.3g}"
+        "<extra></extra>",
+    }
+
+
+def _curves(scan: SplitScanData, feature: int, low: float, high: float) -> list[dict[str, Any]]:
+    """The feature's weighted child impurity curve, and the node's impurity dashed."""
+    curve = scan.scans[feature]
+    name = _plain(curve.name)
+    return [
         {
             "type": "scatter",
             "x": curve.thresholds,
@@ -511,42 +227,31 @@ def poll_figure(
             "hoverinfo": "skip",
         },
     ]
-    if revealed:
-        traces += curves
-    shapes: list[dict[str, Any]] = []
-    annotations: list[dict[str, Any]] = []
-    if revealed:
-        note = _tree_split_note(results, f)
-        above = {"yref": "paper", "y": 1, "yanchor": "bottom", "showarrow": False}
-        if note is None and scan.chosen_threshold is not None:
-            at = scan.chosen_threshold
-            shapes.append(vline(at, {"color": LINE_COLORS[1], "width": 3}))
-            left_half = at <= (low + high) / 2
-            annotations.append(
-                {
-                    **above,
-                    "text": f"the tree's split (≤ {_number(at)})",
-                    "x": at,
-                    "xref": "x",
-                    "xanchor": "left" if left_half else "right",
-                    "font": {"color": LINE_COLORS[1], "size": 15},
-                }
-            )
-        elif note is not None:
-            annotations.append({**above, "text": note, "x": 0, "xref": "paper", "xanchor": "left"})
-        layout["margin"]["t"] += 26  # room for the label above the plot
-    if shapes:
-        layout["shapes"] = shapes
-    if annotations:
-        layout["annotations"] = annotations
-    layout["bargap"] = 0
-    merge(layout, legend_below_layout(layout["height"], layout["margin"]["t"]))
-    return build_figure(traces, layout)
 
 
-def _tree_split_note(results: PollResults, feature: int) -> str | None:
+def _tree_split_marks(
+    scan: SplitScanData, feature: int, low: float, high: float
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The revealed tree's split: a labelled line on its own feature, else a note above."""
+    note = _tree_split_note(scan, feature)
+    above = {"yref": "paper", "y": 1, "yanchor": "bottom", "showarrow": False}
+    if note is not None or scan.chosen_threshold is None:
+        text = note or ""
+        return [], [{**above, "text": text, "x": 0, "xref": "paper", "xanchor": "left"}]
+    at = scan.chosen_threshold
+    label = {
+        **above,
+        "text": f"the tree's split (≤ {_number(at)})",
+        "x": at,
+        "xref": "x",
+        "xanchor": "left" if at <= (low + high) / 2 else "right",
+        "font": {"color": LINE_COLORS[1], "size": 15},
+    }
+    return [vline(at, {"color": LINE_COLORS[1], "width": 3})], [label]
+
+
+def _tree_split_note(scan: SplitScanData, feature: int) -> str | None:
     """What the revealed figure says of the tree's split when no line can show it here."""
-    scan = results.scan
     if scan.chosen_feature is None or scan.chosen_threshold is None:
         return "The tree does not split this node: it is a leaf"
     if scan.chosen_feature != feature:
@@ -555,26 +260,6 @@ def _tree_split_note(results: PollResults, feature: int) -> str | None:
     if not math.isfinite(scan.chosen_threshold):
         return "The tree split the rows without a value from the others"
     return None
-
-
-def answer_counts_text(results: PollResults) -> str:
-    """How many answered on each feature, most first, as one plain line for a caption.
-
-    >>> "30 answers: petal length (cm) 18 · petal width (cm) 12"  # doctest: +SKIP
-
-    Feature names are as the table has them (not escaped: the caller escapes for Markdown).
-    """
-    if results.n_answers == 0:
-        return "No answers yet."
-    order = sorted(range(len(results.counts)), key=lambda f: (-results.counts[f], f))
-    parts = [
-        f"{results.scan.scans[f].name} {results.counts[f]}" for f in order if results.counts[f]
-    ]
-    elsewhere = results.n_answers - int(results.counts.sum())
-    if elsewhere:
-        parts.append(f"no such feature {elsewhere}")
-    word = "answer" if results.n_answers == 1 else "answers"
-    return f"{results.n_answers} {word}: " + " · ".join(parts)
 
 
 def choice_figure(

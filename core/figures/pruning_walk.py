@@ -129,6 +129,85 @@ def compute_pruning_walk(
     )
 
 
+def _walk_layout(walk: PruningWalk, title: str | None, height: int) -> dict[str, Any]:
+    """Two rows sharing the alpha axis: leaves on axes x/y, scores on x2/y2."""
+    layout = styled_layout(
+        title=f"Pruning a tree: leaves and {walk.metric} as ccp_alpha grows"
+        if title is None
+        else title,
+        x_title="",
+        y_title="",
+        height=height,
+    )
+    grid = subplot_grid(2, 1, shared_xaxes=True, vertical_spacing=0.08)
+    titles = {"xaxis": "", "xaxis2": "ccp_alpha", "yaxis": "leaves", "yaxis2": walk.metric}
+    for name, text in titles.items():
+        layout[name] = merge(axis_style(text), grid[name])
+    return layout
+
+
+def _step_traces(
+    walk: PruningWalk, x: FloatArray, scores: list[tuple[str, FloatArray, str]]
+) -> list[dict[str, Any]]:
+    """Leaves (top) and each score (bottom) as step lines over ``x``, the alphas and one more.
+
+    The kept tree changes only at an effective alpha, so every line steps there and holds its
+    last value to the end.
+    """
+
+    def extend(values: np.ndarray) -> np.ndarray:
+        return np.append(values, values[-1])
+
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": extend(walk.n_leaves),
+            "mode": "lines+markers",
+            "line": {"shape": "hv", "color": LINE_COLORS[0], "width": 3},
+            "name": "leaves",
+            "hovertemplate": "alpha %{x:.4g}: %{y} leaves<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        }
+    ]
+    for name, values, dash in scores:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": extend(values),
+                "mode": "lines+markers",
+                "line": {"shape": "hv", "color": SERIES_COLORS[name], "width": 3, "dash": dash},
+                "name": f"{name} {walk.metric}",
+                "hovertemplate": f"alpha %{{x:.4g}}: {name} {walk.metric} %{{y:.3f}}"
+                "<extra></extra>",
+                "xaxis": "x2",
+                "yaxis": "y2",
+            }
+        )
+    return traces
+
+
+def _current_mark(alpha: float, row: str, value: float, color: str) -> dict[str, Any]:
+    """The current alpha's tree on one line, as a large dot (row ``""`` top, ``"2"`` bottom)."""
+    return {
+        "type": "scatter",
+        "x": [alpha],
+        "y": [value],
+        "mode": "markers",
+        "marker": {
+            "size": 13,
+            "color": color,
+            "line": {"color": FONT_COLOR, "width": 1},
+        },
+        "showlegend": False,
+        "hovertemplate": "current alpha %{x:.4g}: %{y:.3f}<extra></extra>",
+        "xaxis": f"x{row}",
+        "yaxis": f"y{row}",
+    }
+
+
 def pruning_walk_figure(
     walk: PruningWalk, *, title: str | None = None, height: int = 620
 ) -> go.Figure:
@@ -148,79 +227,19 @@ def pruning_walk_figure(
     -------
     plotly.graph_objects.Figure
     """
-    layout = styled_layout(
-        title=f"Pruning a tree: leaves and {walk.metric} as ccp_alpha grows"
-        if title is None
-        else title,
-        x_title="",
-        y_title="",
-        height=height,
-    )
-    # Row 1 (leaves) is on axes x/y, row 2 (scores) on x2/y2; the two share the alpha axis.
-    grid = subplot_grid(2, 1, shared_xaxes=True, vertical_spacing=0.08)
-    titles = {"xaxis": "", "xaxis2": "ccp_alpha", "yaxis": "leaves", "yaxis2": walk.metric}
-    for name, text in titles.items():
-        layout[name] = merge(axis_style(text), grid[name])
+    layout = _walk_layout(walk, title, height)
     # The last tree lasts for every larger alpha: extend the steps a little past the last cut.
     last = float(walk.ccp_alphas[-1])
     x = np.append(walk.ccp_alphas, last * 1.1 if last > 0 else 1.0)
-
-    def extend(values: np.ndarray) -> np.ndarray:
-        return np.append(values, values[-1])
-
-    traces: list[dict[str, Any]] = [
-        {
-            "type": "scatter",
-            "x": x,
-            "y": extend(walk.n_leaves),
-            "mode": "lines+markers",
-            "line": {"shape": "hv", "color": LINE_COLORS[0], "width": 3},
-            "name": "leaves",
-            "hovertemplate": "alpha %{x:.4g}: %{y} leaves<extra></extra>",
-            "xaxis": "x",
-            "yaxis": "y",
-        }
-    ]
     scores = [("train", walk.train_score, "solid")]
     if walk.test_score is not None:
         scores.append(("test", walk.test_score, "dash"))
-    for name, values, dash in scores:
-        traces.append(
-            {
-                "type": "scatter",
-                "x": x,
-                "y": extend(values),
-                "mode": "lines+markers",
-                "line": {"shape": "hv", "color": SERIES_COLORS[name], "width": 3, "dash": dash},
-                "name": f"{name} {walk.metric}",
-                "hovertemplate": f"alpha %{{x:.4g}}: {name} {walk.metric} %{{y:.3f}}"
-                "<extra></extra>",
-                "xaxis": "x2",
-                "yaxis": "y2",
-            }
-        )
+    traces = _step_traces(walk, x, scores)
     step = walk.current_step
     if step is not None and walk.current_alpha is not None:
         marks = [("", float(walk.n_leaves[step]), FONT_COLOR)]
         marks += [("2", float(values[step]), SERIES_COLORS[name]) for name, values, _ in scores]
-        for row, value, color in marks:
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": [walk.current_alpha],
-                    "y": [value],
-                    "mode": "markers",
-                    "marker": {
-                        "size": 13,
-                        "color": color,
-                        "line": {"color": FONT_COLOR, "width": 1},
-                    },
-                    "showlegend": False,
-                    "hovertemplate": "current alpha %{x:.4g}: %{y:.3f}<extra></extra>",
-                    "xaxis": f"x{row}",
-                    "yaxis": f"y{row}",
-                }
-            )
+        traces += [_current_mark(walk.current_alpha, *mark) for mark in marks]
         line = {"color": FONT_COLOR, "dash": "dot", "width": 1.5}
         layout["shapes"] = [
             {**vline(walk.current_alpha, line), "xref": f"x{row}", "yref": f"y{row} domain"}

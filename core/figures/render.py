@@ -92,7 +92,7 @@ def render_svg(dot: str, *, fit_width: bool = True) -> str:
     """
     if not dot_available():
         raise GraphvizUnavailableError(_UNAVAILABLE)
-    # A running dot lays it out without the 7.5 ms of starting one; on any trouble, dot once.
+    # A running dot lays it out without the cost of starting one; on any trouble, dot once.
     laid_out = POOL.render(dot) or _pipe(dot, "svg")
     svg = laid_out.decode("utf-8")
     if not fit_width:

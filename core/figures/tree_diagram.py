@@ -1,14 +1,15 @@
 """Trace a fitted tree into plain data: nodes, edges and collapsed subtrees.
 
 :func:`build_tree_diagram` walks the flat arrays of ``model.tree_`` (a tree of ours, or tree
-``i`` of a forest) into a :class:`TreeDiagram`; :func:`~core.figures.
-tree_dot.to_dot` turns that into Graphviz DOT text. Nothing here draws.
+``i`` of a forest) into a :class:`~core.figures.diagram.TreeDiagram`;
+:func:`~core.figures.tree_dot.to_dot` turns that into Graphviz DOT text. Nothing here draws.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -16,220 +17,238 @@ from numpy.typing import ArrayLike
 from core.data.datasets import Task
 from core.figures._model import (
     FittedModel,
-    FittedTree,
     FloatArray,
-    as_2d,
     classes_of,
-    encode_labels,
     select_tree,
     task_of,
 )
+from core.figures.diagram import (
+    CRITERION_LABELS,
+    CollapsedSubtree,
+    DiagramEdge,
+    DiagramNode,
+    TreeDiagram,
+)
+from core.figures.diagram_marks import missing_sides, node_test_figures, sample_path, shown_nodes
 from core.figures.palette import purity, purity_fill, sequential_color
-from core.figures.rules import Categories, Category, category_of
+from core.figures.rules import Categories, category_of
 
-__all__ = [
-    "CRITERION_LABELS",
-    "CollapsedSubtree",
-    "DiagramEdge",
-    "DiagramNode",
-    "TreeDiagram",
-    "build_tree_diagram",
-]
+__all__ = ["build_tree_diagram"]
 
-#: How each criterion's impurity is named on a node.
-CRITERION_LABELS: dict[str, str] = {
-    "gini": "gini",
-    "entropy": "entropy (bits)",
-    "log_loss": "entropy (bits)",
-    "squared_error": "squared error",
-    "friedman_mse": "squared error (Friedman)",
-    "absolute_error": "absolute error",
-    "poisson": "Poisson deviance",
-}
+
+def _leaf_values(arrays: Any) -> FloatArray:
+    """Each node's class fractions (or mean), shape ``(n_nodes, n_values)``.
+
+    A node shows one prediction, so only single-output trees can be drawn.
+    """
+    values = np.asarray(arrays.value, dtype=float)
+    if values.ndim != 3 or values.shape[1] != 1:
+        raise ValueError(f"only single-output trees can be drawn, got value shape {values.shape}")
+    return values[:, 0, :]
+
+
+def _feature_names(
+    model: FittedModel, feature_names: Sequence[str] | None, n_features: int
+) -> Sequence[str]:
+    """The names split rules use: given, the model's own ``feature_names_in_``, or ``x[i]``.
+
+    Checked against the highest feature the tree splits on, so no rule names a missing column.
+    """
+    if feature_names is None:
+        names_in = getattr(model, "feature_names_in_", None)
+        n_in = getattr(model, "n_features_in_", n_features)
+        feature_names = (
+            [str(n) for n in names_in] if names_in is not None else [f"x[{i}]" for i in range(n_in)]
+        )
+    if len(feature_names) < n_features:
+        raise ValueError(
+            f"feature_names has {len(feature_names)} names but the tree splits on feature "
+            f"{n_features - 1}"
+        )
+    return feature_names
+
+
+def _class_names(
+    model: FittedModel, task: Task, class_names: Sequence[str] | None, n_classes: int
+) -> tuple[str, ...]:
+    """Names of ``classes_`` in order, one per column of the node values; none for regression."""
+    if task != "classification":
+        return ()
+    classes = classes_of(model)
+    names = tuple(str(c) for c in (classes if class_names is None else class_names))
+    if len(names) != n_classes:
+        raise ValueError(f"class_names must have {n_classes} names, got {len(names)}")
+    return names
 
 
 @dataclass(frozen=True)
-class DiagramNode:
-    """One visible node of the tree.
+class _Columns:
+    """The tree's arrays, and what the drawing marks on them, as Python lists.
 
-    Attributes
-    ----------
-    node_id : int
-        Index in the tree's arrays (depth-first preorder).
-    depth : int
-        Root is 0.
-    is_leaf : bool
-        True when the node has no children in the fitted tree.
-    feature, feature_name, threshold
-        The split rule ``feature_name <= threshold``; None at leaves.
-    impurity : float
-        The node's impurity under the tree's criterion.
-    samples : float
-        Weighted number of training samples at the node (bootstrap draws count for forest trees).
-    counts : tuple of float
-        Classification: weighted count of each class, ``value * samples``; regression: empty.
-    value : float
-        Classification: fraction of the majority class; regression: mean target.
-    majority : int or None
-        Classification: index of the majority class in ``classes_``; regression: None.
-    purity : float
-        Classification: :func:`~core.figures.palette.purity` of the class fractions,
-        ``(p_max - 1/K) / (1 - 1/K)`` in [0, 1]; regression: NaN.
-    fill : str
-        Fill colour (majority class blended by purity, or the value on the sequential scale).
-    on_path : bool
-        The highlighted sample passes through this node.
-    highlighted : bool
-        The node is in the caller's highlight set (for example, where two trees differ).
-    test_samples : int or None
-        Number of test samples reaching the node (None when no test data was given).
-    test_score : float or None
-        Test accuracy (classification) or mean squared error (regression) of the tree's
-        predictions over the test samples reaching the node; None without test data or when no
-        test sample reaches it.
-    category : (str, str) or None
-        ``(text column, level)`` when the split feature is a one-hot column (see
-        :mod:`core.figures.rules`); None for a number and at leaves.
-    missing_left : bool or None
-        Where the missing values went, when some of the node's training rows (``X_train``)
-        had the split feature missing; None otherwise (nothing to show).
+    The diagram is built one node at a time: reading each array into Python numbers once
+    costs less than reading NumPy elements one by one.
     """
 
-    node_id: int
-    depth: int
-    is_leaf: bool
-    feature: int | None
-    feature_name: str | None
-    threshold: float | None
-    impurity: float
-    samples: float
-    counts: tuple[float, ...]
-    value: float
-    majority: int | None
-    purity: float
-    fill: str
-    on_path: bool
-    highlighted: bool
-    test_samples: int | None
-    test_score: float | None
-    category: Category = None
-    missing_left: bool | None = None
+    left: list[int]
+    right: list[int]
+    depth: list[int]
+    fractions: list[list[float]]
+    samples: list[float]
+    impurity: list[float]
+    feature: list[int]
+    threshold: list[float]
+    shown: list[bool]
+    on_path: list[bool]
+    purity: list[float] | None  # classification only
+    subtree_nodes: np.ndarray
+    subtree_leaves: np.ndarray
 
 
-@dataclass(frozen=True)
-class CollapsedSubtree:
-    """A subtree hidden below the depth cap, drawn as one marker.
-
-    Attributes
-    ----------
-    root : int
-        Node id of the hidden subtree's root (a child of a visible node).
-    hidden_nodes : int
-        Nodes in the hidden subtree, its root and leaves included.
-    hidden_leaves : int
-        Leaves in the hidden subtree.
-    samples : float
-        Weighted training samples entering the subtree.
-    on_path : bool
-        The highlighted sample continues into this subtree.
-    depth : int
-        Depth of the hidden subtree's root, where the marker stands (root = 0).
-    """
-
-    root: int
-    hidden_nodes: int
-    hidden_leaves: int
-    samples: float
-    on_path: bool
-    depth: int = 0
+def _columns(
+    arrays: Any, leaf_values: FloatArray, shown: np.ndarray, on_path: np.ndarray, task: Task
+) -> _Columns:
+    """Read the tree's arrays into :class:`_Columns`, once per drawing."""
+    node_purity = purity(leaf_values) if task == "classification" else None
+    return _Columns(
+        left=np.asarray(arrays.children_left).tolist(),
+        right=np.asarray(arrays.children_right).tolist(),
+        depth=np.asarray(arrays.depth).tolist(),
+        fractions=leaf_values.tolist(),
+        samples=np.asarray(arrays.weighted_n_node_samples, dtype=float).tolist(),
+        impurity=np.asarray(arrays.impurity, dtype=float).tolist(),
+        feature=np.asarray(arrays.feature).tolist(),
+        threshold=np.asarray(arrays.threshold, dtype=float).tolist(),
+        shown=shown.tolist(),
+        on_path=on_path.tolist(),
+        purity=None if node_purity is None else node_purity.tolist(),
+        subtree_nodes=arrays.subtree_sizes,
+        subtree_leaves=arrays.subtree_leaves,
+    )
 
 
-@dataclass(frozen=True)
-class DiagramEdge:
-    """An edge from a visible split node to a child node or to a collapsed marker.
-
-    ``is_left`` is True for the branch taken when the rule ``feature <= threshold`` holds.
-    """
-
-    parent: int
-    child: int
-    is_left: bool
-    samples: float
-    on_path: bool
-    to_collapsed: bool
-
-
-@dataclass(frozen=True)
-class TreeDiagram:
-    """Everything :func:`~core.figures.tree_dot.to_dot` needs, as plain data.
-
-    Attributes
-    ----------
-    task : {"classification", "regression"}
-    criterion : str
-        The model's criterion, as given (``"gini"``...).
-    impurity_name : str
-        How the impurity is named on nodes (``"entropy (bits)"``...).
-    class_names : tuple of str
-        Names of ``classes_`` in order (empty for regression).
-    nodes, edges, collapsed
-        The visible nodes in preorder, their edges, and the markers of hidden subtrees.
-    root_samples : float
-        Weighted samples at the root, the scale for edge widths.
-    path_leaf : int or None
-        Leaf reached by the highlighted sample (it may be hidden below the depth cap).
-    sample_label : str or None
-        How the highlighted sample is named on its leaf (``"sample #12"``).
-    has_test : bool
-        Test figures were computed.
-    value_range : tuple of float
-        Smallest and largest node value (regression fill scale).
-    """
-
-    task: Task
-    criterion: str
-    impurity_name: str
-    class_names: tuple[str, ...]
-    nodes: tuple[DiagramNode, ...]
-    edges: tuple[DiagramEdge, ...]
-    collapsed: tuple[CollapsedSubtree, ...]
-    root_samples: float
-    path_leaf: int | None
-    sample_label: str | None
-    has_test: bool
-    value_range: tuple[float, float]
-
-    def node(self, node_id: int) -> DiagramNode:
-        """The visible node with this id (KeyError when it is hidden or absent)."""
-        for node in self.nodes:
-            if node.node_id == node_id:
-                return node
-        raise KeyError(node_id)
-
-
-def _test_figures(
-    model: FittedModel,
-    tree: FittedTree,
-    task: Task,
-    leaf_values: FloatArray,
-    X_test: ArrayLike,
-    y_test: ArrayLike,
-    n_nodes: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per node: test samples reaching it, and the tree's accuracy (or MSE) over them."""
-    X = as_2d(X_test, "X_test")
-    indicator = tree.decision_path(X).tocsc()
-    reached = np.asarray(indicator.sum(axis=0)).ravel().astype(np.intp)
-    leaves = np.asarray(tree.apply(X))
-    if task == "classification":
-        truth = encode_labels(classes_of(model), y_test)
-        per_sample = (np.argmax(leaf_values[leaves], axis=1) == truth).astype(float)
+def _diagram_node(
+    columns: _Columns,
+    node: int,
+    *,
+    feature_names: Sequence[str],
+    value_range: tuple[float, float],
+    tests: tuple[np.ndarray, np.ndarray] | None,
+    categories: Categories | None,
+    highlighted: bool,
+    missing_left: bool | None,
+) -> DiagramNode:
+    """One drawn node: its rule, its numbers, and its fill (the majority class paled by
+    purity, or the value on the sequential scale)."""
+    is_leaf = columns.left[node] == -1
+    fractions = columns.fractions[node]
+    samples = columns.samples[node]
+    if columns.purity is not None:
+        top_class = max(range(len(fractions)), key=fractions.__getitem__)  # first on a tie
+        majority: int | None = top_class
+        node_pure = columns.purity[node]
+        counts = tuple(share * samples for share in fractions)
+        value = max(fractions)
+        fill = purity_fill(top_class, node_pure)
     else:
-        per_sample = (leaf_values[leaves, 0] - np.asarray(y_test, dtype=float)) ** 2
-    totals = np.asarray(indicator.T @ per_sample).ravel()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        score = np.where(reached > 0, totals / np.maximum(reached, 1), np.nan)
-    return reached[:n_nodes], score[:n_nodes]
+        majority, node_pure, counts = None, float("nan"), ()
+        value = fractions[0]
+        fill = sequential_color(value, *value_range)
+    test_n = test_s = None
+    if tests is not None:
+        test_n = int(tests[0][node])
+        test_s = None if test_n == 0 else float(tests[1][node])
+    feature = columns.feature[node]
+    return DiagramNode(
+        node_id=node,
+        depth=columns.depth[node],
+        is_leaf=is_leaf,
+        feature=None if is_leaf else feature,
+        feature_name=None if is_leaf else str(feature_names[feature]),
+        threshold=None if is_leaf else columns.threshold[node],
+        impurity=columns.impurity[node],
+        samples=samples,
+        counts=counts,
+        value=value,
+        majority=majority,
+        purity=node_pure,
+        fill=fill,
+        on_path=columns.on_path[node],
+        highlighted=highlighted,
+        test_samples=test_n,
+        test_score=test_s,
+        category=None if is_leaf else category_of(categories, feature),
+        missing_left=missing_left,
+    )
+
+
+def _child_links(columns: _Columns, node: int) -> tuple[list[DiagramEdge], list[CollapsedSubtree]]:
+    """The edges from a split node to its two children, and a marker for each child hidden
+    below the depth cap: the marker stands for that child's whole subtree."""
+    edges: list[DiagramEdge] = []
+    collapsed: list[CollapsedSubtree] = []
+    for child, is_left in ((columns.left[node], True), (columns.right[node], False)):
+        hidden = not columns.shown[child]
+        edges.append(
+            DiagramEdge(
+                parent=node,
+                child=child,
+                is_left=is_left,
+                samples=columns.samples[child],
+                on_path=columns.on_path[child],
+                to_collapsed=hidden,
+            )
+        )
+        if hidden:
+            collapsed.append(
+                CollapsedSubtree(
+                    root=child,
+                    hidden_nodes=int(columns.subtree_nodes[child]),
+                    hidden_leaves=int(columns.subtree_leaves[child]),
+                    samples=float(columns.samples[child]),
+                    on_path=bool(columns.on_path[child]),
+                    depth=int(columns.depth[child]),
+                )
+            )
+    return edges, collapsed
+
+
+def _trace(
+    columns: _Columns,
+    *,
+    feature_names: Sequence[str],
+    value_range: tuple[float, float],
+    tests: tuple[np.ndarray, np.ndarray] | None,
+    categories: Categories | None,
+    highlight: set[int],
+    missing_left: list[bool | None],
+) -> tuple[list[DiagramNode], list[DiagramEdge], list[CollapsedSubtree]]:
+    """The drawn nodes in preorder, the edges leaving them, and the markers of hidden subtrees.
+
+    ``missing_left`` is per node: where missing values went, or None where none were seen.
+    """
+    nodes: list[DiagramNode] = []
+    edges: list[DiagramEdge] = []
+    collapsed: list[CollapsedSubtree] = []
+    for node in range(len(columns.left)):
+        if not columns.shown[node]:
+            continue
+        nodes.append(
+            _diagram_node(
+                columns,
+                node,
+                feature_names=feature_names,
+                value_range=value_range,
+                tests=tests,
+                categories=categories,
+                highlighted=node in highlight,
+                missing_left=missing_left[node],
+            )
+        )
+        if columns.left[node] != -1:
+            node_edges, markers = _child_links(columns, node)
+            edges += node_edges
+            collapsed += markers
+    return nodes, edges, collapsed
 
 
 def build_tree_diagram(
@@ -287,162 +306,32 @@ def build_tree_diagram(
     """
     tree = select_tree(model, tree_index)
     arrays = tree.tree_
-    left = np.asarray(arrays.children_left)
-    right = np.asarray(arrays.children_right)
-    n_nodes = len(left)
-    values = np.asarray(arrays.value, dtype=float)
-    if values.ndim != 3 or values.shape[1] != 1:
-        raise ValueError(f"only single-output trees can be drawn, got value shape {values.shape}")
-    leaf_values = values[:, 0, :]
-    weighted = np.asarray(arrays.weighted_n_node_samples, dtype=float)
-    impurity = np.asarray(arrays.impurity, dtype=float)
+    leaf_values = _leaf_values(arrays)
+    n_nodes = len(leaf_values)
     feature = np.asarray(arrays.feature)
-    threshold = np.asarray(arrays.threshold, dtype=float)
     task = task_of(model)
     if max_depth is not None and max_depth < 0:
         raise ValueError(f"max_depth must be None or >= 0, got {max_depth}")
     if (X_test is None) != (y_test is None):
         raise ValueError("X_test and y_test must be given together")
-
-    n_features = int(feature.max(initial=-1)) + 1
-    if feature_names is None:
-        names_in = getattr(model, "feature_names_in_", None)
-        n_in = getattr(model, "n_features_in_", n_features)
-        feature_names = (
-            [str(n) for n in names_in] if names_in is not None else [f"x[{i}]" for i in range(n_in)]
-        )
-    if len(feature_names) < n_features:
-        raise ValueError(
-            f"feature_names has {len(feature_names)} names but the tree splits on feature "
-            f"{n_features - 1}"
-        )
-    names: tuple[str, ...] = ()
-    if task == "classification":
-        classes = classes_of(model)
-        names = tuple(str(c) for c in (classes if class_names is None else class_names))
-        if len(names) != leaf_values.shape[1]:
-            raise ValueError(
-                f"class_names must have {leaf_values.shape[1]} names, got {len(names)}"
-            )
-
-    depth, size, leaf_count = arrays.depth, arrays.subtree_sizes, arrays.subtree_leaves
-    node_purity = purity(leaf_values) if task == "classification" else None
-    on_path = np.zeros(n_nodes, dtype=bool)
-    path_leaf: int | None = None
-    if sample is not None:
-        row = as_2d(sample, "sample")
-        if row.shape[0] != 1:
-            raise ValueError(f"sample must be one row, got {row.shape[0]} rows")
-        on_path[np.asarray(tree.decision_path(row).indices)] = True
-        path_leaf = int(np.asarray(tree.apply(row))[0])
+    feature_names = _feature_names(model, feature_names, int(feature.max(initial=-1)) + 1)
+    names = _class_names(model, task, class_names, leaf_values.shape[1])
+    on_path, path_leaf = sample_path(tree, sample, n_nodes)
     tests: tuple[np.ndarray, np.ndarray] | None = None
     if X_test is not None and y_test is not None:
-        tests = _test_figures(model, tree, task, leaf_values, X_test, y_test, n_nodes)
-
-    saw_missing = np.zeros(n_nodes, dtype=bool)
-    if X_train is not None:
-        X_rows = as_2d(X_train, "X_train")
-        rows, at = tree.decision_path(X_rows).nonzero()  # every (row, node on its path)
-        split = feature[at] >= 0
-        missing = np.isnan(X_rows[rows[split], feature[at[split]]])
-        saw_missing[np.unique(at[split][missing])] = True
-    missing_left = np.asarray(getattr(arrays, "missing_go_to_left", saw_missing), dtype=bool)
-
-    cap = n_nodes if max_depth is None else max_depth
-    shown = depth <= cap
-    parent = np.full(n_nodes, -1)
-    splits = left >= 0
-    parent[left[splits]] = np.flatnonzero(splits)
-    parent[right[splits]] = np.flatnonzero(splits)
-    for kept in unfold:
-        if not 0 <= kept < n_nodes:
-            raise ValueError(f"unfold names node {kept}, but the tree has {n_nodes} nodes")
-        if left[kept] >= 0:
-            shown[[left[kept], right[kept]]] = True
-        node = int(kept)
-        while node >= 0:  # the path up to the root
-            shown[node] = True
-            node = int(parent[node])
+        tests = node_test_figures(model, tree, task, leaf_values, X_test, y_test, n_nodes)
+    missing_left = missing_sides(tree, X_train, n_nodes)
+    columns = _columns(arrays, leaf_values, shown_nodes(arrays, max_depth, unfold), on_path, task)
     value_range = (float(leaf_values[:, 0].min()), float(leaf_values[:, 0].max()))
-    nodes: list[DiagramNode] = []
-    edges: list[DiagramEdge] = []
-    collapsed: list[CollapsedSubtree] = []
-    highlight_set = {int(h) for h in highlight}
-    # One node at a time below: the arrays read as Python numbers once, not per element.
-    lefts, rights, depths = left.tolist(), right.tolist(), np.asarray(depth).tolist()
-    fractions_of, samples_of = leaf_values.tolist(), weighted.tolist()
-    impurities, features, thresholds = impurity.tolist(), feature.tolist(), threshold.tolist()
-    shown_at, on_path_at = shown.tolist(), on_path.tolist()
-    purities = None if node_purity is None else node_purity.tolist()
-    for node in range(n_nodes):
-        if not shown_at[node]:
-            continue
-        is_leaf = lefts[node] == -1
-        fractions = fractions_of[node]
-        if purities is not None:
-            top_class = max(range(len(fractions)), key=fractions.__getitem__)  # first on a tie
-            majority: int | None = top_class
-            node_pure = purities[node]
-            counts = tuple(share * samples_of[node] for share in fractions)
-            value = max(fractions)
-            fill = purity_fill(top_class, node_pure)
-        else:
-            majority, node_pure, counts = None, float("nan"), ()
-            value = fractions[0]
-            fill = sequential_color(value, *value_range)
-        test_n = test_s = None
-        if tests is not None:
-            test_n = int(tests[0][node])
-            test_s = None if test_n == 0 else float(tests[1][node])
-        nodes.append(
-            DiagramNode(
-                node_id=node,
-                depth=depths[node],
-                is_leaf=is_leaf,
-                feature=None if is_leaf else features[node],
-                feature_name=None if is_leaf else str(feature_names[features[node]]),
-                threshold=None if is_leaf else thresholds[node],
-                impurity=impurities[node],
-                samples=samples_of[node],
-                counts=counts,
-                value=value,
-                majority=majority,
-                purity=node_pure,
-                fill=fill,
-                on_path=on_path_at[node],
-                highlighted=node in highlight_set,
-                test_samples=test_n,
-                test_score=test_s,
-                category=None if is_leaf else category_of(categories, features[node]),
-                missing_left=bool(missing_left[node]) if saw_missing[node] else None,
-            )
-        )
-        if is_leaf:
-            continue
-        for child, is_left in ((lefts[node], True), (rights[node], False)):
-            hidden = not shown_at[child]
-            edges.append(
-                DiagramEdge(
-                    parent=node,
-                    child=child,
-                    is_left=is_left,
-                    samples=samples_of[child],
-                    on_path=on_path_at[child],
-                    to_collapsed=hidden,
-                )
-            )
-            if hidden:
-                collapsed.append(
-                    CollapsedSubtree(
-                        root=child,
-                        hidden_nodes=int(size[child]),
-                        hidden_leaves=int(leaf_count[child]),
-                        samples=float(weighted[child]),
-                        on_path=bool(on_path[child]),
-                        depth=int(depth[child]),
-                    )
-                )
-
+    nodes, edges, collapsed = _trace(
+        columns,
+        feature_names=feature_names,
+        value_range=value_range,
+        tests=tests,
+        categories=categories,
+        highlight={int(h) for h in highlight},
+        missing_left=missing_left,
+    )
     criterion = str(tree.criterion)
     return TreeDiagram(
         task=task,
@@ -452,7 +341,7 @@ def build_tree_diagram(
         nodes=tuple(nodes),
         edges=tuple(edges),
         collapsed=tuple(collapsed),
-        root_samples=float(weighted[0]),
+        root_samples=columns.samples[0],
         path_leaf=path_leaf,
         sample_label=(sample_label or "this sample") if sample is not None else None,
         has_test=tests is not None,

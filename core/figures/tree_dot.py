@@ -1,4 +1,4 @@
-"""Render a :class:`~core.figures.tree_diagram.TreeDiagram` as Graphviz DOT text.
+"""Render a :class:`~core.figures.diagram.TreeDiagram` as Graphviz DOT text.
 
 Nodes are HTML-like labels (tables) so a class bar can sit inside a node. Split nodes have
 rounded corners; leaves have square corners, a heavier border and a bold ``predict`` line;
@@ -8,11 +8,20 @@ hidden subtrees are dashed markers that say how much they hide. Every edge is la
 from __future__ import annotations
 
 import html
-import math
 import re
 from collections.abc import Sequence
 from typing import Literal
 
+from core.figures.diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
+from core.figures.node_label import (
+    BAR_HEIGHT,
+    BAR_WIDTH,
+    Detail,
+    count_text,
+    escape_html,
+    format_number,
+    node_rows,
+)
 from core.figures.palette import (
     BACKGROUND,
     EDGE_COLOR,
@@ -22,142 +31,15 @@ from core.figures.palette import (
     class_color,
     sequential_color,
 )
-from core.figures.rules import edge_text, rule_text
-from core.figures.tree_diagram import CollapsedSubtree, DiagramEdge, DiagramNode, TreeDiagram
+from core.figures.rules import edge_text
 
-__all__ = ["Detail", "EdgeLabels", "escape_html", "estimated_size", "format_number", "to_dot"]
+__all__ = ["Detail", "EdgeLabels", "estimated_size", "to_dot"]
 
-Detail = Literal["beginner", "detailed"]
 EdgeLabels = Literal["truefalse", "inequality"]
 
 FONT = "Helvetica,Arial,sans-serif"
-BAR_WIDTH = 120  # pixels (points) of the class bar inside a node
-BAR_HEIGHT = 10
 MAX_EDGE_WIDTH = 8.0  # penwidth of an edge carrying every sample
 SELECTED_COLOR = LINE_COLORS[0]  # the double border of the selected node
-
-
-def escape_html(text: str) -> str:
-    """Escape text for a Graphviz HTML-like label (``& < > " '``; newlines become spaces)."""
-    text = " ".join(str(text).splitlines())
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
-        text = text.replace(raw, entity)
-    return text.replace("'", "&#39;")
-
-
-def format_number(x: float, precision: int = 3) -> str:
-    """``x`` rounded to ``precision`` decimals, trailing zeros dropped (``2.450`` -> ``2.45``)."""
-    if not math.isfinite(x):
-        return str(x)
-    text = f"{x:.{precision}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _count(c: float) -> str:
-    return str(round(c)) if abs(c - round(c)) < 1e-9 else format_number(c, 1)
-
-
-def _bar_widths(counts: tuple[float, ...]) -> list[int]:
-    """Integer widths summing to BAR_WIDTH, proportional to counts; nonzero counts get >= 1.
-
-    Each count's exact share ``c / total * BAR_WIDTH`` is rounded down (up to 1 for a nonzero
-    count); the pixels still missing go one at a time to the largest remainder (the first such
-    class on a tie), and any extra pixel comes off the widest cell. Plain Python: a node's
-    handful of classes is smaller than NumPy's cost of making an array.
-    """
-    total = sum(counts)
-    if total <= 0:
-        return [0] * len(counts)
-    exact = [c / total * BAR_WIDTH for c in counts]
-    widths = [max(math.floor(e), 1) if e > 0 else math.floor(e) for e in exact]
-    classes = range(len(widths))
-    while sum(widths) < BAR_WIDTH:  # largest remainder first
-        widths[max(classes, key=lambda i: exact[i] - widths[i])] += 1
-    while sum(widths) > BAR_WIDTH:
-        widths[max(classes, key=widths.__getitem__)] -= 1
-    return widths
-
-
-def _class_bar(counts: tuple[float, ...]) -> str:
-    cells = "".join(
-        f'<TD WIDTH="{w}" HEIGHT="{BAR_HEIGHT}" FIXEDSIZE="TRUE" BGCOLOR="{class_color(i)}"></TD>'
-        for i, w in enumerate(_bar_widths(counts))
-        if w > 0
-    )
-    return (
-        f'<TABLE BORDER="1" COLOR="{EDGE_COLOR}" CELLBORDER="0" CELLSPACING="0" '
-        f'CELLPADDING="0" FIXEDSIZE="TRUE" WIDTH="{BAR_WIDTH + 2}" HEIGHT="{BAR_HEIGHT + 2}">'
-        f"<TR>{cells}</TR></TABLE>"
-    )
-
-
-def _rule(node: DiagramNode, precision: int) -> str:
-    text = rule_text(
-        node.feature_name or "",
-        node.threshold or 0.0,
-        node.category,
-        node.missing_left,
-        lambda x: format_number(x, precision),
-    )
-    return escape_html(text)
-
-
-def _prediction(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
-    if diagram.task == "classification" and node.majority is not None:
-        return escape_html(diagram.class_names[node.majority])
-    return format_number(node.value, precision)
-
-
-def _test_line(diagram: TreeDiagram, node: DiagramNode, precision: int) -> str:
-    if node.test_samples is None:
-        return ""
-    noun = "sample" if node.test_samples == 1 else "samples"
-    text = f"test: {node.test_samples} {noun}"
-    if node.test_score is not None:
-        name = "accuracy" if diagram.task == "classification" else "MSE"
-        text += f", {name} {format_number(node.test_score, precision)}"
-    return text
-
-
-def _node_rows(
-    diagram: TreeDiagram,
-    node: DiagramNode,
-    detail: Detail,
-    precision: int,
-    number: int | None = None,
-) -> list[str]:
-    rows: list[str] = []
-    if node.is_leaf:
-        rows.append(f"<B>predict {_prediction(diagram, node, precision)}</B>")
-    else:
-        rows.append(f"<B>{_rule(node, precision)}</B>")
-    if detail == "detailed":
-        rows.append(f"{escape_html(diagram.impurity_name)} = {format_number(node.impurity, 3)}")
-        rows.append(f"samples = {_count(node.samples)}")
-        if diagram.task == "classification":
-            rows.append("counts = [" + ", ".join(_count(c) for c in node.counts) + "]")
-            if not node.is_leaf:
-                rows.append(f"class = {_prediction(diagram, node, precision)}")
-        elif not node.is_leaf:
-            rows.append(f"mean = {_prediction(diagram, node, precision)}")
-    if diagram.has_test:  # asked for by its own toggle: shown at every detail (issue 24)
-        rows.append(_test_line(diagram, node, precision))
-    cells = [f"<TR><TD>{row}</TD></TR>" for row in rows]
-    if diagram.task == "classification":
-        cells.insert(1, f"<TR><TD>{_class_bar(node.counts)}</TD></TR>")
-    if number is not None:
-        cells.insert(0, f"<TR><TD>node {number}</TD></TR>")
-    if node.node_id == diagram.path_leaf and diagram.sample_label is not None:
-        label = escape_html(diagram.sample_label)
-        # A framed badge, padded inside and set off from the leaf's own border.
-        cells.append(
-            '<TR><TD><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="4"><TR>'
-            f'<TD BGCOLOR="{BACKGROUND}" BORDER="1" COLOR="{FONT_COLOR}" CELLPADDING="5">'
-            f"<B>{label} lands here</B></TD></TR></TABLE></TD></TR>"
-        )
-    return cells
 
 
 def _node_statement(
@@ -168,7 +50,7 @@ def _node_statement(
     number: int | None = None,
     selected: bool = False,
 ) -> str:
-    cells = "".join(_node_rows(diagram, node, detail, precision, number))
+    cells = "".join(node_rows(diagram, node, detail, precision, number))
     label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">{cells}</TABLE>>'
     style = ["filled"] if node.is_leaf else ["rounded", "filled"]
     penwidth = 2.0 if node.is_leaf else 1.0
@@ -196,7 +78,7 @@ def _collapsed_statement(marker: CollapsedSubtree, detail: Detail) -> str:
     leaves = "leaf" if marker.hidden_leaves == 1 else "leaves"
     rows = [f"+ {marker.hidden_nodes} more {nodes}", f"({marker.hidden_leaves} {leaves})"]
     if detail == "detailed":
-        rows.append(f"samples = {_count(marker.samples)}")
+        rows.append(f"samples = {count_text(marker.samples)}")
     if marker.on_path:
         rows.append("<B>sample continues here</B>")
     cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
@@ -253,7 +135,7 @@ def _swatch(color: str) -> str:
 
 
 #: Classes per row of the legend: a 20-class key on one row made the drawing so wide that
-#: every node shrank to fit it (issue 24).
+#: every node shrank to fit it.
 LEGEND_PER_ROW = 3
 
 
@@ -421,13 +303,13 @@ def estimated_size(
         size = sizes_of.get((node.node_id, detail))
         if size is None:
             number = None if node_numbers is None else int(node_numbers[node.node_id])
-            size = _label_size(_node_rows(diagram, node, detail, precision, number))
+            size = _label_size(node_rows(diagram, node, detail, precision, number))
             sizes_of[node.node_id, detail] = size
         ranks.setdefault(node.depth, []).append(size)
     for marker in diagram.collapsed:
         rows = [f"+ {marker.hidden_nodes} more nodes", f"({marker.hidden_leaves} leaves)"]
         if detail == "detailed":
-            rows.append(f"samples = {_count(marker.samples)}")
+            rows.append(f"samples = {count_text(marker.samples)}")
         ranks.setdefault(marker.depth, []).append(_label_size(rows))
     width = max(
         sum(w for w, _ in sizes) + _NODE_SEP_PT * (len(sizes) - 1) for sizes in ranks.values()

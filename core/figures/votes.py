@@ -68,82 +68,11 @@ VOTE_TEXT_SIZE = 12
 
 def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
     """Hard and soft vote per class side by side (percent), or a histogram of predictions."""
-    traces: list[dict[str, Any]] = []
     classify = votes.winners is not None
     if votes.winners is not None:
-        n_trees = len(votes.per_tree)
-        names = list(votes.class_names)
-        colors = [class_color(k) for k in range(len(names))]
-        hard = (100.0 * votes.winners / n_trees).tolist()
-        soft = (100.0 * np.asarray(votes.forest)).tolist()
-        traces.append(
-            {
-                "type": "bar",
-                # The legend says of how many: a bar's label is its count alone. "974/1000"
-                # beside "97%" ran into it on a 390 px phone, where a bar is 37 px wide.
-                "name": f"trees voting for it, of {n_trees}",
-                "x": names,
-                "y": hard,
-                "marker": {"color": colors},
-                # No label on an empty bar: beside its neighbour's, two zero labels overlap.
-                "text": [str(count) if count else "" for count in votes.winners],
-                "textposition": "outside",
-                "textfont": {"size": VOTE_TEXT_SIZE},
-                "cliponaxis": False,
-                "customdata": votes.winners.tolist(),
-                "hovertemplate": f"%{{x}}: %{{customdata}} of {n_trees} trees (%{{y:.0f}}%) "
-                "vote for it<extra></extra>",
-                "offsetgroup": "hard",
-            }
-        )
-        traces.append(
-            {
-                "type": "bar",
-                "name": "average class share",
-                "x": names,
-                "y": soft,
-                # The bars pale, not the trace: a trace's opacity paled its labels too, to a
-                # grey a class could not read from the back (about 2.7:1 on white).
-                "marker": {
-                    "color": colors,
-                    "opacity": 0.55,
-                    "pattern": {"shape": "/", "fgcolor": FONT_COLOR},
-                },
-                "text": [f"{share:.0f}%" if share >= 0.5 else "" for share in soft],
-                "textposition": "outside",
-                "textfont": {"size": VOTE_TEXT_SIZE},
-                "cliponaxis": False,
-                "hovertemplate": "%{x}: average share %{y:.1f}%<extra></extra>",
-                "offsetgroup": "soft",
-            }
-        )
-        # The ticks say "%": an axis title beside them ran over them at 1280 wide.
-        layout = styled_layout(title="", x_title="", y_title="", height=height)
-        # Headroom above a full bar, so its label is not cut off.
-        layout["yaxis"].update(range=[0, 118], ticksuffix="%")
-        layout["barmode"] = "group"
-        # Plotly shrinks a label to its bar's width ("1000 of 1000 trees" was 6 px at 1280):
-        # short labels, never below a size a class can read.
-        layout["uniformtext"] = {"minsize": VOTE_TEXT_SIZE, "mode": "show"}
+        traces, layout = _class_votes(votes, votes.winners, height)
     else:
-        traces.append(
-            {
-                "type": "histogram",
-                "x": votes.per_tree,
-                "nbinsx": 30,
-                "name": "one tree's prediction",
-                "marker": {"color": SERIES_COLORS["train"]},
-            }
-        )
-        mean, truth = float(votes.forest), votes.truth
-        # Each label on the side away from the other line, so the two never overlap.
-        mean_side, truth_side = ("left", "right") if mean >= truth else ("right", "left")
-        layout = styled_layout(title="", x_title="prediction", y_title="trees", height=height)
-        layout["shapes"] = [vline(mean, {"width": 3}), vline(truth, {"dash": "dash"})]
-        layout["annotations"] = [
-            _line_label(mean, "forest (mean)", mean_side),
-            _line_label(truth, "true value", truth_side),
-        ]
+        traces, layout = _value_votes(votes, height)
     layout["showlegend"] = classify
     merge(layout, {"margin": {"t": 30, "b": 40, "l": 60, "r": 20}})
     if classify:
@@ -151,6 +80,92 @@ def vote_figure(votes: Votes, *, height: int = 320) -> go.Figure:
         merge(layout, {"margin": {"t": 50}})
         merge(layout, {"legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0}})
     return build_figure(traces, layout)
+
+
+def _class_votes(
+    votes: Votes, winners: IntArray, height: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Per class, the share of trees voting for it beside the average class share (percent).
+
+    The two are how a forest can vote: each tree's class (hard), or each tree's class shares
+    averaged (soft, what ``predict`` does).
+    """
+    n_trees = len(votes.per_tree)
+    names = list(votes.class_names)
+    colors = [class_color(k) for k in range(len(names))]
+    hard = (100.0 * winners / n_trees).tolist()
+    soft = (100.0 * np.asarray(votes.forest)).tolist()
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "bar",
+            # The legend says of how many: a bar's label is its count alone. "974/1000"
+            # beside "97%" ran into it on a 390 px phone, where a bar is 37 px wide.
+            "name": f"trees voting for it, of {n_trees}",
+            "x": names,
+            "y": hard,
+            "marker": {"color": colors},
+            # No label on an empty bar: beside its neighbour's, two zero labels overlap.
+            "text": [str(count) if count else "" for count in winners],
+            "textposition": "outside",
+            "textfont": {"size": VOTE_TEXT_SIZE},
+            "cliponaxis": False,
+            "customdata": winners.tolist(),
+            "hovertemplate": f"%{{x}}: %{{customdata}} of {n_trees} trees (%{{y:.0f}}%) "
+            "vote for it<extra></extra>",
+            "offsetgroup": "hard",
+        },
+        {
+            "type": "bar",
+            "name": "average class share",
+            "x": names,
+            "y": soft,
+            # The bars pale, not the trace: a trace's opacity paled its labels too, to a
+            # grey a class could not read from the back (about 2.7:1 on white).
+            "marker": {
+                "color": colors,
+                "opacity": 0.55,
+                "pattern": {"shape": "/", "fgcolor": FONT_COLOR},
+            },
+            "text": [f"{share:.0f}%" if share >= 0.5 else "" for share in soft],
+            "textposition": "outside",
+            "textfont": {"size": VOTE_TEXT_SIZE},
+            "cliponaxis": False,
+            "hovertemplate": "%{x}: average share %{y:.1f}%<extra></extra>",
+            "offsetgroup": "soft",
+        },
+    ]
+    # The ticks say "%": an axis title beside them ran over them at 1280 wide.
+    layout = styled_layout(title="", x_title="", y_title="", height=height)
+    # Headroom above a full bar, so its label is not cut off.
+    layout["yaxis"].update(range=[0, 118], ticksuffix="%")
+    layout["barmode"] = "group"
+    # Plotly shrinks a label to its bar's width ("1000 of 1000 trees" was 6 px at 1280):
+    # short labels, never below a size a class can read.
+    layout["uniformtext"] = {"minsize": VOTE_TEXT_SIZE, "mode": "show"}
+    return traces, layout
+
+
+def _value_votes(votes: Votes, height: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A histogram of the trees' predictions, with the forest's mean and the true value."""
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "histogram",
+            "x": votes.per_tree,
+            "nbinsx": 30,
+            "name": "one tree's prediction",
+            "marker": {"color": SERIES_COLORS["train"]},
+        }
+    ]
+    mean, truth = float(votes.forest), votes.truth
+    # Each label on the side away from the other line, so the two never overlap.
+    mean_side, truth_side = ("left", "right") if mean >= truth else ("right", "left")
+    layout = styled_layout(title="", x_title="prediction", y_title="trees", height=height)
+    layout["shapes"] = [vline(mean, {"width": 3}), vline(truth, {"dash": "dash"})]
+    layout["annotations"] = [
+        _line_label(mean, "forest (mean)", mean_side),
+        _line_label(truth, "true value", truth_side),
+    ]
+    return traces, layout
 
 
 def _line_label(x: float, text: str, anchor: str) -> dict[str, Any]:

@@ -4,8 +4,8 @@
 then walks it and turns each NumPy array into a *typed array*: ``{"dtype": "f8", "bdata":
 <base64 of the bytes>}``, which Plotly.js decodes without parsing a number per point. Each
 array goes through a general converter that first asks whether it is a pandas, Polars or
-other dataframe column; on a boundary figure's thirty-odd small arrays that costs about
-4 ms of CPU per chart, more than computing the chart, on every rerun that shows it.
+other dataframe column; on a boundary figure's thirty-odd small arrays that costs more than
+computing the chart, on every rerun that shows it.
 
 :func:`wire_form` makes the same dict from our figures, whose arrays are NumPy arrays, in one
 walk: the same typed arrays, the same integer narrowing, the same keys left alone. Its test

@@ -1,23 +1,27 @@
 """The app's Streamlit side, the one package in ``core`` that imports Streamlit.
 
 A page reads top to bottom: ``controls = ui.start(PAGE)`` and its controls (each returns its
-value), ``ui.view(settings)`` and the cached models, the panels, ``ui.how_computed``. Pages
-import the package (``from core import ui``) and call everything as ``ui.<name>``:
+value), ``ui.view(settings)``, then its view, which lays out the cached models and the panels,
+and ``views.explain`` ("How this is computed"). Pages and views import the package
+(``from core import ui``) and call everything as ``ui.<name>``:
 
 - :mod:`core.ui.controls`: ``start``, the :class:`Controls` of a page, ``tree_controls``.
+- :mod:`core.ui.views`: each page's views as data (:class:`~core.ui.views.View`: its
+  notice, its code for "How this is computed", what draws it), one module per page.
 - :mod:`core.ui.cached`: the catalogue, datasets, the model view, fitted trees and forests,
-  curves, rendered diagrams.
-- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, a diagram, votes, the
-  pruning walk).
+  rendered diagrams; :mod:`core.ui.cached_curves`: the curves and studies over many trees.
+- :mod:`core.ui.panels`: the recurring panels (metrics, a model's fit, votes, the pruning
+  walk); :mod:`core.ui.diagram_panel`: a tree's diagram.
 - :mod:`core.ui.param_map_panel`: the parameter map, a click on a cell loading its setting;
   Gini vs entropy's two maps and their difference.
-- :mod:`core.ui.growth_panels`: a tree grown step by step, "why this split?" at any node,
-  and a student's own split against the tree's.
+- :mod:`core.ui.step_panels`: a tree grown step by step.
+- :mod:`core.ui.growth_panels`: "why this split?" at any node, and a student's own split
+  against the tree's.
 - :mod:`core.ui.display`: callouts, source listings, SVG, charts, the failure guard.
 - :mod:`core.ui.url_state`: the sidebar's page list, URL state, notices, the share link.
 - :mod:`core.ui.home`: the home page's own start.
-- :mod:`core.ui.class_panel`: class mode (start, join, follow, a multiple-choice question);
-  :mod:`core.ui.split_poll`: the step page's "where will the tree split next?".
+- :mod:`core.ui.classroom`: class mode (start, join, follow, the questions), joined to every
+  page through :mod:`core.ui.page_hooks`; ``split_poll`` is the step page's question.
 
 To replace a name in a test, patch the module that uses it (``core.ui.display.clicked_sample``),
 not ``core.ui``.
@@ -31,16 +35,17 @@ from core.ui.cached import (
     clear_caches,
     curve_trees,
     dataset_infos,
-    depth_curve,
     fit_forest,
     fit_tree,
-    forest_curve,
     growth,
     lessons,
     view,
 )
+from core.ui.cached_curves import depth_curve, forest_curve
+from core.ui.classroom import split_poll
 from core.ui.controls import Controls, start, tree_controls
 from core.ui.criterion_panel import criterion_view
+from core.ui.diagram_panel import diagram
 from core.ui.display import (
     chart,
     guard,
@@ -48,22 +53,11 @@ from core.ui.display import (
     show_svg,
     what_to_notice,
 )
-from core.ui.growth_panels import (
-    after_step,
-    describe_node,
-    newest_split,
-    pick_node,
-    split_history,
-    step_bar,
-    step_fit,
-    why_this_split,
-    your_split,
-)
+from core.ui.growth_panels import describe_node, pick_node, why_this_split, your_split
 from core.ui.home import link_cards, start_home
 from core.ui.panels import (
     boundaries_on_one_grid,
     boundary,
-    diagram,
     importances,
     metrics,
     model_fit,
@@ -71,8 +65,8 @@ from core.ui.panels import (
     scores,
     votes,
 )
-from core.ui.param_map_panel import criterion_maps, param_map, param_map_notice
-from core.ui.split_poll import split_poll
+from core.ui.param_map_panel import criterion_maps, param_map, steadier
+from core.ui.step_panels import after_step, newest_split, split_history, step_bar, step_fit
 from core.ui.url_state import show_notices
 from core.ui.variance_panel import GLANCE_TREES, forest_glance, variance_view
 from core.ui.what_if_panel import edited_row, forest_vote_parts, what_if
@@ -110,7 +104,6 @@ __all__ = [
     "model_fit",
     "newest_split",
     "param_map",
-    "param_map_notice",
     "pick_node",
     "pruning_walk",
     "scores",
@@ -120,6 +113,7 @@ __all__ = [
     "split_poll",
     "start",
     "start_home",
+    "steadier",
     "step_bar",
     "step_fit",
     "tree_controls",

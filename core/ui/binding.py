@@ -17,7 +17,7 @@ import streamlit as st
 from core.app import settings as state
 from core.app.pages import Page
 from core.ui.cached import catalogue
-from core.ui.url_state import _from_widget, _to_widget, reconnected_keys
+from core.ui.url_state import reconnected_keys
 
 _LOG = logging.getLogger(__name__)
 _MISSING = object()
@@ -50,14 +50,15 @@ class Binding:
     def _control(self, key: str, draw: Callable[[], Any]) -> Any:
         """Draw the widget keyed ``key`` with a valid value in it; return its valid value."""
         session = st.session_state
+        entry = self.settings_type.entries[key]
         held = session.get(key, _MISSING)
         if held is _MISSING and key in reconnected_keys():
             pass  # a reconnecting browser holds this widget's value: the widget reads it
-        elif held is _MISSING or not self._valid(key, _from_widget(key, held)):
+        elif held is _MISSING or not self._valid(key, entry.from_widget(held)):
             if held is not _MISSING:
                 _LOG.warning("control %s held %r; showing its last value", key, held)
-            session[key] = _to_widget(key, getattr(self.last, key))
-        value = _from_widget(key, draw())
+            session[key] = entry.to_widget(getattr(self.last, key))
+        value = entry.from_widget(draw())
         if not self._valid(key, value):
             _LOG.warning("control %s gave %r; keeping its last value", key, value)
             value = getattr(self.last, key)
@@ -95,7 +96,7 @@ def float_steps(entry: state.Setting, top: float, most: float, label: str, help:
     A plain slider would snap a value set elsewhere (an exact effective alpha from the
     pruning walk, beyond the slider's scale; a link's test size of 0.33) to its step.
     """
-    low = entry.low if entry.low else 0.0
+    low = float(entry.low)
     steps = [round(low + (top - low) * i / entry.steps, 6) for i in range(entry.steps + 1)]
     held = st.session_state.get(entry.name)
     extra = [held] if isinstance(held, float) and held not in steps and held <= most else []

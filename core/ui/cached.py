@@ -8,18 +8,17 @@ read them, never change them.
 Every dataset, built-in, generated, uploaded or drawn, is a :class:`~core.data.source.Source`
 and comes through one cached :func:`rows`. A session's own data (uploads, drawn points) is
 named there, and in everything cached from it, by a private key only that session holds (see
-:mod:`core.app.own_data`).
+:mod:`core.app.own_data`). The curves and studies over many trees are in
+:mod:`core.ui.cached_curves`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import replace
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -38,7 +37,6 @@ from core.app.models import (
     ForestSpec,
     ModelView,
     TreeSpec,
-    affordable,
     data_spec,
     source_of,
 )
@@ -51,15 +49,8 @@ from core.data.datasets import train_test_split as split_dataset
 from core.data.source import Source
 from core.engine.replay import GrowthSteps, growth_steps
 from core.figures import (
-    DepthCurve,
-    ForestCurve,
-    compute_depth_curve,
-    compute_forest_curve,
     render_svg,
 )
-from core.figures.criterion import SeedStudy, seed_study
-from core.figures.param_map import ParamMap, compute_param_map, param_grid
-from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
 from core.ui.visit import own_catalogue
 
 # --- data ----------------------------------------------------------------------------------
@@ -277,149 +268,11 @@ def kept_with_other_trees(spec: ForestSpec) -> tuple[Any | None, Any | None]:
     same = {  # the kept forests of these settings, by their number of trees
         kept.n_estimators: forest
         for kept, forest in FORESTS.items()
-        if replace(kept, n_estimators=n) == spec
+        if kept.replace(n_estimators=n) == spec
     }
     more = min((k for k in same if k > n), default=None)
     fewer = max((k for k in same if k < n), default=None)
     return (None if more is None else same[more]), (None if fewer is None else same[fewer])
-
-
-def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
-    """Train, test and out-of-bag score after each of the first ``curve_trees`` trees.
-
-    ``spec`` and ``cost`` as :func:`core.app.models.affordable` returned them. A curve of more
-    trees than ``spec`` is another forest, estimated (and cut to the ceiling) on its own.
-    """
-    if curve_trees(spec.n_estimators) > spec.n_estimators:
-        longer = replace(spec, n_estimators=curve_trees(spec.n_estimators))
-        spec, cost = affordable(longer, _view(spec.data, spec.columns))
-    return _forest_curve(spec, cost)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _forest_curve(spec: ForestSpec, _cost: ForestCost) -> ForestCurve:
-    # The leading underscore keeps the cost out of the cache key: spec decides it.
-    rows = _view(spec.data, spec.columns)
-    return compute_forest_curve(
-        fit_forest(spec, _cost, show_progress=False),  # inside a cached function: draws nothing
-        rows.X_train,
-        rows.y_train,
-        X_test=rows.X_test,
-        y_test=rows.y_test,
-    )
-
-
-def pruning_walk(spec: TreeSpec) -> PruningWalk:
-    """Every step of the pruning path of ``spec``'s tree grown in full, scored; no alpha marked.
-
-    The walk starts from the full tree (``ccp_alpha=0``), so one cached walk serves every
-    alpha of the same tree.
-    """
-    return _pruning_walk(replace(spec, ccp_alpha=0.0))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _pruning_walk(full: TreeSpec) -> PruningWalk:
-    rows = _view(full.data, full.columns)
-    return compute_pruning_walk(
-        fit_tree(full), rows.X_train, rows.y_train, rows.X_test, rows.y_test
-    )
-
-
-def param_map(spec: TreeSpec, n_folds: int | None = None) -> ParamMap:
-    """The test score (``n_folds``: cross-validated) of ``spec``'s tree at every cell of the
-    parameter map, ``spec``'s own ``max_depth`` and ``min_samples_leaf`` marked.
-
-    The map grows its own depths and leaf sizes, so ``spec``'s two are left out of the cache
-    key while they are on the usual grid (:func:`~core.figures.param_map.param_grid`): moving
-    either slider from cell to cell, or clicking a cell, finds the map already scored.
-    """
-    current = (spec.max_depth, spec.min_samples_leaf)
-    depths, leaf_sizes = param_grid(current)
-    base = replace(spec, max_depth=None, min_samples_leaf=1)
-    return replace(_param_map(base, depths, leaf_sizes, n_folds), current=current)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _param_map(
-    base: TreeSpec,
-    depths: tuple[int | None, ...],
-    leaf_sizes: tuple[int, ...],
-    n_folds: int | None,
-) -> ParamMap:
-    rows = _view(base.data, base.columns)
-    model_type = DecisionTreeClassifier if rows.classify else DecisionTreeRegressor
-    arguments = base.arguments()
-    del arguments["max_depth"], arguments["min_samples_leaf"]  # the map's own, cell by cell
-    return compute_param_map(
-        functools.partial(model_type, **arguments),
-        rows.X_train,
-        rows.y_train,
-        rows.X_test,
-        rows.y_test,
-        depths=depths,
-        leaf_sizes=leaf_sizes,
-        n_folds=n_folds,
-        seed=base.seed,
-    )
-
-
-def depth_curve(spec: TreeSpec) -> DepthCurve:
-    """Train and test accuracy at depths 1 to 10, gini and entropy, else as ``spec``.
-
-    The curve grows its own depths and criteria and reads only ``spec``'s rows, columns,
-    ``min_samples_leaf`` and seed, so the rest is cleared from the cache key: moving the depth
-    slider finds the curve already drawn (two deep fits, cut to each depth, and 40 scorings).
-    """
-    return _depth_curve(
-        replace(
-            spec,
-            criterion="gini",
-            max_depth=None,
-            ccp_alpha=0.0,
-            min_samples_split=2,
-            min_impurity_decrease=0.0,
-            max_features=None,
-        )
-    )
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _depth_curve(spec: TreeSpec) -> DepthCurve:
-    rows = _view(spec.data, spec.columns)
-    make = functools.partial(
-        DecisionTreeClassifier, min_samples_leaf=spec.min_samples_leaf, random_state=spec.seed
-    )
-    return compute_depth_curve(make, rows.X_train, rows.y_train, rows.X_test, rows.y_test)
-
-
-#: Train/test splits the criterion study grows both trees on.
-STUDY_SEEDS = 50
-
-
-def criterion_study(spec: TreeSpec) -> SeedStudy:
-    """Both criteria's trees on :data:`STUDY_SEEDS` splits of ``spec``'s rows (seed = split).
-
-    The study grows its own criteria and seeds, so ``spec``'s two are cleared from the cache
-    key: another page seed finds the study already grown (a hundred trees).
-    """
-    return _criterion_study(replace(spec, criterion="gini", seed=0))
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _criterion_study(spec: TreeSpec) -> SeedStudy:
-    # The trees are fitted here, not through fit_tree: a hundred of them would push every
-    # page's own trees out of its cache.
-    data = rows(spec.data.source)
-    chosen = list(spec.columns)
-
-    def grow(criterion: str, seed: int) -> tuple[Any, Any, Any]:
-        part = split_dataset(data, test_size=spec.test_size, random_state=seed)
-        arguments = replace(spec, criterion=criterion, seed=seed).arguments()
-        tree = DecisionTreeClassifier(**arguments).fit(part.X_train[:, chosen], part.y_train)
-        return tree, part.X_test[:, chosen], part.y_test
-
-    return seed_study(grow, range(STUDY_SEEDS))
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -427,7 +280,7 @@ def svg(dot: str) -> str:
     """The diagram ``dot`` rendered to SVG by Graphviz, remembered by its DOT text.
 
     Most reruns (a new test sample elsewhere on the page, a chart click) leave the tree as it
-    was; rendering it again would cost 10-20 ms each time.
+    was; rendering it again would cost a Graphviz layout each time.
     """
     return render_svg(dot)
 

@@ -38,9 +38,6 @@ from core.ui.draw_panel import draw_panel, unusable
 from core.ui.home import open_page
 from core.ui.upload_panel import upload_panel
 from core.ui.url_state import (
-    _NONE_SHOWN_AS,
-    _from_widget,
-    _to_widget,
     arrive,
     finish,
     reconnected_keys,
@@ -71,7 +68,7 @@ class Controls(Binding):
             and key in reconnected_keys()
             and reconnected_label(key) not in labels()
         ):
-            session[key] = _to_widget(key, getattr(self.last, key))
+            session[key] = self.settings_type.entries[key].to_widget(getattr(self.last, key))
 
     def finish(self) -> state.Settings:
         """The page's settings: put them in the URL and show the share link in the sidebar.
@@ -107,9 +104,9 @@ class Controls(Binding):
         of the last full run, unless a callback moved it. Settings a page holds without a
         widget of their own (``hold``: the what-if view's edits) are not compared.
         """
-        session = st.session_state
+        session, entries = st.session_state, self.settings_type.entries
         return any(
-            key in session and session[key] != _to_widget(key, self.values[key])
+            key in session and session[key] != entries[key].to_widget(self.values[key])
             for key in self.widgets
         )
 
@@ -143,7 +140,7 @@ class Controls(Binding):
         """
         entry = self.settings_type.entries[name]
         label, help = text.get("label", entry.label), text.get("help", entry.help)
-        top = entry.top(_task(task))
+        low, top = entry.span(_task(task))
         held = st.session_state.get(name)
         widget = entry.widget
         if widget == "toggle":
@@ -156,15 +153,15 @@ class Controls(Binding):
                 ),
             )
         if widget == "slider" and entry.kind == "float":
-            if isinstance(held, float) and held > top:
-                st.session_state[name] = 0.0
+            if isinstance(held, float) and not low <= held <= top:
+                st.session_state[name] = float(low)
             return self._control(
                 name,
                 lambda: st.slider(
                     label,
-                    0.0,
+                    float(low),
                     top,
-                    step=top / 100,
+                    step=(top - low) / 100,
                     format="%.3f" if top < 1 else "%.1f",
                     key=name,
                     help=help,
@@ -208,7 +205,7 @@ class Controls(Binding):
         if isinstance(held, int) and held > n_columns:
             st.session_state["max_features"] = "all"
         # Option labels must not depend on n_columns: a browser that still shows "all 2" after
-        # the tree moved to all 13 features would send that stale label back (issue 24).
+        # the tree moved to all 13 features would send that stale label back.
         options: list[Any] = ["all", "sqrt", "log2", *range(1, n_columns + 1)]
         return self._control(
             "max_features",
@@ -245,17 +242,17 @@ class Controls(Binding):
         A held step at or beyond the last is the whole tree; when the link asked for a step
         this tree does not reach, the link's notice says so.
         """
-        session = st.session_state
-        whole = _NONE_SHOWN_AS["step"]
+        session, entry = st.session_state, self.settings_type.entries["step"]
+        whole = entry.to_widget(None)
         options: list[int | str] = [*range(n_steps), whole]
 
         def label(value: int | str) -> str:
             return f"{n_steps} of {n_steps}" if value == whole else f"{value} of {n_steps}"
 
         self._stale_label("step", lambda: [label(option) for option in options])
-        held = _from_widget("step", session.get("step"))
+        held = entry.from_widget(session.get("step"))
         if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
-            session["step"] = _to_widget("step", None)
+            session["step"] = whole
             self._fit_link(n_steps=n_steps)
 
         value: int | None = self._control(
@@ -322,7 +319,7 @@ class Controls(Binding):
 
         The labels name each sample's row and class, so they change with the dataset and the
         seed. Streamlit keeps a keyed widget across such a change, and the browser would send
-        the old label back as the value on the next rerun (issue 12's crash). So when the
+        the old label back as the value on the next rerun, crashing the page. So when the
         labels change, the value is set again here, which sends the new label to the browser.
         """
         session = st.session_state

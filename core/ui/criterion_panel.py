@@ -15,15 +15,9 @@ import streamlit as st
 from core.app.models import ModelView, TreeSpec
 from core.app.settings import Settings
 from core.app.words import md
-from core.figures.criterion import (
-    Parting,
-    first_parting,
-    lab_figure,
-    parting_figure,
-    seed_figure,
-    split_lab,
-)
-from core.ui.cached import STUDY_SEEDS, criterion_study
+from core.figures.criterion import Parting, first_parting, split_lab
+from core.figures.criterion_plot import lab_figure, parting_figure, seed_figure
+from core.ui.cached_curves import STUDY_SEEDS, criterion_study
 from core.ui.display import chart
 
 
@@ -92,7 +86,14 @@ def criterion_view(
                 "(stars: the two picks), against how many rows it sends left. Each is a share "
                 "of its own measure, so the two can be laid over each other."
             )
+    over_many_splits(spec)
+    with lab:
+        split_by_hand(settings)
 
+
+def over_many_splits(spec: TreeSpec) -> None:
+    """How often the two trees part over :data:`STUDY_SEEDS` train/test splits, and what it
+    changes: the numbers beside their histogram."""
     st.markdown(f"#### Over {STUDY_SEEDS} train/test splits")
     with st.spinner(f"Growing both trees on {STUDY_SEEDS} splits…", show_time=True):
         study = criterion_study(spec)
@@ -119,26 +120,28 @@ def criterion_view(
             "choices; the page's other settings stay."
         )
 
-    with lab:
-        sides, gains = split_lab(
-            (settings.left_a, settings.left_b), (settings.right_a, settings.right_b)
+
+def split_by_hand(settings: Settings) -> None:
+    """The lab: a two-class split with the counts of its four sliders, both criteria's
+    impurities and gains, in a table beside their bars."""
+    left, right = (settings.left_a, settings.left_b), (settings.right_a, settings.right_b)
+    sides, gains = split_lab(left, right)
+    table, bars = st.columns([2, 3], gap="large")
+    with table:
+        st.dataframe(
+            {
+                "": [side.name for side in sides],
+                "class A": [side.counts[0] for side in sides],
+                "class B": [side.counts[1] for side in sides],
+                "Gini": [round(side.gini, 3) for side in sides],
+                "entropy": [round(side.entropy, 3) for side in sides],
+            },
+            hide_index=True,
         )
-        table, bars = st.columns([2, 3], gap="large")
-        with table:
-            st.dataframe(
-                {
-                    "": [side.name for side in sides],
-                    "class A": [side.counts[0] for side in sides],
-                    "class B": [side.counts[1] for side in sides],
-                    "Gini": [round(side.gini, 3) for side in sides],
-                    "entropy": [round(side.entropy, 3) for side in sides],
-                },
-                hide_index=True,
-            )
-            st.markdown(
-                f"Gain: Gini **{gains['gini']:.3f}** ({gains['gini share']:.0%} of the "
-                f"node's), entropy **{gains['entropy']:.3f}** bits ({gains['entropy share']:.0%}"
-                " of the node's)."
-            )
-        with bars:
-            chart(lab_figure(sides), key="criterion-lab")
+        st.markdown(
+            f"Gain: Gini **{gains['gini']:.3f}** ({gains['gini share']:.0%} of the "
+            f"node's), entropy **{gains['entropy']:.3f}** bits ({gains['entropy share']:.0%}"
+            " of the node's)."
+        )
+    with bars:
+        chart(lab_figure(sides), key="criterion-lab")

@@ -73,7 +73,7 @@ def _kind(controls: Binding) -> DataKind:
         _KINDS,
         format_func=KIND_LABELS.__getitem__,
         # The kind shown is also the default: a page opened from the page list mounts this
-        # control afresh, and without one the browser showed no choice (issue 24).
+        # control afresh, and without one the browser showed no choice.
         default=shown,
         required=True,
         key=KIND_KEY,

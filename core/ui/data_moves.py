@@ -6,8 +6,8 @@ import streamlit as st
 
 from core.app import settings as state
 from core.app.settings import DataKind
+from core.app.settings import to_widget as _to_widget
 from core.ui.cached import catalogue
-from core.ui.url_state import _to_widget
 from core.ui.visit import keep, visit
 
 KIND_KEY = "data_kind"  # the kind control's key (not a setting: the dataset says it)

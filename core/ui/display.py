@@ -46,8 +46,15 @@ def what_to_notice(text: str, *, key: str = "what-to-notice") -> None:
 HOW_COMPUTED = "how-computed"
 
 
-def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
+def how_computed(
+    intro: str,
+    functions: Sequence[Callable[..., Any]],
+    more: Sequence[tuple[str, Sequence[Callable[..., Any]]]] = (),
+) -> None:
     """The real source of the functions doing the work, read at run time.
+
+    ``more`` adds parts after them, each its words and its functions (the open expanders
+    of the page); a function already listed above is not listed again.
 
     The expander is lazy (Streamlit's ``on_change="rerun"``): its code is made and sent only
     while it is open, so the runs of a student who never opens it (most runs of a class) do
@@ -58,12 +65,21 @@ def how_computed(intro: str, functions: Sequence[Callable[..., Any]]) -> None:
     )
     if not box.open:
         return
+    listed: set[Callable[..., Any]] = set()
     with box, st.container(key=f"{HOW_COMPUTED}-code"):
-        st.markdown(intro)
-        for function in functions:
-            module = getattr(function, "__module__", "")
-            st.caption(f"`{module}.{function.__qualname__}`")
-            st.code(_source(function), language="python", line_numbers=True)
+        for words, code in ((intro, functions), *more):
+            st.markdown(words)
+            for function in code:
+                if function not in listed:
+                    listed.add(function)
+                    _listing(function)
+
+
+def _listing(function: Callable[..., Any]) -> None:
+    """One function's name and its source, line-numbered."""
+    module = getattr(function, "__module__", "")
+    st.caption(f"`{module}.{function.__qualname__}`")
+    st.code(_source(function), language="python", line_numbers=True)
 
 
 @functools.cache
@@ -293,9 +309,8 @@ def table(rows: Sequence[dict[str, Any]], **options: Any) -> None:
     """``rows`` (one dict per row, the same keys in each) as a full-width table, no index.
 
     Handed to Streamlit as an Arrow table, which it sends as it is: a list of dicts would
-    become a pandas DataFrame first, then Arrow, about 3 ms of CPU for a table of a dozen
-    rows, against 0.2 ms. Rows Arrow cannot type (a column of text and numbers) go the
-    pandas way.
+    become a pandas DataFrame first, then Arrow, an order of magnitude more work for a table of
+    a dozen rows. Rows Arrow cannot type (a column of text and numbers) go the pandas way.
     """
     try:
         data: Any = pa.Table.from_pylist(list(rows))

@@ -10,7 +10,7 @@ from core.app.lessons import ClassroomLink
 from core.app.pages import HOME, Page
 from core.app.settings import to_query
 from core.ui.cached import catalogue
-from core.ui.class_panel import choice_box, class_panel, class_wrote, opened_view
+from core.ui.page_hooks import page_opened, page_opening, page_wrote
 from core.ui.url_state import navigation
 
 _PAGE_CSS = Path(__file__).with_name("page.css").read_text(encoding="utf-8")
@@ -21,15 +21,14 @@ def open_page(page: Page) -> None:
     st.set_page_config(page_title=page.tab_title, page_icon=page.tab_icon, layout="wide")
     st.html(f"<style>{_PAGE_CSS}</style>")  # style only: it takes no room on the page
     navigation()
-    class_panel(page.path)
-    choice_box()
+    page_opening(page.path)  # class mode's sidebar section, among others
 
 
 def start_home() -> None:
     """Open the home page, which has no settings of its own."""
     open_page(HOME)
-    opened_view(HOME.path)  # a follower's move to the home page: nothing to read
-    class_wrote(HOME.path, {})
+    page_opened(HOME.path)  # a follower's move to the home page: nothing to read
+    page_wrote(HOME.path, {})
 
 
 def link_cards(links: tuple[ClassroomLink, ...], key: str) -> None:

@@ -1,4 +1,4 @@
-"""The parameter map panel (issue 20, part 3): which ``max_depth`` and ``min_samples_leaf``
+"""The parameter map panel: which ``max_depth`` and ``min_samples_leaf``
 score best on this data, as a heat map; a click on a cell grows that tree. On Gini vs entropy,
 the two trees' maps and their difference (:func:`criterion_maps`).
 
@@ -18,11 +18,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
+from core.app.settings import to_widget as _to_widget
 from core.figures.map_difference import MapDifference, param_map_difference_figure
-from core.figures.param_map import ParamMap, clicked_setting, param_grid, param_map_figure
-from core.ui.cached import param_map as cached_param_map
+from core.figures.param_map import ParamMap, param_grid
+from core.figures.param_map_plot import clicked_setting, param_map_figure
+from core.ui.cached_curves import param_map as cached_param_map
 from core.ui.display import plotly_chart
-from core.ui.url_state import _to_widget
 
 #: How a criterion is named in words, where not as it is spelt.
 _NAMES = {"gini": "Gini"}
@@ -96,24 +97,18 @@ def param_map(spec: TreeSpec, view: ModelView, cross_validate: bool) -> ParamMap
     return pmap
 
 
-def param_map_notice(pmap: ParamMap, n_test: int) -> None:
-    """What to notice on the map, in the page's callout style (keyed ``param-map-notice``)."""
-    steadier = (
-        f"One test set of {n_test} rows moves a score in steps of 1/{n_test} "
-        f"({1 / n_test:.1%}): switch on cross-validation for steadier numbers, and to choose "
-        "without looking at the test set."
-        if pmap.n_folds is None
-        else "Cross-validation chooses without looking at the test set; the test score of the "
+def steadier(pmap: ParamMap, n_test: int) -> str:
+    """How far to trust the map's scores: the words that end the map's "what to notice"."""
+    if pmap.n_folds is None:
+        return (
+            f"One test set of {n_test} rows moves a score in steps of 1/{n_test} "
+            f"({1 / n_test:.1%}): switch on cross-validation for steadier numbers, and to choose "
+            "without looking at the test set."
+        )
+    return (
+        "Cross-validation chooses without looking at the test set; the test score of the "
         "chosen tree, above, is then an honest estimate."
     )
-    text = (
-        "Read down a column: deeper trees score better at first, then level off or fall as "
-        "they learn the noise of their training rows. Read along a row: larger leaves pull a "
-        "deep tree back, as a smaller depth does. The best cells are a region, not one point; "
-        f"among equals, prefer the simpler tree (shallower, larger leaves). {steadier}"
-    )
-    with st.container(key="param-map-notice"):
-        st.info(f"**What to notice.** {text}", icon=":material/visibility:")
 
 
 def criterion_maps(

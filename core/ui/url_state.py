@@ -15,7 +15,6 @@ link reproduces the view.
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -24,23 +23,11 @@ from streamlit.errors import StreamlitPageNotFoundError
 from core.app import settings as state
 from core.app.pages import PAGES, Page
 from core.ui.cached import catalogue
-from core.ui.class_panel import class_wrote, opened_view
 from core.ui.internals import history_navigation, sent_label, unread_browser_states
+from core.ui.page_hooks import page_opened, page_wrote
 from core.ui.visit import keep, visit
 
 # --- URL state -----------------------------------------------------------------------------
-
-# A widget cannot hold None as a choice reliably (None means "no choice" to several of them),
-# so a setting that may be None shows it under its label in the table ("no limit").
-_NONE_SHOWN_AS = {entry.name: entry.none for entry in state.TABLE if entry.none}
-
-
-def _to_widget(name: str, value: Any) -> Any:
-    return _NONE_SHOWN_AS[name] if value is None and name in _NONE_SHOWN_AS else value
-
-
-def _from_widget(name: str, value: Any) -> Any:
-    return None if name in _NONE_SHOWN_AS and value == _NONE_SHOWN_AS[name] else value
 
 
 def _url_query(form: state.Form) -> dict[str, str]:
@@ -104,7 +91,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     Every other rerun carries the URL the browser showed when the visitor acted, which can be
     older than the URL the last run wrote: five quick arrow presses on a slider send five
     reruns, and the later ones may leave before the browser has taken the first run's URL. Such
-    a URL is stale, not a link, and reading it would move the slider back (issue 12).
+    a URL is stale, not a link, and reading it would move the slider back.
 
     A fresh session is not always an arrival. When the server a student was on dies, the
     browser reconnects (through the load balancer) to a server that has never seen it, keeps
@@ -120,12 +107,12 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
     in the page list opens a page without them.
     """
     query = _url_query(form)
-    teachers = opened_view(page.path)  # a follower opens the teacher's view as a link
+    handed = page_opened(page.path)  # e.g. a follower opens the teacher's view as a link
     now = visit()
     unread = frozenset(unread_browser_states()) if now.page is None and query else frozenset()
     arrived, held = now.arrival(page.path, form, query, history_navigation(), unread)
-    if teachers is not None:
-        query = {name: value for name, value in teachers.items() if name in form.entries}
+    if handed is not None:
+        query = {name: value for name, value in handed.items() if name in form.entries}
         arrived, held = True, frozenset()
     if arrived:
         source = query if query else now.carried
@@ -139,7 +126,7 @@ def arrive(page: Page, form: state.Form) -> state.Settings:
             held = frozenset()
         for name, value in settings.items:
             if name not in held:
-                st.session_state[name] = _to_widget(name, value)
+                st.session_state[name] = form.entries[name].to_widget(value)
         now = now.adopt(settings, notices)
     now = now.run(page.path, held)
     keep(now)
@@ -158,7 +145,7 @@ def finish(settings: state.Settings) -> dict[str, str]:
         st.query_params.from_dict(query)
     keep(visit().finish(settings, query, state.to_query(settings, full=True)))
     if visit().page is not None:
-        class_wrote(str(visit().page), query)
+        page_wrote(str(visit().page), query)
     return query
 
 

@@ -18,13 +18,8 @@ from core.app.models import ModelView, affordable, forest_spec
 from core.app.settings import DatasetShape, Settings
 from core.data.datasets import sine_curve
 from core.figures.glance import glance_figure
-from core.figures.variance import (
-    Spread,
-    averaging_figure,
-    compute_spread,
-    decomposition_figure,
-    spread_figure,
-)
+from core.figures.variance import Decomposition, Spread, compute_spread
+from core.figures.variance_plot import averaging_figure, decomposition_figure, spread_figure
 from core.ui.cached import built_once, fit_forest, view_of
 from core.ui.display import chart, plotly_chart
 
@@ -83,6 +78,33 @@ def variance_view(settings: Settings, shape: DatasetShape) -> None:
     """The view: the trees over each other, the numbers, and error against trees averaged."""
     columns = (settings.x, settings.y) if shape.task == "classification" else (0,)
     view = view_of(settings, columns)
+    forest, spread = resampled_trees(settings, shape, view, columns)
+    picture, numbers = st.columns([3, 2], gap="large")
+    with picture:
+        figure = built_once(
+            [forest],
+            ("spread-figure", settings.average),
+            lambda: spread_figure(spread, average=settings.average),
+        )
+        chart(figure, key="variance-trees")
+    with numbers:
+        if spread.parts is not None:
+            error_parts(spread, spread.parts)
+        else:
+            agreement(spread)
+        chart(averaging_figure(spread), key="variance-curve")
+    st.caption(
+        f"{spread.n_trees} trees with this page's settings (max_depth, max_features, criterion), "
+        f"each grown on its own bootstrap resample of the training rows, on the plotted "
+        f"{'features' if view.classify else 'feature'} only: "
+        f"{', '.join(view.names)}."
+    )
+
+
+def resampled_trees(
+    settings: Settings, shape: DatasetShape, view: ModelView, columns: tuple[int, ...]
+) -> tuple[Any, Spread]:
+    """The forest of ``resamples`` trees on the plotted ``columns``, and what they say."""
     wanted = forest_spec(
         settings, shape, columns=columns, n_estimators=settings.resamples, bootstrap=True
     )
@@ -100,55 +122,44 @@ def variance_view(settings: Settings, shape: DatasetShape) -> None:
             ("spread", settings.dataset),
             lambda: spread_of(forest, view, settings.dataset),
         )
-    K = spread.n_trees
-    picture, numbers = st.columns([3, 2], gap="large")
-    with picture:
-        figure = built_once(
-            [forest],
-            ("spread-figure", settings.average),
-            lambda: spread_figure(spread, average=settings.average),
+    return forest, spread
+
+
+def error_parts(spread: Spread, parts: Decomposition) -> None:
+    """To regress: one tree's error and their average's, and the parts the gap is made of."""
+    st.metric("One tree's test MSE (mean of the K)", f"{parts.trees_error:.3g}")
+    st.metric("Their average's test MSE", f"{parts.average_error:.3g}")
+    chart(decomposition_figure(parts), key="variance-parts")
+    if parts.bias2 is not None:
+        st.caption(
+            f"On these {len(spread.test_y)} test rows bias², variance and noise add up "
+            f"to {parts.bias2 + parts.variance + (parts.noise or 0.0):.4g}; one tree's "
+            f"error is {parts.trees_error:.4g}. The difference, {parts.rest:.2g}, is "
+            "chance: the noise and the average's miss happen to line up a little on "
+            "these rows; over many test sets it averages to zero."
         )
-        chart(figure, key="variance-trees")
-    with numbers:
-        if spread.parts is not None:
-            parts = spread.parts
-            st.metric("One tree's test MSE (mean of the K)", f"{parts.trees_error:.3g}")
-            st.metric("Their average's test MSE", f"{parts.average_error:.3g}")
-            chart(decomposition_figure(parts), key="variance-parts")
-            if parts.bias2 is not None:
-                st.caption(
-                    f"On these {len(spread.test_y)} test rows bias², variance and noise add up "
-                    f"to {parts.bias2 + parts.variance + (parts.noise or 0.0):.4g}; one tree's "
-                    f"error is {parts.trees_error:.4g}. The difference, {parts.rest:.2g}, is "
-                    "chance: the noise and the average's miss happen to line up a little on "
-                    "these rows; over many test sets it averages to zero."
-                )
-            else:
-                st.caption(
-                    "One tree's error = the average's error + the variance, exactly, on these "
-                    "rows. The average's error holds the bias² and the noise together: without "
-                    "the noise-free curve they cannot be told apart."
-                )
-        else:
-            agree = "–" if spread.agreement is None else f"{spread.agreement:.1%}"
-            st.metric("One tree's test accuracy (mean of the K)", f"{1 - spread.tree_error:.3f}")
-            st.metric("Their average's test accuracy", f"{1 - spread.error_by_k[-1]:.3f}")
-            st.metric(
-                "Two trees agree on a test row",
-                agree,
-                help="Over every pair of the K trees and every test row: the share where both "
-                "trees give the same class.",
-            )
-            st.caption(
-                "Grey shading: how many trees disagree there (white: all agree). Each thin line "
-                "is one tree's boundary; the thick one is their average's."
-            )
-        chart(averaging_figure(spread), key="variance-curve")
+    else:
+        st.caption(
+            "One tree's error = the average's error + the variance, exactly, on these "
+            "rows. The average's error holds the bias² and the noise together: without "
+            "the noise-free curve they cannot be told apart."
+        )
+
+
+def agreement(spread: Spread) -> None:
+    """To classify: one tree's accuracy and their average's, and how often two trees agree."""
+    agree = "–" if spread.agreement is None else f"{spread.agreement:.1%}"
+    st.metric("One tree's test accuracy (mean of the K)", f"{1 - spread.tree_error:.3f}")
+    st.metric("Their average's test accuracy", f"{1 - spread.error_by_k[-1]:.3f}")
+    st.metric(
+        "Two trees agree on a test row",
+        agree,
+        help="Over every pair of the K trees and every test row: the share where both "
+        "trees give the same class.",
+    )
     st.caption(
-        f"{K} trees with this page's settings (max_depth, max_features, criterion), each grown "
-        f"on its own bootstrap resample of the training rows, on the plotted "
-        f"{'features' if view.classify else 'feature'} only: "
-        f"{', '.join(view.names)}."
+        "Grey shading: how many trees disagree there (white: all agree). Each thin line "
+        "is one tree's boundary; the thick one is their average's."
     )
 
 

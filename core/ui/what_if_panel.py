@@ -16,7 +16,7 @@ import streamlit as st
 
 from core.app.edits import VALUE_LIMIT, apply_edits, edits_between
 from core.app.models import ModelView
-from core.app.settings import SAMPLE_SETTINGS, edits_to_keep
+from core.app.settings import SAMPLE_SETTINGS, Settings, edits_to_keep
 from core.app.words import md, path_in_words
 from core.figures import boundary_figure, regression_figure
 from core.figures.contributions import (
@@ -30,6 +30,7 @@ from core.ui.binding import Binding
 from core.ui.cached import built_once
 from core.ui.display import chart
 from core.ui.internals import unread_browser_states
+from core.ui.visit import visit
 
 #: The sample (by the settings that pick it) and the edits the inputs showed last run.
 _SHOWN = "what-if-shown"
@@ -41,13 +42,14 @@ def edited_row(controls: Binding, view: ModelView, sample: int) -> np.ndarray:
     (so the link carries them) and returns the edited row.
 
     Call before ``controls.finish()``. The inputs hold the truth, except when the settings
-    this run starts from bring other edits than the inputs showed (a link, the back button)
-    or the traced sample changed (another sample, dataset, seed or test size: edits belong to
-    their sample, and it starts again from its own values): then the inputs are set again.
+    the previous run ended on (the full run's or the fragment's, see :func:`_ended_on`) bring
+    other edits than the inputs showed (a link, the back button) or the traced sample changed
+    (another sample, dataset, seed or test size: edits belong to their sample, and it starts
+    again from its own values): then the inputs are set again.
     """
     session = st.session_state
     now = controls.settings
-    start = edits_to_keep(controls.last, now)
+    start = edits_to_keep(_ended_on(controls), now)
     # The sample, and which of its features the inputs show: with the plotted pair the
     # inputs follow x and y, so an input keyed by its place may now show another feature.
     sample_is = (tuple(now.values()[name] for name in SAMPLE_SETTINGS), view.columns)
@@ -79,6 +81,18 @@ def edited_row(controls: Binding, view: ModelView, sample: int) -> np.ndarray:
     edits = controls.hold("edit", edits_between(original, np.asarray(values), view.columns))
     session[_SHOWN] = (sample_is, edits)
     return apply_edits(original, view.columns, edits)
+
+
+def _ended_on(controls: Binding) -> Settings:
+    """The settings the previous run ended on, which the inputs show.
+
+    A full run starts from them (``controls.last``). A rerun of the page's fragment finds the
+    ``Controls`` of the last full run, whose ``last`` is older than the fragment's own last
+    run: taking that run's edits as news from a link would put the inputs back to them after
+    every edit the fragment's reruns made since.
+    """
+    ended = visit().last
+    return controls.last if ended is None else ended
 
 
 def _browser_holds(keys: list[str]) -> bool:

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("package", ["app", "data", "engine", "figures"])
+@pytest.mark.parametrize("package", ["app", "classroom", "data", "engine", "figures"])
 def test_only_core_ui_imports_streamlit(package: str) -> None:
     for source in (ROOT / "core" / package).glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):

@@ -1,4 +1,4 @@
-"""core/app/settings.py: settings read from a URL, and written back, never raise on user input."""
+"""core/app/settings: settings read from a URL, and written back, never raise on user input."""
 
 from __future__ import annotations
 

@@ -9,7 +9,8 @@ import pytest
 
 from core import DecisionTreeClassifier, DecisionTreeRegressor
 from core.app import words
-from core.engine.node_splits import StopReason, compare_with_best, why_leaf
+from core.engine.node_splits import StopReason, why_leaf
+from core.engine.splits import compare_with_best
 
 # Four points on a line: x <= 1.5 is class 0, x > 1.5 class 1; a second, useless feature.
 X_TOY = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [3.0, 5.0]])

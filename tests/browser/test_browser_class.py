@@ -38,12 +38,12 @@ from typing import Any
 import pytest
 from browser_helpers import VIEWPORT, AppPage
 
-from core.app.class_check import WAIT
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
 from deploy.haproxy import haproxy_binary
 from deploy.process import LiveServer
 from deploy.redis_server import redis_binary
 from deploy.replicas import Cluster, Replica
+from server.class_check import WAIT
 from tests.live_app import free_port
 
 pytestmark = pytest.mark.browser

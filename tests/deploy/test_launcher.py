@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from launched import Launched, descendants, environment, haproxy_installed, still_alive
 
-from core.app import store
+from core.classroom import store
 from deploy.haproxy import (
     COOKIE,
     Backend,

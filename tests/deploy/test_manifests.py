@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from core.app.store import REDIS_URL_VARIABLE
+from core.classroom.store import REDIS_URL_VARIABLE
 from deploy.haproxy import CONTAINER_PORT, compose_config
 from deploy.replicas import DEFAULT_REPLICAS, replica_command
 
@@ -198,7 +198,7 @@ def test_the_build_context_holds_the_app_and_its_config_and_nothing_else() -> No
         "datasets/manifest.json",
     }
     assert needed <= context
-    for folder in ("pages", "core", "datasets"):
+    for folder in ("pages", "core", "server", "datasets"):
         tracked = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.py")}
         tracked |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.csv")}
         assert tracked <= context, folder
@@ -405,7 +405,7 @@ def test_every_serving_path_starts_serve_py_with_the_class_check() -> None:
     for command in (recipe("run"), recipe("dev"), exec_form(cmd), replica_command(8641)):
         assert command[command.index("run") + 1] == "serve.py", command
     served = (ROOT / "serve.py").read_text(encoding="utf-8")
-    # The middleware's order itself is checked on the imported app (tests/app/test_frontend_files).
+    # The middleware order is checked on the imported app (tests/server/test_frontend_files).
     assert "check_middleware(classroom)" in served
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from core import (
     DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier, RandomForestRegressor
 )
-from core.engine import criteria, grow, scan, walk
+from core.engine import criteria, grow, scan, sorting, walk
 from core.engine.compiled import compile_everything
 
 compile_everything()
@@ -53,7 +53,7 @@ for data in kinds:
     criteria.weighted_median(fixed_targets)
 functions = {
     "grow_tree": grow.grow_tree,
-    "rows_in_bag": grow.rows_in_bag,
+    "rows_in_bag": sorting.rows_in_bag,
     "score_splits": scan.score_splits,
     "node_statistics": criteria.node_statistics,
     "node_gini": criteria.node_gini,

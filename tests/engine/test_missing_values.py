@@ -250,7 +250,8 @@ def test_scan_feature_lists_missing_candidates_in_search_order() -> None:
 
 @needs_core
 def test_why_this_split_sees_the_missing_direction() -> None:
-    from core.engine.node_splits import evaluate_split, split_candidates
+    from core.engine.node_splits import split_candidates
+    from core.engine.splits import evaluate_split
 
     X, y = make_data(1, 0.2)
     model = DecisionTreeClassifier(max_depth=4, min_samples_leaf=20).fit(X, y)

@@ -15,15 +15,7 @@ from conftest import TREE_ARRAYS, make_sine, train_test
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
 
-from core.engine.node_splits import (
-    StopReason,
-    best_split,
-    compare_with_best,
-    evaluate_split,
-    node_rows,
-    split_candidates,
-    why_leaf,
-)
+from core.engine.node_splits import StopReason, node_rows, split_candidates, why_leaf
 from core.engine.replay import (
     estimator_after,
     estimator_of,
@@ -31,6 +23,7 @@ from core.engine.replay import (
     prefix_after,
     tree_after,
 )
+from core.engine.splits import best_split, compare_with_best, evaluate_split
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 

@@ -11,16 +11,8 @@ from sklearn.datasets import load_wine
 from sklearn.model_selection import train_test_split as sk_split
 
 from core.engine.tree import DecisionTreeClassifier
-from core.figures.criterion import (
-    entropy,
-    first_parting,
-    gini,
-    lab_figure,
-    parting_figure,
-    seed_figure,
-    seed_study,
-    split_lab,
-)
+from core.figures.criterion import entropy, first_parting, gini, seed_study, split_lab
+from core.figures.criterion_plot import lab_figure, parting_figure, seed_figure
 
 
 def test_the_impurities_by_their_formulas() -> None:

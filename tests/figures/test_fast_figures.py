@@ -24,7 +24,7 @@ from core import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from core.engine.node_splits import compare_with_best
+from core.engine.splits import compare_with_best
 from core.figures import (
     boundary_figure,
     compute_boundary,

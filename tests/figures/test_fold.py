@@ -164,13 +164,13 @@ def test_sizes_known_from_other_depths_give_the_same_estimates(monkeypatch) -> N
     drawings = [build_tree_diagram(model, max_depth=d, **common) for d in (1, 2, 3, None)]
     alone = [estimated_size(d, detail=kind) for d in drawings for kind in ("detailed", "beginner")]
     measured: list[int] = []
-    real_rows = tree_dot._node_rows
+    real_rows = tree_dot.node_rows
 
     def counting(diagram, node, *args):  # type: ignore[no-untyped-def]
         measured.append(node.node_id)
         return real_rows(diagram, node, *args)
 
-    monkeypatch.setattr(tree_dot, "_node_rows", counting)
+    monkeypatch.setattr(tree_dot, "node_rows", counting)
     known: dict = {}
     shared = [
         estimated_size(d, detail=kind, known=known)

@@ -10,10 +10,12 @@ from numpy.testing import assert_allclose
 from sklearn.datasets import load_iris
 
 from core.app.words import comparison_sentence
-from core.engine.node_splits import compare_with_best, split_candidates
+from core.engine.node_splits import split_candidates
 from core.engine.replay import estimator_after, growth_steps, prefix_after
+from core.engine.splits import compare_with_best
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from core.figures.boundary import boundary_figure, compute_boundary
+from core.figures.boundary import compute_boundary
+from core.figures.boundary_plot import boundary_figure
 from core.figures.growth import (
     add_split_segment,
     boundary_split_segment,

@@ -17,14 +17,8 @@ from core.figures.map_difference import (
     MapDifference,
     param_map_difference_figure,
 )
-from core.figures.param_map import (
-    CURRENT_COLOR,
-    DEPTHS,
-    LEAF_SIZES,
-    ParamMap,
-    clicked_setting,
-    compute_param_map,
-)
+from core.figures.param_map import DEPTHS, LEAF_SIZES, ParamMap, compute_param_map
+from core.figures.param_map_plot import CURRENT_COLOR, clicked_setting
 from tests.figures.test_fast_figures import assert_valid
 from tests.figures.test_param_map import rows
 

@@ -18,16 +18,14 @@ from core.data.catalogue import load_dataset
 from core.data.datasets import train_test_split
 from core.engine.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from core.figures.param_map import (
-    CURRENT_COLOR,
     DEPTHS,
     LEAF_SIZES,
     ParamMap,
-    clicked_setting,
     compute_param_map,
     fold_labels,
     param_grid,
-    param_map_figure,
 )
+from core.figures.param_map_plot import CURRENT_COLOR, clicked_setting, param_map_figure
 from tests.figures.test_fast_figures import assert_valid
 
 #: The page's default plotted pair of each dataset (the manifest's suggested pair).

@@ -148,7 +148,8 @@ def test_path_in_words_says_a_value_was_missing(titanic_like) -> None:
 def test_a_one_hot_axis_is_no_and_yes_and_missing_values_leave_the_grid_whole(
     titanic_like,
 ) -> None:
-    from core.figures.boundary import boundary_figure, compute_boundary
+    from core.figures.boundary import compute_boundary
+    from core.figures.boundary_plot import boundary_figure
 
     X, y = titanic_like
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
@@ -164,7 +165,8 @@ def test_a_one_hot_axis_is_no_and_yes_and_missing_values_leave_the_grid_whole(
 
 
 def test_split_scan_curve_has_one_point_per_threshold_with_missing_values(titanic_like) -> None:
-    from core.figures.impurity_curves import compute_split_scan, split_scan_figure
+    from core.figures.impurity_curves import compute_split_scan
+    from core.figures.impurity_plot import split_scan_figure
 
     X, y = titanic_like
     model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)

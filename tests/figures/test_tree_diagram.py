@@ -11,7 +11,7 @@ import pytest
 
 from core import DecisionTreeClassifier, DecisionTreeRegressor, RandomForestClassifier
 from core.figures import build_tree_diagram, to_dot
-from core.figures.tree_dot import escape_html, format_number
+from core.figures.node_label import escape_html, format_number
 
 from .conftest import HandTree
 

@@ -10,11 +10,10 @@ import pytest
 
 from core.data.datasets import make_sine, sine_curve
 from core.engine.forest import RandomForestClassifier, RandomForestRegressor
-from core.figures.variance import (
+from core.figures.variance import compute_spread, decomposition
+from core.figures.variance_plot import (
     _edges,
     averaging_figure,
-    compute_spread,
-    decomposition,
     decomposition_figure,
     spread_figure,
     step_points,

@@ -16,7 +16,7 @@ from core.app.words import why_leaf_sentence
 from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
-from core.ui import panels
+from core.ui import diagram_panel, panels
 from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
 from tests.pages.page_helpers import (
     RANDOM_FOREST,
@@ -187,7 +187,7 @@ def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
     # The levels a diagram shows are chosen once per leaf the traced sample reaches (and the
     # length of its number): a second sample down the same path takes that choice, and its
     # drawing is the one a fresh choice gives.
-    choices = count_calls(monkeypatch, panels, "choose_fold")
+    choices = count_calls(monkeypatch, diagram_panel, "choose_fold")
     clear_caches()
     app = open_page(SINGLE_TREE, max_depth="4")
     drawn = {0: svg(app)}

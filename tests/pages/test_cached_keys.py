@@ -11,7 +11,7 @@ from core.app import cost as app_cost
 from core.app.cost import forest_seconds
 from core.app.models import ForestSpec, TreeSpec, affordable
 from core.data.source import Source
-from core.ui import cached
+from core.ui import cached, cached_curves
 from tests.pages.page_helpers import count_calls
 
 WINE = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", max_depth=4)
@@ -20,19 +20,19 @@ WINE = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", 
 @pytest.fixture
 def curve_fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the depth curves actually computed (not served from the cache)."""
-    cached._depth_curve.clear()
-    yield count_calls(monkeypatch, cached, "compute_depth_curve")
-    cached._depth_curve.clear()
+    cached_curves._depth_curve.clear()
+    yield count_calls(monkeypatch, cached_curves, "compute_depth_curve")
+    cached_curves._depth_curve.clear()
 
 
 def test_the_depth_curve_is_computed_once_for_every_depth_and_criterion(curve_fits):
-    first = cached.depth_curve(WINE)
+    first = cached_curves.depth_curve(WINE)
     for changed in (
         replace(WINE, max_depth=9),
         replace(WINE, max_depth=None, criterion="entropy"),
         replace(WINE, ccp_alpha=0.01, min_samples_split=5, min_impurity_decrease=0.02),
     ):
-        again = cached.depth_curve(changed)
+        again = cached_curves.depth_curve(changed)
         np.testing.assert_array_equal(again.test, first.test)
         np.testing.assert_array_equal(again.train, first.train)
     assert len(curve_fits) == 1
@@ -48,8 +48,8 @@ def test_the_depth_curve_is_computed_once_for_every_depth_and_criterion(curve_fi
     ],
 )
 def test_what_the_depth_curve_reads_still_makes_a_new_curve(curve_fits, changed):
-    cached.depth_curve(WINE)
-    cached.depth_curve(changed)
+    cached_curves.depth_curve(WINE)
+    cached_curves.depth_curve(changed)
     assert len(curve_fits) == 2
 
 
@@ -82,21 +82,21 @@ def test_the_curves_longer_forest_stays_under_the_ceiling(monkeypatch):
     cached.clear_caches()
     spec, cost = affordable(IRIS_FOREST, view)
     assert spec.n_estimators == 10 and not cost.too_big
-    curve = cached.forest_curve(spec, cost)
+    curve = cached_curves.forest_curve(spec, cost)
     np.testing.assert_array_equal(curve.n_trees, np.arange(1, 41))
     cached.clear_caches()
 
 
 def test_the_criterion_study_is_grown_once_for_every_page_seed(monkeypatch):
-    cached._criterion_study.clear()
-    studies = count_calls(monkeypatch, cached, "seed_study")
-    first = cached.criterion_study(WINE)
-    again = cached.criterion_study(replace(WINE, seed=7, criterion="entropy"))
+    cached_curves._criterion_study.clear()
+    studies = count_calls(monkeypatch, cached_curves, "seed_study")
+    first = cached_curves.criterion_study(WINE)
+    again = cached_curves.criterion_study(replace(WINE, seed=7, criterion="entropy"))
     np.testing.assert_array_equal(again.accuracy_gap, first.accuracy_gap)
     assert len(studies) == 1, "the study grows its own seeds and criteria"
-    cached.criterion_study(replace(WINE, max_depth=2))  # what it reads makes a new study
+    cached_curves.criterion_study(replace(WINE, max_depth=2))  # what it reads makes a new study
     assert len(studies) == 2
-    cached._criterion_study.clear()
+    cached_curves._criterion_study.clear()
 
 
 # --- a forest with more trees grows only the new ones ----------------------------------------

@@ -26,11 +26,11 @@ from page_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
-from core.app import class_check
-from core.app.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
 from core.app.pages import GROW_STEP_BY_STEP
-from core.app.store import REDIS_URL_VARIABLE, RedisStore
-from core.ui.class_panel import classroom
+from core.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.classroom import check as protocol
+from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
+from core.ui.classroom import classroom
 from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
@@ -178,7 +178,7 @@ def test_only_the_teacher_controls_the_class() -> None:
 
 @pytest.mark.parametrize("path", [SINGLE_TREE, STEP_PAGE])
 def test_a_class_survives_an_unreachable_store(path: Any, monkeypatch: Any) -> None:
-    from core.app.store import StoreDown
+    from core.classroom.store import StoreDown
 
     teacher, code = start_class(path)
     student = join(code, path)
@@ -301,7 +301,7 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
 ) -> None:
     """Started by ``serve.py``, a student's sidebar holds the script that asks
     ``/api/class/CODE`` (no fragment on a timer); the run it asks for opens the teacher's view."""
-    monkeypatch.setattr(class_check, "_served", [True])
+    monkeypatch.setattr(protocol, "_served", [True])
     teacher, code = start_class()
     student = join(code)
     check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")

@@ -11,7 +11,7 @@ from page_helpers import (
     raw_query_of,
 )
 
-from core.ui.cached import STUDY_SEEDS
+from core.ui.cached_curves import STUDY_SEEDS
 
 
 def test_the_link_opens_the_three_parts() -> None:

@@ -29,7 +29,7 @@ from streamlit.testing.v1.element_tree import Widget
 from core.app.models import TreeSpec
 from core.data.source import Source
 from core.figures.param_map import DEPTHS, LEAF_SIZES, column_scores, compute_param_map
-from core.ui import cached
+from core.ui import cached_curves
 
 MAP = "param-map"
 
@@ -111,9 +111,9 @@ def metric(app: AppTest, label: str) -> str:
 @pytest.fixture
 def maps_scored(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the maps actually scored (not served from the cache)."""
-    cached._param_map.clear()
-    yield count_calls(monkeypatch, cached, "compute_param_map")
-    cached._param_map.clear()
+    cached_curves._param_map.clear()
+    yield count_calls(monkeypatch, cached_curves, "compute_param_map")
+    cached_curves._param_map.clear()
 
 
 def test_the_link_opens_the_map_of_the_pages_own_tree():
@@ -210,8 +210,8 @@ def test_another_pages_view_shows_no_map_and_no_error(maps_scored):
 
 def test_the_maps_cache_key_leaves_out_the_two_settings_it_maps(maps_scored):
     wine = TreeSpec(source=Source.table("wine"), columns=(6, 12), criterion="gini", max_depth=4)
-    first = cached.param_map(wine)
-    moved = cached.param_map(replace(wine, max_depth=None, min_samples_leaf=25))
+    first = cached_curves.param_map(wine)
+    moved = cached_curves.param_map(replace(wine, max_depth=None, min_samples_leaf=25))
     assert len(maps_scored) == 1
     assert first.current == (4, 1) and moved.current == (None, 25)
     np.testing.assert_array_equal(first.scores, moved.scores)
@@ -221,6 +221,6 @@ def test_the_maps_cache_key_leaves_out_the_two_settings_it_maps(maps_scored):
         replace(wine, seed=1),
         replace(wine, max_depth=15),  # off the grid: a row of its own
     ):
-        cached.param_map(changed)
-    cached.param_map(wine, 5)
+        cached_curves.param_map(changed)
+    cached_curves.param_map(wine, 5)
     assert len(maps_scored) == 6

@@ -3,6 +3,10 @@ sample they belong to."""
 
 from __future__ import annotations
 
+from typing import Any
+from unittest import mock
+
+import streamlit.testing.v1.local_script_runner as runner
 from page_helpers import (
     SINGLE_TREE,
     assert_healthy,
@@ -13,9 +17,29 @@ from page_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+#: The source article's tree; its test sample #0 is a setosa with values 4.7, 3.2, 1.3, 0.2.
+ARTICLE = {"dataset": "iris", "max_depth": "2", "fit": "all", "seed": "3", "test_size": "0.2"}
+
 
 def _said(app: AppTest, start: str) -> bool:
     return any(m.value.startswith(start) for m in app.markdown)
+
+
+def _in_the_fragment(app: AppTest, widget: Any) -> AppTest:
+    """Run ``widget``'s change as the browser does for a widget inside the page's fragment
+    (``st.fragment``): only the fragment reruns, with the ``Controls`` of the last full run.
+
+    ``AppTest`` runs the whole script on every change, which hides what a fragment's rerun
+    sees; this asks its runner for a rerun of the page's one fragment instead.
+    """
+    (fragment,) = app._fragment_storage._fragments  # the page's one fragment, by its id
+    rerun = runner.RerunData
+
+    def scoped(**data: Any) -> Any:
+        return rerun(**data, fragment_id_queue=[fragment])
+
+    with mock.patch.object(runner, "RerunData", scoped):
+        return widget.run()
 
 
 def test_a_link_with_edits_opens_the_edited_sample() -> None:
@@ -106,3 +130,27 @@ def test_another_plotted_pair_keeps_the_edits_by_feature() -> None:
     assert app.number_input(key="what-if-0-0").value != first, "sepal length's own value"
     assert app.number_input(key="what-if-0-1").value == 2.0
     assert raw_query_of(app)["edit"] == "3~2"
+
+
+def test_edits_typed_one_after_another_in_the_fragment_all_stay() -> None:
+    app = open_page(SINGLE_TREE, view="what-if", **ARTICLE)
+    flower = [5.9, 3.0, 5.1, 1.8]  # the article's "predict a new flower"
+    for feature, value in enumerate(flower):
+        _in_the_fragment(app, app.number_input(key=f"what-if-0-{feature}").set_value(value))
+        assert_healthy(app)
+        shown = [app.number_input(key=f"what-if-0-{i}").value for i in range(feature + 1)]
+        assert shown == flower[: feature + 1], f"the inputs after edit {feature + 1}"
+        link = "_".join(f"{i}~{v:g}" for i, v in enumerate(flower[: feature + 1]))
+        assert raw_query_of(app).get("edit") == link, f"the link after edit {feature + 1}"
+    # Petal length 5.1 > 2.45 and petal width 1.8 > 1.75: the tree's right-hand leaf.
+    assert any("so the tree predicts **virginica**" in m.value for m in app.markdown)
+
+
+def test_plus_on_two_inputs_in_the_fragment_keeps_both_steps() -> None:
+    app = open_page(SINGLE_TREE, view="what-if", **ARTICLE)
+    _in_the_fragment(app, app.number_input(key="what-if-0-0").increment())
+    _in_the_fragment(app, app.number_input(key="what-if-0-1").increment())
+    assert_healthy(app)
+    assert app.number_input(key="what-if-0-0").value == 4.7 + 0.01
+    assert app.number_input(key="what-if-0-1").value == 3.2 + 0.01
+    assert raw_query_of(app).get("edit") == f"0~{4.7 + 0.01!r}_1~{3.2 + 0.01!r}"

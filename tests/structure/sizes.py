@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WATCHED = ("core", "pages")
+WATCHED = ("core", "server", "pages")
 MODULE_LINES = 400
 FUNCTION_LINES = 60
 

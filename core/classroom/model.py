@@ -1,0 +1,251 @@
+"""What a class is made of: its code, what the teacher shows, its polls and their answers.
+
+Plain values, each written to the class's store as JSON and read back from it
+(:mod:`core.classroom.room` keeps them); the teacher's session holds a :class:`Teacher`.
+
+The module is pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+#: Letters and digits that cannot be mistaken for one another when read off a projector
+#: (no 0/O/D/Q, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V).
+ALPHABET = "ACEFHJKMNPRTWXY3479"
+CODE_LENGTH = 5
+#: Longest question and option a teacher can type, and most options.
+QUESTION_CHARACTERS = 200
+OPTION_CHARACTERS = 80
+MOST_OPTIONS = 6
+
+PollKind = Literal["split", "choice"]
+
+
+class NotTeacher(PermissionError):
+    """A change of the class asked for without the class's secret."""
+
+
+class NoClass(LookupError):
+    """The class is not (or no longer) in the store: ended, expired, or never started."""
+
+
+def clean_code(typed: str) -> str | None:
+    """The class code in ``typed`` (any case, spaces and dashes ignored), or None if none.
+
+    >>> clean_code(" kx-3 9p ")
+    'KX39P'
+    """
+    code = "".join(ch for ch in typed.upper() if ch.isalnum())
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        return None
+    return code
+
+
+# --- what the class shows --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A page and its settings: what the teacher shows, and what followers open.
+
+    Attributes
+    ----------
+    page : str
+        The page's script (``"pages/1_Single_tree.py"``, ``"app.py"``).
+    query : mapping of str to str
+        Its settings as its link writes them.
+    """
+
+    page: str
+    query: Mapping[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"page": self.page, "query": dict(self.query)}
+
+    @classmethod
+    def from_dict(cls, held: Any) -> Shown | None:
+        """The value :meth:`as_dict` wrote, or None when ``held`` is not one."""
+        if not isinstance(held, dict) or not isinstance(held.get("page"), str):
+            return None
+        query = held.get("query", {})
+        if not isinstance(query, dict):
+            return None
+        return cls(held["page"], {str(k): str(v) for k, v in query.items()})
+
+
+@dataclass(frozen=True)
+class Poll:
+    """A question the teacher put to the class.
+
+    Attributes
+    ----------
+    number : int
+        Its number in the class (1, 2, ...): its answers are kept under it.
+    kind : {"split", "choice"}
+        "split": where will the tree split node ``node`` of the tree ``shown`` draws? Each
+        answer is a feature and a threshold. "choice": one of ``options``.
+    question : str
+        The question as the teacher typed it (shown escaped), or the split question.
+    options : tuple of str
+        A choice's options.
+    shown : Shown or None
+        A split poll's page and settings: the tree every answer is scored on.
+    node : int
+        A split poll's node.
+    revealed : bool
+        Whether the teacher has revealed the answer (a split) or the counts (a choice).
+    """
+
+    number: int
+    kind: PollKind
+    question: str
+    options: tuple[str, ...] = ()
+    shown: Shown | None = None
+    node: int = 0
+    revealed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "question": self.question,
+            "options": list(self.options),
+            "shown": self.shown.as_dict() if self.shown is not None else None,
+            "node": self.node,
+            "revealed": self.revealed,
+        }
+
+    @classmethod
+    def from_dict(cls, held: Any) -> Poll | None:
+        if not isinstance(held, dict) or held.get("kind") not in ("split", "choice"):
+            return None
+        try:
+            return cls(
+                number=int(held["number"]),
+                kind=held["kind"],
+                question=str(held["question"]),
+                options=tuple(str(option) for option in held.get("options", ())),
+                shown=Shown.from_dict(held.get("shown")),
+                node=int(held.get("node", 0)),
+                revealed=bool(held.get("revealed", False)),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class SplitAnswer:
+    """A student's split: rows with ``feature`` ≤ ``threshold`` go left."""
+
+    feature: int
+    threshold: float
+
+
+@dataclass(frozen=True)
+class ChoiceAnswer:
+    """A student's choice: option number ``option`` (from 0)."""
+
+    option: int
+
+
+Answer = SplitAnswer | ChoiceAnswer
+
+
+def answer_text(answer: Answer) -> str:
+    """What the store keeps of ``answer`` (JSON), read back by :func:`read_answer`."""
+    if isinstance(answer, SplitAnswer):
+        return json.dumps({"feature": answer.feature, "threshold": answer.threshold})
+    return json.dumps({"option": answer.option})
+
+
+def read_answer(text: str, poll: Poll) -> Answer | None:
+    """The answer ``text`` holds if it fits ``poll``, else None."""
+    try:
+        held = json.loads(text)
+        if poll.kind == "split":
+            threshold = float(held["threshold"])
+            if not math.isfinite(threshold):
+                return None
+            return SplitAnswer(int(held["feature"]), threshold)
+        option = int(held["option"])
+        return ChoiceAnswer(option) if 0 <= option < len(poll.options) else None
+    except (ValueError, TypeError, KeyError, OverflowError):
+        return None
+
+
+def choice_counts(poll: Poll, answers: Iterable[Answer]) -> list[int]:
+    """How many ``answers`` chose each of ``poll``'s options (other answers are not counted).
+
+    >>> choice_counts(Poll(1, "choice", "Deeper?", ("yes", "no")), [ChoiceAnswer(1)])
+    [0, 1]
+    """
+    counts = [0] * len(poll.options)
+    for answer in answers:
+        if isinstance(answer, ChoiceAnswer) and 0 <= answer.option < len(counts):
+            counts[answer.option] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """What a class shows at one version (what a student reads when the version moved)."""
+
+    code: str
+    version: int
+    shown: Shown | None
+    poll: Poll | None
+
+
+def choice_poll(number: int, question: str, options: list[str]) -> Poll:
+    """A multiple-choice poll from what the teacher typed, trimmed to the limits.
+
+    Raises
+    ------
+    ValueError
+        With a friendly message when the question is empty or fewer than two options are left.
+    """
+    question = " ".join(question.split())[:QUESTION_CHARACTERS]
+    kept = [" ".join(option.split())[:OPTION_CHARACTERS] for option in options]
+    kept = [option for option in kept if option][:MOST_OPTIONS]
+    if not question:
+        raise ValueError("Type a question first.")
+    if len(kept) < 2:
+        raise ValueError("Give at least two answers to choose from, one per line.")
+    return Poll(number, "choice", question, tuple(kept))
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """What the teacher's session holds: the code, and the secret that alone controls it."""
+
+    code: str
+    secret: str = field(repr=False)
+
+
+__all__ = [
+    "ALPHABET",
+    "CODE_LENGTH",
+    "MOST_OPTIONS",
+    "OPTION_CHARACTERS",
+    "QUESTION_CHARACTERS",
+    "Answer",
+    "ChoiceAnswer",
+    "ClassState",
+    "NoClass",
+    "NotTeacher",
+    "Poll",
+    "PollKind",
+    "Shown",
+    "SplitAnswer",
+    "Teacher",
+    "answer_text",
+    "choice_counts",
+    "choice_poll",
+    "clean_code",
+    "read_answer",
+]

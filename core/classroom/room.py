@@ -1,0 +1,228 @@
+"""A class in the shared store: start it, show, poll, answer, count the seats, end it.
+
+The teacher starts a class and gets a short code and a secret. What the teacher's page shows
+(its script and its settings as a link's query) is written to the shared store
+(``core.classroom.store``) with a version number; each student's session reads that number every
+second or so (one ``GET``) and, when it moved, the state behind it. Only the secret's holder
+changes the class: the store keeps the secret's SHA-256, never the secret, and each
+teacher's call proves it. A guessed code therefore gives a seat and nothing more.
+
+Nothing personal is kept: a student is a random seat token, an answer is one field of a hash
+per poll under that token, and every key expires after :data:`CLASS_TTL` seconds without a
+write from the teacher.
+
+Keys (``{code}`` is the class code)::
+
+    arb:class:{code}            the class: secret's hash, what is shown, the open poll (JSON)
+    arb:class:{code}:v          its version: one more at every change of the class
+    arb:class:{code}:seats      seat token -> last time the seat checked in
+    arb:class:{code}:poll:{n}   seat token -> that seat's answer to poll n (JSON)
+
+The module is pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from core.classroom.model import (
+    ALPHABET,
+    CODE_LENGTH,
+    Answer,
+    ClassState,
+    NoClass,
+    NotTeacher,
+    Poll,
+    Shown,
+    Teacher,
+    answer_text,
+    read_answer,
+)
+from core.classroom.store import Store
+
+#: Seconds a class lives after the teacher's last change.
+CLASS_TTL = 4 * 3600.0
+#: A seat counts as in the class while it checked in within this many seconds.
+SEAT_ALIVE = 90.0
+#: How often a student's seat checks in (a write), at most.
+CHECK_IN_EVERY = 30.0
+
+
+def _key(code: str, part: str = "") -> str:
+    return f"arb:class:{code}{':' + part if part else ''}"
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Classroom:
+    """Start, show, follow and poll a class in ``store``.
+
+    Parameters
+    ----------
+    store : Store
+        Where classes live (every session of every replica must see the same one).
+    clock : callable
+        Wall-clock seconds (seats' check-in times are compared across replicas).
+    """
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    # -- the teacher ------------------------------------------------------------------------
+
+    def start(self, shown: Shown | None = None) -> Teacher:
+        """A new class with a fresh code; the caller (the teacher's session) keeps the secret."""
+        secret = secrets.token_urlsafe(24)
+        record = {"secret": _digest(secret), "shown": shown.as_dict() if shown else None}
+        for _ in range(20):  # 19**5 = 2.5 million codes: a clash is rare, and retried
+            code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+            if self.store.put(_key(code), json.dumps(record), CLASS_TTL, only_new=True):
+                self.store.bump(_key(code, "v"), CLASS_TTL)
+                return Teacher(code, secret)
+        raise RuntimeError("could not find a free class code")  # pragma: no cover
+
+    def _record(self, code: str) -> dict[str, Any]:
+        text = self.store.get(_key(code))
+        if text is None:
+            raise NoClass(code)
+        record = json.loads(text)
+        if not isinstance(record, dict):
+            raise NoClass(code)
+        return record
+
+    def _owned(self, teacher: Teacher) -> dict[str, Any]:
+        record = self._record(teacher.code)
+        if not hmac.compare_digest(str(record.get("secret", "")), _digest(teacher.secret)):
+            raise NotTeacher(teacher.code)
+        return record
+
+    def owns(self, teacher: Teacher) -> bool:
+        """Whether ``teacher``'s secret controls its class (a reloaded teacher's page asks)."""
+        try:
+            self._owned(teacher)
+        except (NoClass, NotTeacher):
+            return False
+        return True
+
+    def _write(self, teacher: Teacher, record: dict[str, Any]) -> int:
+        self.store.put(_key(teacher.code), json.dumps(record), CLASS_TTL)
+        return self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
+
+    def show(self, teacher: Teacher, shown: Shown) -> int:
+        """The teacher now shows ``shown``; returns the class's new version.
+
+        A split poll asked about another view closes: its tree is no longer the one shown.
+        """
+        record = self._owned(teacher)
+        if Shown.from_dict(record.get("shown")) == shown:
+            return self.version(teacher.code) or 0
+        poll = Poll.from_dict(record.get("poll"))
+        if poll is not None and poll.kind == "split" and poll.shown != shown:
+            record = {**record, "poll": None}  # its tree is no longer on the board
+        return self._write(teacher, {**record, "shown": shown.as_dict()})
+
+    def ask(self, teacher: Teacher, poll: Poll) -> Poll:
+        """Open ``poll`` (numbered after the class's last one); the open poll, if any, closes."""
+        record = self._owned(teacher)
+        numbered = replace(poll, number=int(record.get("polls", 0)) + 1, revealed=False)
+        self._write(teacher, {**record, "poll": numbered.as_dict(), "polls": numbered.number})
+        return numbered
+
+    def reveal(self, teacher: Teacher) -> None:
+        """Reveal the open poll's answer to the class."""
+        record = self._owned(teacher)
+        poll = Poll.from_dict(record.get("poll"))
+        if poll is not None and not poll.revealed:
+            self._write(teacher, {**record, "poll": replace(poll, revealed=True).as_dict()})
+
+    def close_poll(self, teacher: Teacher) -> None:
+        """Take the poll off every screen."""
+        record = self._owned(teacher)
+        if record.get("poll") is not None:
+            self._write(teacher, {**record, "poll": None})
+
+    def end(self, teacher: Teacher) -> None:
+        """End the class: every key goes; students learn it at their next check."""
+        record = self._owned(teacher)
+        polls = [_key(teacher.code, f"poll:{n}") for n in range(1, int(record.get("polls", 0)) + 1)]
+        self.store.drop(_key(teacher.code), _key(teacher.code, "v"), _key(teacher.code, "seats"))
+        self.store.drop(*polls)
+
+    # -- everyone ---------------------------------------------------------------------------
+
+    def version(self, code: str) -> int | None:
+        """The class's version (one read: what a follower's check costs), None once it ended."""
+        text = self.store.get(_key(code, "v"))
+        return int(text) if text is not None and text.isdigit() else None
+
+    def state(self, code: str) -> ClassState:
+        """What the class shows now, with its version.
+
+        Raises
+        ------
+        NoClass
+            When the class has ended or expired.
+        """
+        version = self.version(code)
+        record = self._record(code)
+        return ClassState(
+            code,
+            version or 0,
+            Shown.from_dict(record.get("shown")),
+            Poll.from_dict(record.get("poll")),
+        )
+
+    def exists(self, code: str) -> bool:
+        return self.version(code) is not None
+
+    def check_in(self, code: str, seat: str) -> None:
+        """Seat ``seat`` is in the class now (a student's check, every :data:`CHECK_IN_EVERY`)."""
+        self.store.put_field(_key(code, "seats"), seat, f"{self.clock():.0f}", CLASS_TTL)
+
+    def leave(self, code: str, seat: str) -> None:
+        """Seat ``seat`` left: it stops counting at once."""
+        self.store.put_field(_key(code, "seats"), seat, "0", CLASS_TTL)
+
+    def students(self, code: str) -> int:
+        """How many seats checked in within the last :data:`SEAT_ALIVE` seconds."""
+        since = self.clock() - SEAT_ALIVE
+        seen = self.store.fields(_key(code, "seats")).values()
+        return sum(1 for when in seen if when.isdigit() and float(when) >= since)
+
+    def answer(self, code: str, poll: Poll, seat: str, answer: Answer) -> None:
+        """Seat ``seat``'s answer to ``poll``, replacing its earlier one (until the reveal).
+
+        Raises
+        ------
+        NoClass
+            When the class has ended.
+        ValueError
+            When the poll is no longer open, is revealed, or the answer does not fit it.
+        """
+        now = self.state(code).poll
+        if now is None or now.number != poll.number or now.revealed:
+            raise ValueError("This question is closed: the teacher has moved on.")
+        if read_answer(answer_text(answer), now) is None:
+            raise ValueError("That answer does not fit the question.")
+        self.store.put_field(
+            _key(code, f"poll:{poll.number}"), seat, answer_text(answer), CLASS_TTL
+        )
+
+    def answers(self, code: str, poll: Poll) -> dict[str, Answer]:
+        """Every seat's answer to ``poll`` (one per seat; ones that do not fit are left out)."""
+        held = self.store.fields(_key(code, f"poll:{poll.number}"))
+        read = {seat: read_answer(text, poll) for seat, text in held.items()}
+        return {seat: answer for seat, answer in read.items() if answer is not None}
+
+
+__all__ = ["CHECK_IN_EVERY", "CLASS_TTL", "SEAT_ALIVE", "Classroom"]

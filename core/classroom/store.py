@@ -1,0 +1,232 @@
+"""State shared by every session and every replica: a small key-value store.
+
+A class (``core.classroom``) spreads over sessions, and, behind the load balancer, over
+replicas: the teacher's session writes what the class shows, each student's session reads it.
+Sessions of one process could share a Python dict; replicas cannot, so the store has two
+implementations behind one small interface, modelled on the few Redis commands a class needs:
+
+- :class:`MemoryStore`, in the process (the default: ``make run`` needs nothing more);
+- :class:`RedisStore`, a Redis server, when ``ARBORETUM_REDIS_URL`` is set (``make replicas``
+  starts one).
+
+Every key carries a time to live, so a class nobody ends still goes away. Both raise
+:class:`StoreDown` when the store cannot be reached, and nothing else, so the app can say so
+and go on without a class.
+
+The module is pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+#: The environment variable naming the Redis server, e.g. ``redis://127.0.0.1:6379/0``.
+REDIS_URL_VARIABLE = "ARBORETUM_REDIS_URL"
+
+
+class StoreDown(RuntimeError):
+    """The shared store cannot be reached (its server is down, or unreachable)."""
+
+
+class Store(Protocol):
+    """The commands a class needs; each key lives ``ttl`` seconds after its last write."""
+
+    def get(self, key: str) -> str | None:
+        """The text under ``key``, or None when there is none (or it expired)."""
+        ...
+
+    def put(self, key: str, value: str, ttl: float, *, only_new: bool = False) -> bool:
+        """Set ``key`` to ``value``; with ``only_new``, only when it is absent. True if set."""
+        ...
+
+    def bump(self, key: str, ttl: float) -> int:
+        """Add one to the number under ``key`` (absent counts as 0) and return it, atomically."""
+        ...
+
+    def put_field(self, key: str, field: str, value: str, ttl: float) -> None:
+        """Set one ``field`` of the hash ``key`` (a poll's answer: one field per student)."""
+        ...
+
+    def fields(self, key: str) -> dict[str, str]:
+        """Every field of the hash ``key`` (empty when there is none)."""
+        ...
+
+    def count_fields(self, key: str) -> int:
+        """How many fields the hash ``key`` holds."""
+        ...
+
+    def drop(self, *keys: str) -> None:
+        """Delete ``keys`` (absent ones are ignored)."""
+        ...
+
+
+class MemoryStore:
+    """The store in this process's memory: every session of one server shares it.
+
+    A lock makes each command atomic across the sessions' script threads; an expired key is
+    removed when it is next touched, and every hundredth write sweeps the rest.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._values: dict[str, str | dict[str, str]] = {}
+        self._until: dict[str, float] = {}
+        self._writes = 0
+
+    def _live(self, key: str) -> str | dict[str, str] | None:
+        until = self._until.get(key)
+        if until is not None and until <= self._clock():
+            self._values.pop(key, None)
+            self._until.pop(key, None)
+        return self._values.get(key)
+
+    def _wrote(self, key: str, ttl: float) -> None:
+        now = self._clock()
+        self._until[key] = now + ttl
+        self._writes += 1
+        if self._writes % 100 == 0:
+            for old in [k for k, until in self._until.items() if until <= now]:
+                self._values.pop(old, None)
+                self._until.pop(old, None)
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            value = self._live(key)
+            return value if isinstance(value, str) else None
+
+    def put(self, key: str, value: str, ttl: float, *, only_new: bool = False) -> bool:
+        with self._lock:
+            if only_new and self._live(key) is not None:
+                return False
+            self._values[key] = value
+            self._wrote(key, ttl)
+            return True
+
+    def bump(self, key: str, ttl: float) -> int:
+        with self._lock:
+            held = self._live(key)
+            number = int(held) + 1 if isinstance(held, str) else 1
+            self._values[key] = str(number)
+            self._wrote(key, ttl)
+            return number
+
+    def put_field(self, key: str, field: str, value: str, ttl: float) -> None:
+        with self._lock:
+            held = self._live(key)
+            table = held if isinstance(held, dict) else {}
+            table[field] = value
+            self._values[key] = table
+            self._wrote(key, ttl)
+
+    def fields(self, key: str) -> dict[str, str]:
+        with self._lock:
+            held = self._live(key)
+            return dict(held) if isinstance(held, dict) else {}
+
+    def count_fields(self, key: str) -> int:
+        with self._lock:
+            held = self._live(key)
+            return len(held) if isinstance(held, dict) else 0
+
+    def drop(self, *keys: str) -> None:
+        with self._lock:
+            for key in keys:
+                self._values.pop(key, None)
+                self._until.pop(key, None)
+
+
+class RedisStore:
+    """The store on a Redis server, shared by every replica that names the same URL.
+
+    Parameters
+    ----------
+    url : str
+        The server, as ``redis://host:port/db``.
+    timeout : float
+        Seconds to wait for the server before :class:`StoreDown`: a page waits on it, so it
+        is short.
+    """
+
+    def __init__(self, url: str, timeout: float = 0.5) -> None:
+        import redis  # only where a Redis server is named
+
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+        self._client = redis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            decode_responses=True,
+            health_check_interval=30,
+        )
+
+    @contextmanager
+    def _reaching(self) -> Iterator[None]:
+        try:
+            yield
+        except self._errors as error:
+            raise StoreDown(f"the class store (Redis) cannot be reached: {error}") from error
+
+    @staticmethod
+    def _ms(ttl: float) -> int:
+        return max(1, int(ttl * 1000))
+
+    def get(self, key: str) -> str | None:
+        with self._reaching():
+            value = self._client.get(key)
+        return value if isinstance(value, str) else None
+
+    def put(self, key: str, value: str, ttl: float, *, only_new: bool = False) -> bool:
+        with self._reaching():
+            return bool(self._client.set(key, value, px=self._ms(ttl), nx=only_new))
+
+    def bump(self, key: str, ttl: float) -> int:
+        with self._reaching():
+            pipe = self._client.pipeline()  # MULTI/EXEC: both or neither
+            pipe.incr(key)
+            pipe.pexpire(key, self._ms(ttl))
+            number, _ = pipe.execute()
+        return int(number)
+
+    def put_field(self, key: str, field: str, value: str, ttl: float) -> None:
+        with self._reaching():
+            pipe = self._client.pipeline()
+            pipe.hset(key, field, value)
+            pipe.pexpire(key, self._ms(ttl))
+            pipe.execute()
+
+    def fields(self, key: str) -> dict[str, str]:
+        with self._reaching():
+            table = self._client.hgetall(key)
+        return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+
+    def count_fields(self, key: str) -> int:
+        with self._reaching():
+            return int(self._client.hlen(key))
+
+    def drop(self, *keys: str) -> None:
+        if keys:
+            with self._reaching():
+                self._client.delete(*keys)
+
+
+def open_store(url: str | None = None) -> Store:
+    """The store this server uses: Redis when ``url`` (or ``ARBORETUM_REDIS_URL``) names one,
+    else one in this process's memory."""
+    url = url if url is not None else os.environ.get(REDIS_URL_VARIABLE, "").strip()
+    return RedisStore(url) if url else MemoryStore()
+
+
+__all__ = [
+    "REDIS_URL_VARIABLE",
+    "MemoryStore",
+    "RedisStore",
+    "Store",
+    "StoreDown",
+    "open_store",
+]

@@ -1,0 +1,35 @@
+"""Class mode's Streamlit side, in one place: the sidebar's class panel, following the
+teacher, the questions.
+
+- :mod:`core.ui.classroom.seat`: the server's classes, this session's seat, reaching the store.
+- :mod:`core.ui.classroom.follow`: following the teacher (the check, opening the teacher's
+  view, publishing what the teacher's page shows); ``class_check.js`` is the check's script.
+- :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar.
+- :mod:`core.ui.classroom.choice`: a multiple-choice question at the top of any page.
+- :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
+
+Class mode joins every page through :mod:`core.ui.page_hooks`, registered here once: the
+pages and ``url_state`` import none of it. The class itself (its model, store and polls) is
+:mod:`core.classroom`, pure.
+"""
+
+from __future__ import annotations
+
+from core.ui.classroom.choice import choice_box, class_poll
+from core.ui.classroom.follow import class_wrote, opened_view
+from core.ui.classroom.panel import class_panel
+from core.ui.classroom.seat import classroom
+from core.ui.classroom.split import split_poll
+from core.ui.page_hooks import PageHooks, register
+
+
+def _opening(page: str) -> None:
+    """The class's part of a page's first calls: the sidebar's section, then an open
+    multiple-choice question at the top."""
+    class_panel(page)
+    choice_box()
+
+
+register(PageHooks("class", opening=_opening, opened=opened_view, wrote=class_wrote))
+
+__all__ = ["choice_box", "class_panel", "class_poll", "class_wrote", "classroom", "split_poll"]

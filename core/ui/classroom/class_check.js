@@ -1,0 +1,67 @@
+// A following student's check (server/class_check.py). It asks the server for the class's
+// version, saying which version it already knows (`?seen=`): the server holds the question
+// until the class moves, or answers "nothing new" after a few seconds, and it asks again.
+// When the version is not the one this page last acted on (`seen`), or the class ended, or
+// its store is down, it asks the page for one run, which opens the teacher's view; if that
+// run got lost, it asks again after `retry` ms. Every `checkIn` ms a question also says this
+// seat is still here. Two questions start at least `every` ms apart.
+
+const memories = new WeakMap();
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function consider(memory) {
+  const { data, known } = memory;
+  if (known === undefined || known === data.seen) return;
+  const now = Date.now();
+  if (memory.asked === known && now - memory.askedAt < data.retry) return;
+  memory.asked = known;
+  memory.askedAt = now;
+  memory.serial += 1;
+  memory.setTriggerValue("moved", { version: known, serial: memory.serial });
+}
+
+async function ask(memory, generation) {
+  while (memory.generation === generation) {
+    const began = Date.now();
+    const data = memory.data;
+    const known = memory.known === undefined ? data.seen : memory.known;
+    const query = new URLSearchParams();
+    if (Number.isInteger(known)) query.set("seen", String(known));
+    const checkIn = began - memory.checkedIn > data.checkIn;
+    if (checkIn) query.set("seat", data.seat);
+    try {
+      const response = await fetch(`${data.url}?${query}`, {
+        cache: "no-store",
+        credentials: "same-origin",
+      });
+      const body = await response.json();
+      if (checkIn && response.ok) memory.checkedIn = began;
+      memory.known = response.ok ? body.version : "down";
+      consider(memory);
+    } catch (error) {
+      // No answer (a replica restarting, the network): ask again after the pause below.
+    }
+    await pause(Math.max(0, began + data.every - Date.now()));
+  }
+}
+
+export default function ({ data, parentElement, setTriggerValue }) {
+  let memory = memories.get(parentElement);
+  if (!memory) {
+    memory = { generation: 0, asked: null, askedAt: 0, checkedIn: Date.now(), serial: 0 };
+    memories.set(parentElement, memory);
+  }
+  memory.data = data;
+  memory.setTriggerValue = setTriggerValue;
+  if (!memory.retryTimer) {
+    memory.generation += 1; // a loop of an earlier mount ends at its next answer
+    memory.retryTimer = setInterval(() => consider(memory), data.every);
+    ask(memory, memory.generation);
+  }
+  return () => {
+    memory.generation += 1;
+    clearInterval(memory.retryTimer);
+    memory.retryTimer = 0;
+  };
+}

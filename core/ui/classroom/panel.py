@@ -1,0 +1,304 @@
+"""The sidebar's class section: start or join a class, show its code, leave or end it.
+
+Every page's run calls :func:`class_panel` first (through :mod:`core.ui.page_hooks`, before
+its settings are read).
+
+- **The teacher** starts a class from the sidebar, shows its code, link and QR code on the
+  projector, asks multiple-choice questions on any page (and "where will the tree split next?"
+  on the step page, :mod:`core.ui.classroom.split`), and ends the class.
+- **A student** joins by the link, the QR code or the code, and follows the teacher
+  (:mod:`core.ui.classroom.follow`); moving a control leaves the teacher's view and stops
+  following, and the toggle jumps back.
+
+A reloaded page keeps its seat through a cookie (:func:`core.classroom.remembered`). The store
+cannot be reached: the session leaves its class with a clear notice
+(:func:`~core.ui.classroom.seat.reach`), and every page goes on working alone.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import time
+from urllib.parse import urlencode, urlsplit
+
+import segno
+import streamlit as st
+
+from core.app.words import md
+from core.classroom import (
+    CLASS_TTL,
+    Membership,
+    choice_poll,
+    clean_code,
+    may_try_joining,
+    recalled,
+    remembered,
+    seat_token,
+)
+from core.ui.classroom.follow import check, check_widget, here
+from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
+from core.ui.visit import change, visit
+
+#: The cookie that lets a reloaded page keep its seat (see ``core.classroom.remembered``).
+COOKIE = "arboretum_class"
+#: The query parameter of a join link: ``/?class=KX39P``.
+JOIN_PARAMETER = "class"
+
+
+def _join(typed: str, page: str) -> None:
+    """Join the class ``typed`` names, or say why not."""
+    now = time.time()
+    held = visit()
+    if not may_try_joining(held.join_tries, now):
+        change(class_problem="Too many codes tried: wait a minute, then try again.")
+        return
+    code = clean_code(typed)
+    room = classroom()
+    exists = code is not None and reach(lambda: room.exists(code))
+    if code is None or not exists:
+        if "store" in (visit().class_problem or ""):
+            return  # the store is down: already said
+        shown = md(typed.strip()[:12])
+        change(
+            join_tries=(*held.join_tries, now),
+            class_problem=f"No class has the code “{shown}”. Check it with your teacher: "
+            "codes are five letters and digits, like KX39P.",
+        )
+        return
+    seat = Membership(code, seat_token())
+    if not reached(lambda: room.check_in(code, seat.seat)):
+        return  # the class ended, or the store went down, that very moment: said
+    change(seat=seat.checked(now), class_problem=None, class_cookie=remembered(seat))
+    check(page, timer=False)
+
+
+def _start(page: str) -> None:
+    teacher = reach(lambda: classroom().start(here(page)))
+    if teacher is not None:
+        seat = Membership(teacher.code, seat_token(), secret=teacher.secret)
+        change(seat=seat, class_problem=None, class_cookie=remembered(seat))
+
+
+def _end() -> None:
+    seat = current_seat()
+    if seat is not None and seat.teaching:
+        reach(lambda: classroom().end(seat.teacher))
+    change(seat=None, class_problem=None, class_cookie="")
+
+
+def _leave() -> None:
+    seat = current_seat()
+    if seat is not None:
+        reach(lambda: classroom().leave(seat.code, seat.seat))
+    change(seat=None, class_problem=None, class_cookie="")
+
+
+def _set_following() -> None:
+    seat = current_seat()
+    on = bool(st.session_state.get("class-follow", True))
+    if seat is not None:
+        seat = seat.follow(on)
+        change(seat=seat, class_cookie=remembered(seat))  # a reload keeps the choice
+
+
+def join_link(code: str) -> str:
+    """The link that joins class ``code``: the app's home with ``?class=CODE``."""
+    url = urlsplit(st.context.url or "http://localhost:8501/")
+    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    root = f"{url.scheme}://{url.netloc}/{base + '/' if base else ''}"
+    return f"{root}?{urlencode({JOIN_PARAMETER: code})}"
+
+
+def qr_png(text: str) -> bytes:
+    """``text`` as a QR code PNG, large enough to scan from the back of a room."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=10, border=2)
+    return buffer.getvalue()
+
+
+@st.dialog("Join the class", width="large")
+def _show_code(code: str) -> None:
+    link = join_link(code)
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        st.markdown(f"Open **{html.escape(urlsplit(link).netloc)}** and type the code")
+        spaced = " ".join(code)
+        st.markdown(
+            f"<div class='class-code' style='font-size:4.5rem;font-weight:700;"
+            f"letter-spacing:0.1em;font-family:monospace'>{spaced}</div>",
+            unsafe_allow_html=True,
+        )
+        st.markdown("or scan the code with a phone, or open the link:")
+        st.code(link, language=None, wrap_lines=True)
+    with right:
+        st.image(qr_png(link), caption="Scan to join", width=260)
+
+
+def class_panel(page: str) -> None:
+    """The sidebar's class section for a run of ``page``; call before its settings are read.
+
+    A join link (``?class=CODE``) joins here; a follower whose teacher moved on opens the
+    teacher's view now (``arrive`` reads it), or on another page.
+    """
+    _recall()
+    code = st.query_params.get(JOIN_PARAMETER)
+    if code is not None:
+        del st.query_params[JOIN_PARAMETER]
+        seat = current_seat()
+        if seat is None or seat.code != clean_code(code):
+            if seat is not None and not seat.teaching:
+                _leave()
+            if seat is None or not seat.teaching:
+                _join(code, page)
+    else:
+        check(page, timer=False)
+    with st.sidebar, st.container(key="class-panel"):
+        _remember()
+        problem = visit().class_problem
+        seat = current_seat()
+        if seat is None:
+            _outside(page, problem)
+        elif seat.teaching:
+            _teacher_sidebar(seat)
+        else:
+            _student_sidebar(seat, page)
+
+
+def _recall() -> None:
+    """A new session (a reload, or a replica that died) takes back the seat its browser
+    remembers, once the store confirms it: the teacher's secret, or the student's seat."""
+    if visit().page is not None or current_seat() is not None:
+        return
+    cookie = st.context.cookies.get(COOKIE)
+    text = cookie if isinstance(cookie, str) else None
+    seat = recalled(text) if text else None
+    if seat is None:
+        if text:
+            change(class_cookie="")
+        return
+    room = classroom()
+    if seat.teaching:
+        teacher = seat.teacher
+        kept = reach(lambda: room.owns(teacher))
+    else:
+        kept = reach(lambda: room.exists(seat.code))
+    if kept:
+        change(seat=seat, class_problem=None)
+    elif kept is not None:  # the store answered: that class is gone
+        change(class_cookie="")
+
+
+def _remember() -> None:
+    """Write (or clear) the browser's class cookie when the seat changed (a short script:
+    Streamlit reads cookies, ``st.context.cookies``, but has no call to set one)."""
+    value = visit().class_cookie
+    if value is None:
+        return
+    age = int(CLASS_TTL) if value else 0
+    cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
+    script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
+    st.html(script, unsafe_allow_javascript=True)
+    change(class_cookie=None)
+
+
+def _outside(page: str, problem: str | None) -> None:
+    with st.expander("Class mode", icon=":material/groups:", expanded=problem is not None):
+        if problem:
+            st.info(problem, icon=":material/info:")
+        st.caption("Teacher: start a class, and the students' pages follow yours.")
+        if st.button("Start a class", icon=":material/co_present:", key="class-start"):
+            _start(page)
+            st.rerun()
+        with st.form("class-join", border=False, enter_to_submit=True):
+            typed = st.text_input(
+                "Student: the class code", max_chars=12, placeholder="e.g. KX39P", key="class-code"
+            )
+            if st.form_submit_button("Join the class", icon=":material/login:"):
+                _join(typed, page)
+                st.rerun()
+
+
+def _teacher_sidebar(seat: Membership) -> None:
+    st.markdown(f"**:material/co_present: You teach class `{seat.code}`**")
+    _class_size()
+    left, right = st.columns(2)
+    if left.button(
+        "Code",
+        icon=":material/qr_code_2:",
+        key="class-show-code",
+        width="stretch",
+        help="The class code, its join link and a QR code, large, for the projector.",
+    ):
+        _show_code(seat.code)
+    if right.button(
+        "End",
+        icon=":material/logout:",
+        key="class-end",
+        width="stretch",
+        help="End the class: every student's page stops following and the answers go.",
+    ):
+        _end()
+        st.rerun()
+    asking = st.popover("Ask the class a question", icon=":material/quiz:", width="stretch")
+    with asking, st.form("class-ask", border=False):
+        question = st.text_input("Question", max_chars=200, key="class-question")
+        options = st.text_area(
+            "Answers to choose from, one per line",
+            "Yes\nNo\nIt depends",
+            max_chars=600,
+            key="class-options",
+        )
+        if st.form_submit_button("Ask", icon=":material/send:"):
+            _ask_choice(seat, question, options)
+
+
+def _ask_choice(seat: Membership, question: str, options: str) -> None:
+    try:
+        poll = choice_poll(0, question, options.splitlines())
+    except ValueError as problem:
+        st.warning(str(problem), icon=":material/edit:")
+        return
+    reach(lambda: classroom().ask(seat.teacher, poll))
+
+
+@st.fragment(run_every=TEACHER_SECONDS)
+def _class_size() -> None:
+    seat = current_seat()
+    if seat is None:
+        return
+    students = reach(lambda: classroom().students(seat.code))
+    if students is None and current_seat() is None:
+        st.rerun()
+    count = students or 0
+    st.caption(f"{count} student{'s' if count != 1 else ''} in the class. Your page is theirs.")
+
+
+def _student_sidebar(seat: Membership, page: str) -> None:
+    st.markdown(f"**:material/groups: Class `{seat.code}`**")
+    st.session_state["class-follow"] = seat.following
+    st.toggle(
+        "Follow the teacher",
+        key="class-follow",
+        on_change=_set_following,
+        help="On: your page shows what the teacher's shows. Off: explore on your own; turn "
+        "it on again to jump back to the teacher.",
+    )
+    count = reach(lambda: classroom().students(seat.code))
+    others = f" {count} students are in the class." if count and count > 1 else ""
+    st.caption(
+        (
+            "Your page follows the teacher's."
+            if seat.following
+            else "You explore on your own; the teacher's questions still reach you."
+        )
+        + others
+    )
+    if st.button("Leave the class", icon=":material/logout:", key="class-leave"):
+        _leave()
+        st.rerun()
+    check_widget(seat, page)
+
+
+__all__ = ["COOKIE", "JOIN_PARAMETER", "class_panel", "join_link", "qr_png"]

@@ -1,0 +1,241 @@
+"""The followers' check, over plain HTTP: ``GET /api/class/CODE`` answers the class's version.
+
+A student's page asks this from a small script in its sidebar
+(``core/ui/classroom/class_check.js``), naming the version it knows: ``?seen=7``. If the class
+is still there, the server holds the question until the class moves or :data:`WAIT` seconds
+pass, then answers; the script asks again at once (at most one question per
+:data:`~core.classroom.check.CHECK_EVERY` seconds). A question is all that happens: a few bytes
+back, with no Streamlit run, no session and nothing drawn. The server reads a class's version
+from the store at most once per :data:`FRESH` seconds whatever the class's size, and answers
+every question from that read. When the version differs from the one the page last acted on, the
+script asks the page for one run, which opens the teacher's view (``core.ui.classroom.follow``).
+
+The check is served when the app is started through ``serve.py`` (``st.App``, Streamlit's own
+way of adding to its server, here as ASGI middleware: :class:`ClassCheck`); a process started
+from ``app.py`` alone has none, and its followers check with a fragment on a timer instead,
+which costs a Streamlit run each time.
+
+Answers (JSON, never cached by a browser or a proxy):
+
+- ``200 {"version": 7}``: the class's version now.
+- ``200 {"version": null}``: no such class (ended, expired, or never started).
+- ``503 {"version": null, "down": true}``: the store cannot be reached.
+
+``?seat=TOKEN`` also checks that seat in (it counts as present, see
+:meth:`core.classroom.Classroom.check_in`); the script adds it every
+:data:`core.classroom.CHECK_IN_EVERY` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from asyncio import FIRST_COMPLETED
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs
+
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from core.classroom import ALPHABET, CODE_LENGTH, Classroom
+from core.classroom.check import PATH, serve
+from core.classroom.store import StoreDown
+from server.in_flight import joined
+
+#: Seconds a version read from the store answers the checks of the whole class; also how often
+#: a replica reads the version of a class whose students wait for it to move.
+FRESH = 0.25
+#: Seconds a check that names the version its page shows (``?seen=``) waits for the class to
+#: move before it answers "nothing new". Under the 10 s a server is given to stop (waiting
+#: checks hold its shutdown), and far under any proxy's timeout (HAProxy's is 60 s).
+WAIT = 8.0
+#: Classes whose last read is kept; beyond it the reads are forgotten (a hostile client that
+#: asks for many codes costs memory no more than this).
+MOST_CLASSES = 1000
+
+_PREFIX = PATH.removesuffix("{code}")
+_CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
+_SEAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def answer(room: Classroom, code: str, seat: str | None = None) -> tuple[int, int | None]:
+    """What the check answers for class ``code``: the HTTP status and the class's version.
+
+    Parameters
+    ----------
+    room : Classroom
+        The server's classes.
+    code : str
+        The class code from the path; anything that is not a code reads as no class.
+    seat : str or None
+        A seat token to check in, or None. A malformed token is ignored.
+
+    Returns
+    -------
+    tuple of (int, int or None)
+        ``(200, version)``, ``(200, None)`` for no such class, ``(503, None)`` when the store
+        cannot be reached.
+    """
+    if not _CODE.fullmatch(code):
+        return 200, None
+    try:
+        version = room.version(code)
+        if version is not None and seat is not None and _SEAT.fullmatch(seat):
+            room.check_in(code, seat)
+    except StoreDown:
+        return 503, None
+    return 200, version
+
+
+@dataclass
+class _Watch:
+    """The checks of one class waiting on one server for its version to move."""
+
+    status: int
+    version: int | None
+    moved: asyncio.Event = field(default_factory=asyncio.Event)
+    waiting: int = 0
+
+
+class ClassCheck:
+    """The check as ASGI middleware in front of Streamlit's server: a ``GET`` of :data:`PATH`
+    is answered here, before Streamlit's own middleware (path checks, signed session cookies,
+    compression) and routing, which a few bytes of JSON do not need; every other request
+    passes through untouched.
+
+    Parameters
+    ----------
+    app : ASGI application
+        What serves everything else (Streamlit).
+    classroom : callable
+        Returns the server's classes (the pages' own).
+    clock : callable, default ``time.monotonic``
+        Seconds, for :data:`FRESH`.
+    wait : float, default :data:`WAIT`
+        Seconds a check that names the version its page shows waits for a change.
+
+    A check with a fresh read of its class is answered from it; otherwise the store is read on
+    a worker thread, so that a slow store (Redis waits up to its timeout) never holds up the
+    server's other work, and checks that arrive while that read is on its way wait for it
+    instead of reading again (a class that opens its pages together costs one read, not one
+    per student); a check-in (``?seat=``) always writes. A check that says which version
+    its page shows (``?seen=7``) and finds it current is held, for at most ``wait`` seconds,
+    until the class moves: one task per class on this server reads the version every
+    :data:`FRESH` seconds while any check waits, and answers them all at once. So a class that
+    nobody changes costs a check per student every ``wait`` seconds, not every second.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        classroom: Callable[[], Classroom],
+        clock: Callable[[], float] = time.monotonic,
+        wait: float = WAIT,
+    ) -> None:
+        self.app = app
+        self.classroom = classroom
+        self.clock = clock
+        self.wait = wait
+        self.fresh: dict[str, tuple[float, int | None]] = {}
+        self.reading: dict[str, asyncio.Future[tuple[int, int | None]]] = {}
+        self.watches: dict[str, _Watch] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not path.startswith(_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] != "GET":
+            await _reply(send, 405, b'{"error": "GET only"}')
+            return
+        code = path[len(_PREFIX) :]
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        seat = query.get("seat", [None])[0]
+        seen = query.get("seen", [""])[0]
+        status, version = await self.read(code, seat)
+        if status == 200 and version is not None and seen == str(version):
+            await receive()  # the request's (empty) body; the next receive is a disconnect
+            status, version = await self.until_moved(code, status, version, receive)
+        body = {"version": version, **({"down": True} if status == 503 else {})}
+        await _reply(send, status, json.dumps(body).encode())
+
+    async def read(self, code: str, seat: str | None) -> tuple[int, int | None]:
+        """The answer for class ``code`` (see :func:`answer`), from a fresh read if one is kept."""
+        if seat is not None:
+            return await self._from_store(code, seat)
+        kept = self.fresh.get(code)
+        if kept is not None and self.clock() - kept[0] < FRESH:
+            return 200, kept[1]
+        return await joined(self.reading, code, lambda: self._from_store(code, None))
+
+    async def _from_store(self, code: str, seat: str | None) -> tuple[int, int | None]:
+        """The answer for class ``code`` read from the store on a worker thread, and kept as
+        the fresh read of a real code."""
+        now = self.clock()
+        status, version = await run_in_threadpool(answer, self.classroom(), code, seat)
+        if status == 200 and _CODE.fullmatch(code):
+            if len(self.fresh) >= MOST_CLASSES:
+                self.fresh.clear()
+            self.fresh[code] = (now, version)
+        return status, version
+
+    async def until_moved(
+        self, code: str, status: int, version: int | None, receive: Receive
+    ) -> tuple[int, int | None]:
+        """Wait until class ``code`` is no longer at ``version``, the client leaves, or
+        ``wait`` seconds pass; then the class's status and version."""
+        watch = self.watches.get(code)
+        if watch is None:
+            watch = self.watches[code] = _Watch(status, version)
+            asyncio.get_running_loop().create_task(self._follow(code, watch))
+        watch.waiting += 1
+        moved = asyncio.ensure_future(watch.moved.wait())
+        gone = asyncio.ensure_future(receive())
+        try:
+            await asyncio.wait({moved, gone}, timeout=self.wait, return_when=FIRST_COMPLETED)
+        finally:
+            watch.waiting -= 1
+            moved.cancel()
+            gone.cancel()
+        return watch.status, watch.version
+
+    async def _follow(self, code: str, watch: _Watch) -> None:
+        """Read class ``code`` every :data:`FRESH` seconds while checks wait for it, and wake
+        them when it moved."""
+        try:
+            while True:
+                await asyncio.sleep(FRESH)
+                if watch.waiting == 0:
+                    return
+                status, version = await self._from_store(code, None)
+                if (status, version) != (watch.status, watch.version):
+                    watch.status, watch.version = status, version
+                    watch.moved.set()
+                    watch.moved = asyncio.Event()
+        finally:
+            del self.watches[code]
+
+
+def check_middleware(classroom: Callable[[], Classroom]) -> Middleware:
+    """:class:`ClassCheck` over the classes ``classroom()`` returns, for ``st.App``'s
+    ``middleware``; from now on this process serves the check
+    (:func:`core.classroom.check.served`)."""
+    serve()
+    return Middleware(ClassCheck, classroom=classroom)
+
+
+async def _reply(send: Send, status: int, body: bytes) -> None:
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["FRESH", "WAIT", "ClassCheck", "answer", "check_middleware"]

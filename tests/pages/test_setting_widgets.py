@@ -1,0 +1,32 @@
+"""The widget of a setting honours its limits, as the settings table declares them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from page_helpers import SINGLE_TREE, assert_healthy, open_page, query_of
+
+from core.app.settings import SINGLE
+from core.app.settings import table as settings_table
+
+
+@pytest.fixture
+def raised_gain_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The single tree page with a minimum gain of at least 0.02 (its default 0.05)."""
+    page = settings_table.BY_PAGE[SINGLE]
+    entry = page["min_impurity_decrease"]
+    raised = replace(entry, low=0.02, defaults={**entry.defaults, SINGLE: 0.05})
+    monkeypatch.setitem(settings_table.BY_PAGE, SINGLE, {**page, "min_impurity_decrease": raised})
+
+
+def test_a_float_slider_starts_at_its_settings_lower_limit(raised_gain_floor):
+    app = open_page(SINGLE_TREE)
+    assert_healthy(app)
+    slider = app.slider(key="min_impurity_decrease")
+    # From the setting's lower limit to the top of the classification scale, never below.
+    assert (slider.proto.min, slider.proto.max) == pytest.approx((0.02, 0.1))
+    assert slider.value == pytest.approx(0.05)
+    slider.set_value(0.02).run()
+    assert_healthy(app)
+    assert query_of(app)["min_impurity_decrease"] == "0.02"
