@@ -2,6 +2,8 @@
 #   make run    - install everything, then start the app on http://localhost:8501
 #   make dev    - the same, and a saved file reruns the page (the file watcher on)
 #   make test   - install everything (Graphviz and Chromium too), then lint, type-check, run all tests
+#   make check  - the quick loop while working: lint, type-check, and the tests that need no
+#                 browser and no server (a few minutes on two cores)
 #   make bench  - speed of our trees and forests against scikit-learn, as ratios
 #   make sizes  - the modules and functions over the size limits (tests/structure/sizes.py)
 #   make floors - the engine and page tests on the lowest versions pyproject.toml allows
@@ -17,7 +19,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.arboretum-installed
 PORT ?= 8501
 
-.PHONY: run dev test sizes lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
+.PHONY: run dev test check sizes lint typecheck pytest floors bench bench-latency bench-classroom system-graphviz \
 	system-browser setup replicas system-haproxy system-redis
 
 # Two malloc arenas: every session's script thread would get its own otherwise, each keeping
@@ -81,8 +83,21 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this one process).
+# Each file's tests stay on one worker (--dist loadfile), so a module's own server starts once;
+# a worker starts the session's Chromium, Streamlit and Redis only when its files ask for them.
+# Every worker picks its own free ports and writes under its own temporary folder.
+PYTEST_WORKERS ?= auto
+XDIST := -n $(PYTEST_WORKERS) --dist loadfile
+
 pytest: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
+
+# What `make check` leaves to `make test`: the browser tests, every test that starts a server
+# (marked `live` by conftest.py), and tests/deploy/, which needs HAProxy. Any new test folder
+# is in both.
+check: lint typecheck
+	$(BIN)/python -m pytest $(XDIST) -m "not browser and not live" --ignore=tests/browser --ignore=tests/deploy
 
 # The dependency floors in pyproject.toml are claims; this proves them. It installs exactly
 # the floor of every runtime dependency (">=" read as "==") into a second venv and runs the
@@ -94,12 +109,12 @@ $(FLOORS_STAMP): pyproject.toml
 	test -x $(FLOORS_VENV)/bin/python || $(PYTHON) -m venv $(FLOORS_VENV)
 	$(FLOORS_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(FLOORS_VENV)/bin/python -c 'import tomllib; deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]; print("\n".join(d.replace(">=", "==") for d in deps))' > $(FLOORS_VENV)/floors.txt
-	$(FLOORS_VENV)/bin/python -m pip install --quiet pytest --requirement $(FLOORS_VENV)/floors.txt
+	$(FLOORS_VENV)/bin/python -m pip install --quiet pytest pytest-xdist --requirement $(FLOORS_VENV)/floors.txt
 	touch $(FLOORS_STAMP)
 
 floors: $(FLOORS_STAMP)
 	$(FLOORS_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(numpy|numba|scipy|pandas|plotly|graphviz|scikit-learn|streamlit) '
-	$(FLOORS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/pages
+	$(FLOORS_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/engine tests/pages
 
 bench: setup
 	$(BIN)/python -m bench.bench_core
@@ -108,9 +123,9 @@ bench-latency: setup system-graphviz system-browser
 	$(BIN)/python -m bench.bench_latency
 
 # A class of simulated students (Streamlit's own websocket protocol) against a fresh server per
-# run, with a few real Chromium students riding along; tables in build/classroom/ (README,
-# "Classroom benchmark"). CLASSROOM_ARGS="--url http://127.0.0.1:8640 --pid ..." measures
+# run, with a few real Chromium students riding along; tables in build/classroom/
+# (classroom_load/README.md). CLASSROOM_ARGS="--url http://127.0.0.1:8640 --pid ..." measures
 # replicas behind a load balancer instead.
 CLASSROOM_ARGS ?= --students 10,30,60 --pages --distinct 1000 --browsers 2
 bench-classroom: setup system-graphviz system-browser
-	$(BIN)/python -m bench.classroom $(CLASSROOM_ARGS)
+	$(BIN)/python -m classroom_load.classroom $(CLASSROOM_ARGS)

@@ -63,7 +63,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.live_app import (
+from deploy.process import LiveServer
+from tests.live_app import (
     ROOT,
     SETTLED_FN,
     VIEWPORT,
@@ -72,7 +73,6 @@ from bench.live_app import (
     launch_chromium,
     streamlit_flags,
 )
-from deploy.process import LiveServer
 
 OPEN_TIMEOUT_MS = 120_000
 CHANGE_TIMEOUT_MS = 60_000

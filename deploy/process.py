@@ -3,7 +3,7 @@
 ``make replicas`` (``deploy.replicas``) runs its app replicas and HAProxy as :class:`LiveServer`
 processes, and its Redis as one that answers PING instead of ``/_stcore/health``
 (``deploy.redis_server.RedisServer``); the benchmarks and the browser tests
-(``bench.live_app``) serve the app the same way. Each runs in its own process group, so
+(``tests.live_app``) serve the app the same way. Each runs in its own process group, so
 whatever it starts (Graphviz's ``dot``) stops with it.
 """
 
@@ -106,9 +106,9 @@ class LiveServer:
         ----------
         command : list of str
             A command that serves Streamlit on ``port``, such as
-            :func:`bench.live_app.streamlit_command`.
+            :func:`tests.live_app.streamlit_command`.
         port : int
-            The port ``command`` listens on, usually from :func:`bench.live_app.free_port`.
+            The port ``command`` listens on, usually from :func:`tests.live_app.free_port`.
         log : Path
             Where the server's output goes.
         timeout : float, default 60.0

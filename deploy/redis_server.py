@@ -132,7 +132,7 @@ def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
     Parameters
     ----------
     port : int
-        Where it listens, usually a free port (``bench.live_app.free_port``).
+        Where it listens, usually a free port (``tests.live_app.free_port``).
     log : Path
         Where its output goes.
     timeout : float, default 10.0

@@ -1,6 +1,6 @@
 """Driving the real app: a page that knows when a run ends, and what each page must show.
 
-The server and the browser's launch are ``bench.live_app``'s, shared with the latency
+The server and the browser's launch are ``tests.live_app``'s, shared with the latency
 benchmark; so is the meaning of "settled" (``SETTLED_FN``). Here a page also stops waiting
 when it shows an exception or a friendly failure, and after a control changes, the element we
 watch must also differ from before.
@@ -18,10 +18,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bench.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
 from core.app import pages as app_pages
 from core.app.settings import link_meaning
 from deploy.process import LiveServer
+from tests.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
 
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
     from playwright.sync_api import Page

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, serve, tab
 
-from bench.live_app import ROOT
 from deploy.process import LiveServer
+from tests.browser.browser_helpers import AppPage, serve, tab
+from tests.live_app import ROOT
 
 
 @pytest.fixture(scope="session")

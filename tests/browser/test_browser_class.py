@@ -14,7 +14,7 @@ presses Next, and each student's page follows; a poll gets both answers and is r
 the replica of a student dies, and that student reconnects and still follows; the teacher
 and a student reload, and keep their seats; a student who steps on alone stops following. The
 delays measured on the way are recorded, not asserted: how fast a class follows is the
-benchmark's (``bench.classroom --class-mode``); here a student only has to follow at all.
+benchmark's (``classroom_load.classroom --class-mode``); here a student only has to follow at all.
 
 One test stands apart, on the session's single served app with no cluster, so it runs alone:
 a student's move turns the "Follow the teacher" toggle off in that move's run.
@@ -41,21 +41,21 @@ from typing import Any
 import pytest
 from browser_helpers import VIEWPORT, AppPage, tab
 
-from bench.live_app import free_port
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
 from deploy.haproxy import haproxy_binary
 from deploy.process import LiveServer
 from deploy.redis_server import redis_binary
 from deploy.replicas import Cluster, Replica
 from server.class_check import WAIT
+from tests.live_app import free_port
 
 pytestmark = pytest.mark.browser
 
 #: A student whose page has not followed within this has not followed: the page asks every
 #: second, and one run on a replica that shares two cores with three browsers took 3 to 4 s
 #: at a load average of 12. How fast students follow (the issue's promise: within 2 s, as a
-#: rule) is a speed goal, measured by ``bench.classroom --class-mode``, never asserted here;
-#: this module only records its delays in ``follow.json``.
+#: rule) is a speed goal, measured by ``classroom_load.classroom --class-mode``, never asserted
+#: here; this module only records its delays in ``follow.json``.
 FOLLOW_LIMIT_S = 10.0
 #: A student on a dead replica: HAProxy notices within about 2 s, the client retries on its own.
 RECONNECT_LIMIT_S = 30.0

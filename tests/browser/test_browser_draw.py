@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from browser_helpers import AppPage, serve, tab
 
-from bench.live_app import ROOT
 from deploy.process import LiveServer
+from tests.live_app import ROOT
 
 pytestmark = pytest.mark.browser
 

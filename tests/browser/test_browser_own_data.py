@@ -21,8 +21,8 @@ from browser_helpers import (
     url_query,
 )
 
-from bench.live_app import VIEWPORT
 from deploy.process import LiveServer
+from tests.live_app import VIEWPORT
 
 pytestmark = pytest.mark.browser
 

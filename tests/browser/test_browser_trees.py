@@ -26,8 +26,8 @@ from browser_helpers import (
     tab,
 )
 
-from bench.live_app import ROOT
 from deploy.process import LiveServer
+from tests.live_app import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -1,9 +1,9 @@
 """The class store (core/classroom/store.py): both implementations through the same tests.
 
 ``MemoryStore`` runs on a fake clock; ``RedisStore`` on a real ``redis-server`` started by the
-fixtures in tests/conftest.py, where time passes by sleeping (in tenths of a second). A test
-says how long a key lives and how much time passes in *steps*, so one test reads the same for
-both.
+fixtures in the top-level conftest.py, where time passes by sleeping (in tenths of a second). A
+test says how long a key lives and how much time passes in *steps*, so one test reads the same
+for both.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.live_app import free_port
 from core.classroom.store import (
     REDIS_URL_VARIABLE,
     MemoryStore,
@@ -26,6 +25,7 @@ from core.classroom.store import (
     open_store,
 )
 from deploy.redis_server import RedisServer, start_redis
+from tests.live_app import free_port
 
 # Keys, fields and values as a class may hold them: accents, other scripts, an emoji, quotes,
 # a backslash, a newline, JSON, and nothing at all.
@@ -73,7 +73,7 @@ class Subject:
         return steps * self.step
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.live)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
         clock = FakeClock()

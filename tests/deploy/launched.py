@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.live_app import ROOT, free_port
 from deploy.redis_server import REDIS_URL_VARIABLE
+from tests.live_app import ROOT, free_port
 
 READY = "Arboretum is ready"
 # "  replica r1: 127.0.0.1:8641, pid 1234, log ...", "  haproxy: pid 1240, config ..." and

@@ -137,7 +137,7 @@ def nudge_and_wait(app: AppPage, key: str) -> None:
 
 @pytest.fixture(scope="module")
 def failover(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Failover]:
-    # ``browser`` is the session's one Chromium (tests/conftest.py): it fails when Chromium
+    # ``browser`` is the session's one Chromium (conftest.py): it fails when Chromium
     # is missing and skips under ARBORETUM_SKIP_BROWSER=1.
     if not haproxy_installed():
         pytest.fail(MISSING_HAPROXY, pytrace=False)

@@ -202,7 +202,7 @@ def test_the_build_context_holds_the_app_and_its_config_and_nothing_else() -> No
         tracked = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.py")}
         tracked |= {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*.csv")}
         assert tracked <= context, folder
-    for kept_out in ("tests/", "bench/", ".venv/", ".git/", "docs/", "build/"):
+    for kept_out in ("tests/", "bench/", "classroom_load/", ".venv/", ".git/", "docs/", "build/"):
         assert not any(path.startswith(kept_out) for path in context), kept_out
     assert not any("__pycache__" in path for path in context)
 

@@ -26,8 +26,8 @@ says (``new_session.page_script_hash`` of a full run, ``page_info_changed``), as
 does.
 
 What it cannot do is lay out or draw: a page that the server finishes but that a browser would
-fail to draw looks fine here. ``tests/bench/test_st_client.py`` checks the client once against
-Chromium on the same page and settings.
+fail to draw looks fine here. ``classroom_load/tests/test_browser_protocol_client.py`` checks
+the client once against Chromium on the same page and settings.
 """
 
 from __future__ import annotations

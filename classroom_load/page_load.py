@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, urlencode, urljoin, urlsplit
 
-from bench.http_client import Answer, HttpConnection
-from bench.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
-from bench.st_client import cookies_set
+from classroom_load.http_client import Answer, HttpConnection
+from classroom_load.st_client import cookies_set
+from tests.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
 
 if TYPE_CHECKING:  # Playwright is imported only when Chromium looks for the list.
     from playwright.sync_api import Browser as Chromium

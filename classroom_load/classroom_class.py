@@ -1,13 +1,14 @@
 """The class mode under a class: a teacher, N students who follow, a poll (issue 21).
 
-``python -m bench.classroom --class-mode --students 30 [--replicas 2]`` runs it; this module
-is the class itself, driven through Streamlit's own protocol (:mod:`bench.st_client`):
+``python -m classroom_load.classroom --class-mode --students 30 [--replicas 2]`` runs it; this
+module is the class itself, driven through Streamlit's own protocol
+(:mod:`classroom_load.st_client`):
 
 1. **The teacher alone.** A session opens a lesson's link and presses "Start a class"; the
    server's CPU is read over a quiet window (the teacher's own class-size fragment ticks).
 2. **Joining.** Students open the join link (``/?class=CODE``) over the ramp; each lands on the
    teacher's page with the teacher's settings. Each runs its page's check as a browser does
-   (:mod:`bench.page_check`: ``GET /api/class/CODE`` every second), or, on a server started
+   (:mod:`classroom_load.page_check`: ``GET /api/class/CODE`` every second), or, on a server started
    from ``app.py`` alone, keeps the page's fragment timer.
 3. **Following.** The teacher makes changes (a slider, the dataset, another page, Next on the
    step page). A change is timed from sending it to each student's session finishing the run
@@ -39,9 +40,9 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 
-from bench.classroom_students import new_value
-from bench.page_check import PageCheck
-from bench.st_client import ProtocolError, Run, StudentSession
+from classroom_load.classroom_students import new_value
+from classroom_load.page_check import PageCheck
+from classroom_load.st_client import ProtocolError, Run, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from deploy.haproxy import COOKIE

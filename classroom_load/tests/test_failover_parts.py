@@ -1,7 +1,7 @@
 """The failover run's parts that need no server: the cookie jar a reconnecting student keeps,
 whether a change kept the view, the split between the killed replica's students and the
 others, the ProcessWatch of a process that is gone. (The run itself: ``python -m
-bench.classroom --replicas 2 --kill-replica-after ...``; the browser's own reconnect:
+classroom_load.classroom --replicas 2 --kill-replica-after ...``; the browser's own reconnect:
 tests/deploy/test_failover.py.)"""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from bench.classroom import failover_rows, failover_summary, view_kept
-from bench.classroom_server import ProcessWatch
-from bench.classroom_students import Interaction
-from bench.st_client import cookie_header, cookies_set
+from classroom_load.classroom import failover_rows, failover_summary, view_kept
+from classroom_load.classroom_server import ProcessWatch
+from classroom_load.classroom_students import Interaction
+from classroom_load.st_client import cookie_header, cookies_set
 
 
 def test_a_set_cookie_adds_or_replaces_by_name_and_drops_attributes() -> None:

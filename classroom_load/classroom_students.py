@@ -1,10 +1,10 @@
 """What a simulated student does: the links they open, the controls they move, when they leave.
 
-A student is one browser (:class:`bench.page_load.Browser`: one cookie jar and one HTTP cache
-for all its tabs). They open a page from a teacher's classroom link (:mod:`core.app.lessons`)
-or from a random valid URL (random settings made valid by :func:`core.app.settings.parse`),
-then act ``Plan.changes`` times, thinking between actions (uniform between ``Plan.think``'s
-bounds, 2 and 6 s unless told). Each action is one of three kinds (:func:`kind_of`):
+A student is one browser (:class:`classroom_load.page_load.Browser`: one cookie jar and one HTTP
+cache for all its tabs). They open a page from a teacher's classroom link (:mod:`core.app.lessons`)
+or from a random valid URL (random settings made valid by :func:`core.app.settings.parse`), then act
+``Plan.changes`` times, thinking between actions (uniform between ``Plan.think``'s bounds, 2 and 6 s
+unless told). Each action is one of three kinds (:func:`kind_of`):
 
 - ``move`` (eight actions in ten; all of them for a student who stays on one page): one
   control at a time, mostly a slider by a step or two, sometimes a jump, a new seed, another
@@ -13,8 +13,8 @@ bounds, 2 and 6 s unless told). Each action is one of three kinds (:func:`kind_o
   same tab and websocket session;
 - ``link`` (one time in ten, ``"new tab"``; and the arrival, ``"open"``): another classroom
   link or random URL opened in a new tab. The tab loads the page over HTTP first
-  (:func:`bench.page_load.load_page`: the HTML, then what the browser's cache does not hold:
-  everything on the student's first link, only the HTML and the uncacheable checks on later
+  (:func:`classroom_load.page_load.load_page`: the HTML, then what the browser's cache does not
+  hold: everything on the student's first link, only the HTML and the uncacheable checks on later
   ones), then opens its own websocket and runs the page. The old tab stays open, idle, until
   the student leaves, as a browser keeps it.
 
@@ -39,8 +39,8 @@ from typing import Any, Literal
 
 import websockets
 
-from bench.page_load import Browser, PageAssets, load_page
-from bench.st_client import WIDGET_KINDS, ProtocolError, Run, StudentSession, Widget
+from classroom_load.page_load import Browser, PageAssets, load_page
+from classroom_load.st_client import WIDGET_KINDS, ProtocolError, Run, StudentSession, Widget
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from core.app.pages import PAGES, Page
@@ -66,7 +66,7 @@ _WEIGHTS = {
 # Never touched: the diagram's fit-to-page switch changes only what the browser draws.
 _SKIP = frozenset({"tree-diagram-size"})
 # Nor the class mode's buttons and forms (a student of this class does not start another one:
-# ``bench.classroom_class`` drives the class mode on purpose).
+# ``classroom_load.classroom_class`` drives the class mode on purpose).
 _SKIP_PREFIXES = ("class-", "FormSubmitter:")
 SWITCH_CHANCE = 0.1
 NEW_LINK_CHANCE = 0.1
@@ -317,7 +317,7 @@ async def student(
     unusable (closed connection, timeout) ends the visit; an exception in the page does not.
     ``stay`` keeps the student on the first page and tab (for measuring one page's cost).
     ``assets`` is what each page's load fetches over HTTP
-    (:func:`bench.page_load.find_page_assets`); without it a link is its websocket and run.
+    (:func:`classroom_load.page_load.find_page_assets`); without it a link is its websocket and run.
     """
     url_path, query = start or start_link(rng, catalogue, plan.lesson_share)
     browser = Browser()

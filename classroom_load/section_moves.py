@@ -1,9 +1,9 @@
 """Server CPU per move of one control, the way a browser sends it: the moves a section reruns.
 
-Run with ``.venv/bin/python -m bench.section_moves [--moves 20] [--label NAME]``.
+Run with ``.venv/bin/python -m classroom_load.section_moves [--moves 20] [--label NAME]``.
 
 It starts one server as ``make run`` does (``serve.py``, no file watcher), then, for each case
-below, one student session of the protocol client (:mod:`bench.st_client`) opens the page,
+below, one student session of the protocol client (:mod:`classroom_load.st_client`) opens the page,
 makes three moves to warm what they use, and makes ``--moves`` more, measured. A widget a
 fragment drew (``st.fragment``) reruns that fragment alone, as in Chromium; the table says
 how many of the measured moves were fragment runs. The server's CPU per move counts the
@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from bench.classroom_server import cpu_seconds
-from bench.live_app import ROOT, free_port, streamlit_command
-from bench.st_client import StudentSession, Widget
 from bench.yardstick import loop_seconds, yardstick_line
+from classroom_load.classroom_server import cpu_seconds
+from classroom_load.st_client import StudentSession, Widget
 from deploy.process import LiveServer
+from tests.live_app import ROOT, free_port, streamlit_command
 
 AFTER_S = 0.3  # after a move's run has finished: its last messages leave, then CPU is read
 

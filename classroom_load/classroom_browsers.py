@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from bench.classroom_students import Interaction
-from bench.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
+from classroom_load.classroom_students import Interaction
+from tests.live_app import SETTLED_FN, VIEWPORT, chromium_path, launch_chromium
 
 if TYPE_CHECKING:  # Playwright is imported only when riders ride.
     from playwright.sync_api import Page

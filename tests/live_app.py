@@ -1,9 +1,10 @@
 """The live app for tools that drive it: how a Streamlit server is started, and headless Chromium.
 
-Shared by the benchmarks (``bench/bench_latency.py``, ``bench/classroom.py``) and the browser
-tests (``tests/browser/``), so all serve the app with the same flags (started and stopped by
-:class:`deploy.process.LiveServer`, as ``make replicas`` starts its replicas) and open it in
-the same browser.
+Shared by the browser tests (``tests/browser/``), the latency benchmark
+(``bench/bench_latency.py``) and the classroom load simulator (``classroom_load/``), so all
+serve the app with the same flags (started and stopped by :class:`deploy.process.LiveServer`,
+as ``make replicas`` starts its replicas) and open it in the same browser. It lives with the
+tests because the tests need it: the benchmarks import it from here, never the other way.
 
 When is a run over? Streamlit's frontend sets ``data-test-script-state`` on the ``stApp``
 element (``running`` while the script runs, ``notRunning`` after), but the last elements can

@@ -1,8 +1,8 @@
 """The protocol client keeps a page's fragment timers as the browser does, and follows a page
-switch the server makes (bench/st_client.py).
+switch the server makes (classroom_load/st_client.py).
 
 The reader's bookkeeping is checked on messages built here, as the server builds them; the
-session's behaviour against a tiny real app (``tests/bench/timer_app``): a fragment with
+session's behaviour against a tiny real app (``timer_app`` beside it): a fragment with
 ``run_every=0.3`` reruns without rerunning the page, and a fragment that calls
 ``st.switch_page`` moves the session to the other page with the query the server wrote.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.live_app import free_port, run_beside_playwright, streamlit_command
-from bench.st_client import Run, RunReader, StudentSession
+from classroom_load.st_client import Run, RunReader, StudentSession
 from deploy.process import LiveServer
+from tests.live_app import free_port, run_beside_playwright, streamlit_command
 
 APP = Path(__file__).parent / "timer_app" / "app.py"
 

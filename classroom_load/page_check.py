@@ -10,8 +10,8 @@ acted on (``seen``), nothing else happens. When it differs, the script sends the
 trigger ``moved`` (a rerun of the page); if the page has not acted on that version ``retry`` ms
 later, it sends it again. Every ``checkIn`` ms a question carries the seat (``?seat=``).
 
-:class:`PageCheck` does the same for one :class:`bench.st_client.StudentSession`: feed it every
-finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
+:class:`PageCheck` does the same for one :class:`classroom_load.st_client.StudentSession`: feed it
+every finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
 run of the whole page no longer does.
 """
 
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from bench.http_client import HttpConnection
-from bench.st_client import ProtocolError, Run, StudentSession
+from classroom_load.http_client import HttpConnection
+from classroom_load.st_client import ProtocolError, Run, StudentSession
 
 #: The component's name (``core.ui.classroom.follow``).
 COMPONENT = "arboretum_class_check"
@@ -45,8 +45,8 @@ def drawn_check(run: Run) -> tuple[str, dict[str, Any]] | None:
 
 class Http:
     """The browser's kept-alive connection for the script's questions
-    (:class:`bench.http_client.HttpConnection`, bodies kept), with a timeout, and opened again
-    once when it broke."""
+    (:class:`classroom_load.http_client.HttpConnection`, bodies kept), with a timeout, and opened
+    again once when it broke."""
 
     def __init__(self, base_url: str, timeout: float) -> None:
         self.connection = HttpConnection(base_url)

@@ -1,6 +1,6 @@
 """The classroom benchmark's parts that need no server: the protocol's values, the students'
 choices, the numbers read from /proc. (The client against a real server and Chromium is
-tests/browser/test_browser_protocol_client.py.)"""
+test_browser_protocol_client.py beside it.)"""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import time
 import pytest
 from streamlit.proto.Element_pb2 import Element
 
-from bench.classroom import percentile
-from bench.classroom_server import children_of, cpu_seconds, memory_breakdown, rss_mib
-from bench.classroom_students import PAGE_BY_PATH, new_value, random_settings, start_link
-from bench.st_client import Run, Widget, shown_value, widget_key, widget_state
+from classroom_load.classroom import percentile
+from classroom_load.classroom_server import children_of, cpu_seconds, memory_breakdown, rss_mib
+from classroom_load.classroom_students import PAGE_BY_PATH, new_value, random_settings, start_link
+from classroom_load.st_client import Run, Widget, shown_value, widget_key, widget_state
 from core.app import settings as app_settings
 
 CATALOGUE = app_settings.default_catalogue()

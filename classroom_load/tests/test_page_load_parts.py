@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from bench.classroom import by_kind, kind_rows, page_load_line, think_bounds
-from bench.classroom_students import Interaction, kind_of
-from bench.http_client import HttpConnection
-from bench.live_app import run_beside_playwright
-from bench.page_load import Asset, Browser, load_page, reusable
+from classroom_load.classroom import by_kind, kind_rows, page_load_line, think_bounds
+from classroom_load.classroom_students import Interaction, kind_of
+from classroom_load.http_client import HttpConnection
+from classroom_load.page_load import Asset, Browser, load_page, reusable
+from tests.live_app import run_beside_playwright
 
 IMMUTABLE = "public, immutable, max-age=31536000"
 #: target -> (status, Cache-Control, body, how the body ends)

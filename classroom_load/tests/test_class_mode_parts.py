@@ -1,7 +1,7 @@
-"""The class mode run's parts that need no server (bench/classroom_class.py): when a student's
-page shows the teacher's view, the class code and the poll's counts read off the teacher's
-page, the table row. (The run itself: ``python -m bench.classroom --class-mode``; the client's
-timers against a real server: test_st_client_timers.py.)"""
+"""The class mode run's parts that need no server (classroom_load/classroom_class.py): when a
+student's page shows the teacher's view, the class code and the poll's counts read off the
+teacher's page, the table row. (The run itself: ``python -m classroom_load.classroom
+--class-mode``; the client's timers against a real server: test_st_client_timers.py.)"""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import json
 import numpy as np
 from streamlit.proto.Element_pb2 import Element
 
-from bench.classroom import class_latency, class_row
-from bench.classroom_class import Seen, caught_up, choice_counts, class_code, same_view
-from bench.st_client import Run
+from classroom_load.classroom import class_latency, class_row
+from classroom_load.classroom_class import Seen, caught_up, choice_counts, class_code, same_view
+from classroom_load.st_client import Run
 
 
 def test_the_same_view_is_the_same_page_and_the_same_settings_in_any_order() -> None:

@@ -1,5 +1,5 @@
 """A follower's page on a server started as ``make run`` starts it (``serve.py``), driven through
-Streamlit's own protocol (``bench.st_client``) as a browser drives it.
+Streamlit's own protocol (``classroom_load.st_client``) as a browser drives it.
 
 Under load a follower's browser asks for the run that opens the teacher's view a second time
 (``class_check.js`` asks again after ``retry`` ms when the first run is slow to show). The
@@ -18,11 +18,11 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from bench.classroom_class import class_code
-from bench.live_app import free_port, run_beside_playwright, streamlit_command
-from bench.page_check import drawn_check
-from bench.st_client import StudentSession
+from classroom_load.classroom_class import class_code
+from classroom_load.page_check import drawn_check
+from classroom_load.st_client import StudentSession
 from deploy.process import LiveServer
+from tests.live_app import free_port, run_beside_playwright, streamlit_command
 
 SERVE = Path(__file__).resolve().parents[2] / "serve.py"
 #: Seconds between the two asks: from "both at once" to "the first run has long finished".

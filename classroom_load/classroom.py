@@ -1,23 +1,23 @@
 """A classroom against the real server: N students at once, what they wait, what it costs.
 
-Run with ``make bench-classroom`` or ``python -m bench.classroom [options]``; ``--help`` lists
-them. It is a measurement, not a test: nothing fails on a slow machine; the load average is
-recorded beside every run.
+Run with ``make bench-classroom`` or ``python -m classroom_load.classroom [options]``;
+``--help`` lists them. It is a measurement, not a test: nothing fails on a slow machine; the
+load average is recorded beside every run.
 
 What it simulates
 -----------------
-Each student (:mod:`bench.classroom_students`) is one browser whose tabs speak Streamlit's own
-websocket protocol (:mod:`bench.st_client`, which keeps the browser's message cache and sends
-the widgets' values). A student arrives by a classroom link or a random valid URL, then acts
-``--changes`` times, thinking between actions uniformly 2 to 6 s (``--think 2,6``, seeded).
-An action is one of three kinds, each reported apart:
+Each student (:mod:`classroom_load.classroom_students`) is one browser whose tabs speak Streamlit's
+own websocket protocol (:mod:`classroom_load.st_client`, which keeps the browser's message cache and
+sends the widgets' values). A student arrives by a classroom link or a random valid URL, then acts
+``--changes`` times, thinking between actions uniformly 2 to 6 s (``--think 2,6``, seeded). An
+action is one of three kinds, each reported apart:
 
 - ``move``: one control changed (most actions);
 - ``sidebar``: the sidebar's link to another page, same tab and session (one in ten);
 - ``link``: a new link opened in a new tab (one in ten, and the arrival): the page's HTML and
   files over HTTP, then a new websocket session and its first run, timed together.
 
-What a link fetches over HTTP (:mod:`bench.page_load`) is recorded once, at the start, by
+What a link fetches over HTTP (:mod:`classroom_load.page_load`) is recorded once, at the start, by
 loading each page in headless Chromium (without Chromium: the HTML's script and link tags,
 and the report says so). A student is one browser with one HTTP cache: its first link fetches
 everything its page needs (about 130 requests, 10 MB, over six keep-alive connections), a
@@ -38,8 +38,8 @@ behind HAProxy as ``make replicas`` runs them, unless ``--url`` names a server t
 - ``--students 10,30,60``: one run per class size, each on a fresh server.
 - ``--pages``: the server's CPU per change on each page alone (4 students staying on it,
   thinking 0.5-1.5 s, no page loads over HTTP).
-- ``--class-mode --students 30``: the class mode (issue 21, :mod:`bench.classroom_class`): a
-  teacher starts a class, the students join by its link and follow; the time from each of the
+- ``--class-mode --students 30``: the class mode (issue 21, :mod:`classroom_load.classroom_class`):
+  a teacher starts a class, the students join by its link and follow; the time from each of the
   teacher's changes to each student's page showing it, what an idle follower's check costs the
   server, and a poll every student answers, counted exactly.
 - ``--distinct 1000``: 30 students at once open fresh random links (each a new session, no
@@ -87,9 +87,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from bench.classroom_browsers import BrowserRiders
-from bench.classroom_class import ClassPlan, run_class
-from bench.classroom_server import (
+from bench.yardstick import loop_seconds, yardstick_line
+from classroom_load.classroom_browsers import BrowserRiders
+from classroom_load.classroom_class import ClassPlan, run_class
+from classroom_load.classroom_server import (
     ProcessWatch,
     cpu_seconds,
     load_average,
@@ -97,7 +98,7 @@ from bench.classroom_server import (
     memory_breakdown,
     uncaught_since,
 )
-from bench.classroom_students import (
+from classroom_load.classroom_students import (
     KINDS,
     PAGE_BY_PATH,
     Interaction,
@@ -107,14 +108,13 @@ from bench.classroom_students import (
     start_link,
     student,
 )
-from bench.live_app import ROOT, streamlit_command
-from bench.page_load import PageAssets, PageLoad, find_page_assets, load_every_page
-from bench.st_client import StudentSession
-from bench.yardstick import loop_seconds, yardstick_line
+from classroom_load.page_load import PageAssets, PageLoad, find_page_assets, load_every_page
+from classroom_load.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
 from deploy.haproxy import COOKIE, local_backends
 from deploy.process import LiveServer
+from tests.live_app import ROOT, streamlit_command
 
 OUT = ROOT / "build" / "classroom"
 DEFAULT_PORT = 8651
@@ -317,7 +317,7 @@ def failover_summary(log: list[Interaction], killed: str, killed_at: float) -> d
 
 
 def by_kind(log: list[Interaction], uncaught: int = 0) -> dict[str, dict[str, Any]]:
-    """Each kind of interaction's numbers (:func:`bench.classroom_students.kind_of`), then all.
+    """Each kind of interaction's numbers (:func:`.classroom_students.kind_of`), then all.
 
     For each of ``move``, ``sidebar``, ``link`` and ``all``: the interactions that finished
     well, the errors (``all`` adds the ``uncaught`` errors of the server's log), the median,
@@ -649,7 +649,7 @@ def _redis_of(target: Target) -> tuple[str, int] | None:
 
 
 def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
-    """A teacher and ``--students`` followers on fresh servers (:mod:`bench.classroom_class`)."""
+    """A teacher and ``--students`` followers on fresh servers (:mod:`.classroom_class`)."""
     plan = ClassPlan(
         students=args.students[0] if args.students else 30,
         ramp=args.ramp,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.section_moves import CASES, Result, table
+from classroom_load.section_moves import CASES, Result, table
 from core.app.pages import PAGES
 
 

@@ -1,4 +1,4 @@
-"""The classroom benchmark's protocol client sees what Chromium sees (bench/st_client.py).
+"""The classroom benchmark's protocol client sees what Chromium sees (classroom_load/st_client.py).
 
 Chromium's own websocket frames are read with the same :class:`RunReader` the client uses, so
 both sides are compared message for message: the same page runs, with the same kinds and
@@ -12,12 +12,12 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
-from browser_helpers import AppPage, url_query
 
-from bench.live_app import run_beside_playwright
-from bench.st_client import Run, RunReader, StudentSession
+from classroom_load.st_client import Run, RunReader, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
+from tests.browser.browser_helpers import AppPage, url_query
+from tests.live_app import run_beside_playwright
 
 pytestmark = pytest.mark.browser
 

@@ -1,10 +1,12 @@
 """Fixtures shared by every folder of tests: the one Chromium that Playwright drives, and a
 real Redis server for the class store.
 
-Playwright's synchronous API runs one event loop per thread, so a second
-``sync_playwright()`` while the first is open fails ("using Playwright Sync API inside the
-asyncio loop"). The browser tests and the load balancer's fault test therefore share this
-session's browser.
+They sit at the top of the project, above ``tests/``, ``bench/tests/`` and
+``classroom_load/tests/``, because there must be one of each per test process: Playwright's
+synchronous API runs one event loop per thread, so a second ``sync_playwright()`` while the
+first is open fails ("using Playwright Sync API inside the asyncio loop"). The browser tests,
+the protocol client's comparison with Chromium and the load balancer's fault test therefore
+share this session's browser.
 
 The class store's tests run against Debian's ``redis-server`` (``make test`` installs it):
 one server for the session (:func:`redis_server`), emptied before each test that asks for
@@ -15,6 +17,7 @@ As with HAProxy, a missing ``redis-server`` fails those tests and says how to in
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from bench.live_app import chromium_path, free_port, launch_chromium
 from deploy.redis_server import MISSING_REDIS, RedisServer, redis_binary, start_redis
+from tests.live_app import chromium_path, free_port, launch_chromium
 
 MISSING_CHROMIUM = """\
 Chromium was not found at {path}.
@@ -36,6 +39,25 @@ MISSING_PLAYWRIGHT = """\
 Playwright for Python is not installed: pip install -e '.[test]'
 (Only the Python package is needed; the browser is the system's Chromium.)
 To run the other tests without a browser, set ARBORETUM_SKIP_BROWSER=1."""
+
+#: Fixtures that start a process for the test to talk to: a Streamlit server (the browser
+#: tests' ``server``, a module's own ``served`` or ``timer_app``), Redis, or the launcher with
+#: HAProxy. A test that asks for one, directly or through another fixture, is ``live``.
+LIVE_FIXTURES = frozenset(
+    {"server", "served", "timer_app", "redis_server", "own_redis", "launcher"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``live`` every test whose fixtures start a server.
+
+    Read from the fixtures rather than written in each file, so a new test that starts a server
+    through one is marked too, and ``make check`` (``-m "not browser and not live"``) stays quick
+    without anyone remembering the mark.
+    """
+    for item in items:
+        if LIVE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live)
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +83,28 @@ def browser(chromium: str) -> Iterator[Any]:
         launched = launch_chromium(playwright, chromium)
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Hide the session browser's event loop from a test that does not drive the browser.
+
+    Playwright's synchronous API leaves its event loop marked as running in the thread that
+    started it, so after a browser test ``asyncio.run`` in that thread fails ("cannot be called
+    from a running event loop"). A test that runs its own loop would then pass or fail by which
+    tests ran before it in the same process, and with the tests spread over workers that order
+    is not fixed. So the mark is taken off for the length of any test that does not use the
+    browser, and put back after it, before Playwright next runs.
+    """
+    loop = asyncio.events._get_running_loop()
+    if loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
 
 
 @pytest.fixture(scope="session")
