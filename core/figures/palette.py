@@ -39,8 +39,10 @@ __all__ = [
 #: bluish green, yellow, blue, vermillion, reddish purple), colour-blind safe; a table of more
 #: classes (an upload, up to :data:`core.data.prepare.MAX_CLASSES`) goes on with Paul Tol's
 #: muted scheme (wine, teal, indigo, olive, purple, green, rose, cyan, sand, brown) and three
-#: of ColorBrewer's (lavender, slate, rust), chosen to lie far from each other in RGB. Beyond
-#: seven, hue alone cannot be told apart by every eye: the legends name each class by colour.
+#: of ColorBrewer's (lavender, slate, rust), chosen to lie far from each other in RGB. Six of
+#: those (teal, purple, rose, lavender, slate, rust) are moved to the nearest colour that a
+#: protanope and a deuteranope still tell from every other class (tests/figures/test_palette.py
+#: measures it); the legends name each class too.
 CLASS_COLORS: tuple[str, ...] = (
     "#E69F00",
     "#56B4E9",
@@ -50,18 +52,18 @@ CLASS_COLORS: tuple[str, ...] = (
     "#D55E00",
     "#CC79A7",
     "#882255",
-    "#44AA99",
+    "#55BB99",
     "#332288",
     "#999933",
-    "#AA4499",
+    "#993388",
     "#117733",
-    "#CC6677",
+    "#DD6677",
     "#88CCEE",
     "#DDCC77",
     "#661100",
-    "#CAB2D6",
-    "#7570B3",
-    "#B15928",
+    "#CCAACC",
+    "#7788CC",
+    "#994411",
 )
 
 #: Text on diagrams and charts: near-black, readable on the background and on every fill.
