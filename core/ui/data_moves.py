@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.app import settings as state
-from core.app.settings import DataKind
-from core.app.settings import to_widget as _to_widget
+from core.app.settings import DataKind, to_widget
 from core.ui.cached import catalogue
 from core.ui.visit import keep, visit
 
@@ -35,6 +34,6 @@ def move_to(name: str) -> None:
     assert now.last is not None  # a callback runs after a first run
     moved = state.with_dataset(now.last, name, catalogue())
     for key, value in moved.items:
-        session[key] = _to_widget(key, value)
+        session[key] = to_widget(key, value)
     keep(now.shown(shape.kind, name))
     session[KIND_KEY] = shape.kind

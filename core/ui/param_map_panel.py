@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView, TreeSpec
-from core.app.settings import to_widget as _to_widget
+from core.app.settings import to_widget
 from core.figures.map_difference import MapDifference, param_map_difference_figure, points_text
 from core.figures.param_map import ParamMap, param_grid
 from core.figures.param_map_plot import clicked_setting, param_map_figure
@@ -41,7 +41,7 @@ def _load_cell(pmap: ParamMap, key: str = _CHART_KEY) -> None:
     if setting is None:
         return
     depth, leaf = setting
-    st.session_state["max_depth"] = _to_widget("max_depth", depth)  # None is "no limit"
+    st.session_state["max_depth"] = to_widget("max_depth", depth)  # None is "no limit"
     st.session_state["min_samples_leaf"] = leaf
 
 

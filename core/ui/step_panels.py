@@ -14,8 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView
-from core.app.settings import from_widget as _from_widget
-from core.app.settings import to_widget as _to_widget
+from core.app.settings import from_widget, to_widget
 from core.app.words import md
 from core.engine.replay import GrowthPrefix, GrowthSteps, estimator_of, prefix_after
 from core.figures import boundary_figure, regression_figure
@@ -48,12 +47,12 @@ def _move_step(move: str, n_steps: int) -> None:
     It runs before the next run of the page and reads the slider's value as it is then, so a
     burst of clicks moves one step per click and never leaves the range.
     """
-    held = _from_widget("step", st.session_state.get("step"))
+    held = from_widget("step", st.session_state.get("step"))
     valid = isinstance(held, int) and not isinstance(held, bool) and 0 <= held < n_steps
     k = held if valid else n_steps
     target = {"first": 0, "back": k - 1, "next": k + 1, "end": n_steps}[move]
     target = min(max(target, 0), n_steps)
-    st.session_state["step"] = _to_widget("step", None if target == n_steps else target)
+    st.session_state["step"] = to_widget("step", None if target == n_steps else target)
 
 
 def step_bar(controls: Controls, n_steps: int) -> int:
