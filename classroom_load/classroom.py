@@ -112,7 +112,7 @@ from classroom_load.page_load import PageAssets, PageLoad, find_page_assets, loa
 from classroom_load.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
-from deploy.haproxy import COOKIE, local_backends
+from deploy.haproxy import COOKIE, replica_names
 from deploy.process import LiveServer
 from tests.live_app import ROOT, streamlit_command
 
@@ -198,7 +198,7 @@ def replicas(args: argparse.Namespace, name: str) -> Iterator[Target]:
         pids = pids_listening(ports)
         if len(pids) != args.replicas:
             raise RuntimeError(f"found {len(pids)} replica processes of {args.replicas}")
-        names = [backend.name for backend in local_backends(ports)]
+        names = replica_names(len(ports))
         yield Target(cluster.url, pids, sorted(logs.glob("*.log")), names)
 
 

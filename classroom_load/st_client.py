@@ -564,6 +564,12 @@ class StudentSession:
         return self._reader.retold
 
     @property
+    def closed_by(self) -> str:
+        """Why the last websocket ended (``"connection closed: ..."``), or "" while it is open
+        or was closed by this side (:meth:`close`, :meth:`reconnect`)."""
+        return self._broken
+
+    @property
     def page_runs(self) -> int:
         """Runs of the whole page started on this connection."""
         return self._reader.starts
