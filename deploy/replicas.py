@@ -22,7 +22,9 @@ on. Everything each process prints goes to ``--log-dir`` (``build/replicas/`` by
 
 A class (``core.classroom``) spreads over every replica, so the replicas keep it in one
 store outside them all: the launcher first starts a ``redis-server`` on 127.0.0.1 (a free
-port, or ``--redis-port``) and names it to every replica in ``ARBORETUM_REDIS_URL``. When that
+port, or ``--redis-port``), keeping every write in an append-only file in ``--log-dir`` so that
+a restarted Redis still has every class, and names it to every replica in
+``ARBORETUM_REDIS_URL``. When that
 variable already names a store, the replicas use that one and none is started. Without
 ``redis-server`` (``bash .ci/system-deps.sh redis``) the launcher says so and the replicas run
 anyway, each keeping its classes in its own memory: a class then reaches only the students
@@ -311,7 +313,9 @@ class Cluster:
             deadline = time.monotonic() + timeout
             store: dict[str, str] = {}
             if redis_port is not None:
-                cluster.redis = launch_redis(redis_port, log_dir / "redis.log")
+                # The class store outlives a restart of its Redis (or of make replicas): its
+                # append-only file stays in the log folder, and a Redis started there reads it.
+                cluster.redis = launch_redis(redis_port, log_dir / "redis.log", persist=True)
                 cluster.redis.wait_healthy(deadline)
                 store = {REDIS_URL_VARIABLE: cluster.redis.url}
             backends = local_backends(replica_ports, health_ports)

@@ -4,6 +4,7 @@ starts, and a clean stop."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import re
 import signal
@@ -28,7 +29,7 @@ from deploy.haproxy import (
     local_backends,
     render_config,
 )
-from deploy.redis_server import REDIS_URL_VARIABLE, redis_url
+from deploy.redis_server import REDIS_URL_VARIABLE, redis_command, redis_url
 from deploy.replicas import Cluster, choose_class_store, parse_args, port_is_free
 from server.health import HEALTH_PATH, HEALTH_PORT_VARIABLE
 
@@ -154,6 +155,17 @@ def test_the_launcher_starts_redis_on_a_free_port_unless_told_which() -> None:
     assert parse_args(["--redis-port", "9379"]).redis_port == 9379
 
 
+def test_the_class_store_keeps_every_write_and_a_scratch_server_nothing(tmp_path: Path) -> None:
+    kept = redis_command("redis-server", 9379, tmp_path, persist=True)
+    pairs = dict(itertools.pairwise(kept))
+    written = (pairs["--appendonly"], pairs["--appendfsync"], pairs["--save"])
+    assert written == ("yes", "everysec", "")
+    assert pairs["--dir"] == str(tmp_path)  # where a Redis started again finds the file
+    scratch = dict(itertools.pairwise(redis_command("redis-server", 9379, tmp_path)))
+    assert (scratch["--appendonly"], scratch["--save"]) == ("no", "")
+    assert "--appendfsync" not in scratch
+
+
 def test_a_store_the_environment_names_is_used_and_no_redis_started() -> None:
     chosen = choose_class_store(
         9379, "/usr/bin/redis-server", {REDIS_URL_VARIABLE: " redis://db:6379/2 "}
@@ -250,6 +262,8 @@ def test_ctrl_c_stops_haproxy_every_replica_and_redis(
     assert shared.put("launcher-test", "answered", 60) is True
     assert shared.get("launcher-test") == "answered"
     assert "Ready to accept connections" in (launched.log_dir / "redis.log").read_text()
+    # It keeps the classes in an append-only file beside the logs (test_class_store_restart.py).
+    assert (launched.log_dir / "appendonlydir").is_dir()
 
     assert launched.stop(signal.SIGINT) == 0, launched.printed()
 

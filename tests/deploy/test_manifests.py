@@ -139,10 +139,15 @@ def store_address(url: str) -> tuple[str, int]:
     return parts.hostname, parts.port
 
 
-def keeps_nothing_on_disk(command: list[str]) -> bool:
-    """Whether redis-server's ``command`` turns off snapshots and the append-only file."""
+def keeps_every_write(command: list[str]) -> bool:
+    """Whether redis-server's ``command`` writes every change to the append-only file, flushed
+    every second, and takes no snapshots besides (``deploy.redis_server.redis_command``'s)."""
     pairs = dict(itertools.pairwise(command))
-    return pairs.get("--save") == "" and pairs.get("--appendonly") == "no"
+    return (
+        pairs.get("--appendonly") == "yes"
+        and pairs.get("--appendfsync") == "everysec"
+        and pairs.get("--save") == ""
+    )
 
 
 def mebibytes(quantity: str) -> float:
@@ -255,7 +260,11 @@ def test_compose_replicas_share_the_redis_service_as_their_class_store() -> None
     redis = services["redis"]
     assert redis["image"].startswith("redis:7")
     assert "ports" not in redis, "Redis is for the replicas only"
-    assert redis["command"][0] == "redis-server" and keeps_nothing_on_disk(redis["command"])
+    assert redis["command"][0] == "redis-server" and keeps_every_write(redis["command"])
+    # Redis's image keeps its files in /data: a named volume there outlives the container.
+    (volume,) = redis["volumes"]
+    name, folder = volume.split(":")
+    assert folder == "/data" and name in compose()["volumes"]
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     apps = [name for name in services if name.startswith("app")]
     for name in apps:
@@ -275,6 +284,7 @@ def test_kubernetes_has_the_apps_deployment_service_and_ingress_and_a_redis() ->
         ("Ingress", "arboretum"),
         ("Deployment", "arboretum-redis"),
         ("Service", "arboretum-redis"),
+        ("PersistentVolumeClaim", "arboretum-redis"),
     }
 
 
@@ -368,7 +378,17 @@ def test_every_pod_names_the_redis_service_and_the_service_reaches_redis() -> No
     container_ports = {p["name"]: p["containerPort"] for p in redis_container["ports"]}
     assert container_ports == {service_port["targetPort"]: 6379}
     assert redis_container["image"].startswith("redis:7")
-    assert keeps_nothing_on_disk(redis_container["args"])
+    assert keeps_every_write(redis_container["args"])
+    # Its files on the volume claimed beside it, mounted by one pod at a time.
+    (mount,) = redis_container["volumeMounts"]
+    assert mount["mountPath"] == "/data"
+    (volume,) = pod["spec"]["volumes"]
+    assert volume["name"] == mount["name"]
+    claim = redis["PersistentVolumeClaim"]
+    assert volume["persistentVolumeClaim"]["claimName"] == claim["metadata"]["name"]
+    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert redis["Deployment"]["spec"]["strategy"]["type"] == "Recreate"
+    assert pod["spec"]["securityContext"]["fsGroup"] == pod["spec"]["securityContext"]["runAsUser"]
     assert redis_container["readinessProbe"]["exec"]["command"] == ["redis-cli", "ping"]
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
     resources = redis_container["resources"]
