@@ -4,10 +4,10 @@ Replicas share a class only through a store outside every one of them; ``make re
 starts a Redis server for it beside HAProxy, and the store's tests start their own. Both run
 Debian's ``redis-server`` (``bash .ci/system-deps.sh redis``) the same way, on 127.0.0.1 only
 and in the foreground. The one a class is taught on keeps it (``persist``): every write goes
-to an append-only file flushed every second, so a Redis that restarts mid-class (a crash, an
-upgrade) reads every running class and its seats back, losing at most the last second of
-writes; snapshots would lose every write since the last one. A test's scratch server keeps
-nothing, so each starts empty.
+to an append-only file flushed every second, so a Redis that restarts mid-class reads every
+running class and its seats back: all of it after a clean stop, all but the last few seconds'
+writes after a crash; snapshots would lose every write since the last one. A test's scratch
+server keeps nothing, so each starts empty.
 """
 
 from __future__ import annotations
