@@ -9,8 +9,10 @@ dead, answered 503 and closed every websocket on it. The check HAProxy asks now 
 replica's own (``server/health.py``), answered off the loop, with room for a burst.
 
 With the previous configuration (``/_stcore/health``, a one-second timeout, two failures,
-``on-marked-down shutdown-sessions``) this test failed: the replica was marked down during the
-moves and the sessions were closed.
+``on-marked-down shutdown-sessions``) this test failed: the replica was marked down ("Layer7
+timeout, check duration: 1002ms", 39 sessions active) while the class was still opening the page,
+and HAProxy closed the sessions. One replica keeps the test short (one server to start); the
+``launcher`` fixture marks it ``live``.
 """
 
 from __future__ import annotations
