@@ -18,6 +18,12 @@ engine's compiled loops from numba's cache. Otherwise the first student on a fre
 teacher, on ``make run``; the first of each replica) would wait for all of that inside the
 first page's run; the server answers its health check a little later instead.
 
+When ``ARBORETUM_HEALTH_PORT`` names a port, the server also answers ``GET /health`` there, from
+a thread of its own (``server/health.py``): ``/_stcore/health`` is answered on the event loop,
+which a class rerunning a heavy page together keeps busy for seconds, and a load balancer or
+a probe must not take that busy server for a dead one. ``make replicas``, Compose and the
+Kubernetes manifests check that port.
+
 Every connection the server accepts sends without Nagle's delay (``server/no_delay.py``):
 Streamlit's own listening socket left it on, and each reply on a kept-alive connection waited
 for the client's acknowledgement of its headers.
@@ -35,6 +41,7 @@ from streamlit import config, file_util
 from core.classroom import Classroom
 from server.class_check import check_middleware
 from server.frontend_files import frontend_files_middleware
+from server.health import health_check, health_port
 from server.no_delay import send_at_once
 
 send_at_once()  # imported before the server accepts its first connection
@@ -68,9 +75,12 @@ def preload() -> None:
 async def warm_up(_app: st.App) -> AsyncIterator[None]:
     """``st.App``'s lifespan: once Streamlit's runtime has started (the pages' caches belong to
     it), :func:`preload`, on a worker thread so that the runtime's own tasks go on; then the
-    server answers."""
+    server answers, and so does its own health check (when ``ARBORETUM_HEALTH_PORT`` asks
+    for one), until the server stops."""
     await asyncio.to_thread(preload)
-    yield
+    address = str(config.get_option("server.address") or "")
+    async with health_check(health_port(), address):
+        yield
 
 
 app = st.App("app.py", lifespan=warm_up, middleware=[frontend_files(), check_middleware(classroom)])

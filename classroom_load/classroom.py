@@ -112,7 +112,7 @@ from classroom_load.page_load import PageAssets, PageLoad, find_page_assets, loa
 from classroom_load.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
-from deploy.haproxy import COOKIE, local_backends
+from deploy.haproxy import COOKIE, replica_names
 from deploy.process import LiveServer
 from tests.live_app import ROOT, streamlit_command
 
@@ -195,10 +195,14 @@ def replicas(args: argparse.Namespace, name: str) -> Iterator[Target]:
     ]
     logs.mkdir(parents=True, exist_ok=True)
     with LiveServer.start(command, args.port, logs / "launcher.log", timeout=180) as cluster:
+        # HAProxy answers a moment before the launcher prints what it started (Redis's line).
+        deadline = time.monotonic() + 30
+        while "is ready" not in cluster.log_tail() and time.monotonic() < deadline:
+            time.sleep(0.1)
         pids = pids_listening(ports)
         if len(pids) != args.replicas:
             raise RuntimeError(f"found {len(pids)} replica processes of {args.replicas}")
-        names = [backend.name for backend in local_backends(ports)]
+        names = replica_names(len(ports))
         yield Target(cluster.url, pids, sorted(logs.glob("*.log")), names)
 
 
@@ -890,9 +894,10 @@ CLASS_MODE_HEADER = (
     "| students | replicas (store) | load before / after | joined, following | teacher's "
     "changes | change to each student's page: median / p95 / max | missed | poll counted "
     "/ sent | idle checks / s | server CPU per idle check: over students who do not check "
-    "/ all the class adds | page reruns while idle "
+    "/ all the class adds | page reruns while idle | websockets closed | answers 503 "
     "| RSS peak / end (MiB) | errors |\n"
-    "| ---: | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | --- | --- |"
+    "| ---: | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: "
+    "| --- | --- |"
 )
 
 
@@ -904,6 +909,8 @@ def class_row(row: dict[str, Any]) -> str:
     measured = [c for c in row["changes"] if "latency_s" in c]
     peak = " / ".join(f"{v:.0f}" for v in row["rss_peak_mib"].values())
     end = " / ".join(f"{v:.0f}" for v in row["rss_end_mib"].values())
+    broken = row["connections"]
+    refused = broken["check_503"] + broken["join_503"]
     return (
         f"| {row['students']} | {row['replicas']} ({row['store']}) "
         f"| {row['load_before']} / {row['load_after']} "
@@ -911,7 +918,7 @@ def class_row(row: dict[str, Any]) -> str:
         f"| {row['median_s']:.2f} / {row['p95_s']:.2f} {met} / {row['max_s']:.2f} s "
         f"| {row['missed']} | {counted} | {idle['checks_per_s']:.1f} "
         f"| {idle['cpu_ms_per_check_over_quiet']:.2f} / {idle['cpu_ms_per_check']:.2f} ms "
-        f"| {idle['page_runs']} | {peak} / {end} "
+        f"| {idle['page_runs']} | {broken['websocket_closures']} | {refused} | {peak} / {end} "
         f"| {len(row['errors'])} |"
     )
 

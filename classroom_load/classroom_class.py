@@ -23,6 +23,9 @@ module is the class itself, driven through Streamlit's own protocol
 5. **A poll.** The teacher asks a multiple-choice question; every student sees it, picks an
    option (student ``i`` picks option ``i mod 3``) and sends it; the teacher's page must count
    exactly one answer per student, option by option.
+6. **What broke.** The websockets the servers or the load balancer closed, and the answers 503
+   to the students' checks and joins: where a class falling apart shows first (a replica its
+   load balancer takes for dead answers nothing, and its sessions are gone).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import numpy as np
+import websockets
 
 from classroom_load.classroom_students import new_value
 from classroom_load.page_check import PageCheck
@@ -225,6 +229,8 @@ async def run_class(
             await member.session.open("", {"class": code})
         except (ProtocolError, OSError) as failure:  # TimeoutError is an OSError
             member.error = f"join: {type(failure).__name__} {failure}"[:200]
+        except websockets.InvalidStatus as refused:  # a load balancer with no replica: 503
+            member.error = f"join: refused with {refused.response.status_code}"
         member.joined_s = time.monotonic() - began
 
     await asyncio.gather(*(join(m) for m in students))
@@ -332,11 +338,24 @@ async def run_class(
         for s in m.seen
         for e in s.exceptions
     ][:5]
+    result["connections"] = _connections(teacher, students)
     for member in [teacher, *students]:
         if member.check is not None:
             member.check.stop()
         await member.session.close()
     return result
+
+
+def _connections(teacher: Member, students: list[Member]) -> dict[str, int]:
+    """What the servers (or the load balancer) refused or broke: websockets they closed,
+    answers 503 to the students' checks and to their joins, checks that got no answer."""
+    checks = [m.check for m in students if m.check is not None]
+    return {
+        "websocket_closures": sum(m.session.closures for m in [teacher, *students]),
+        "check_503": sum(check.unavailable for check in checks),
+        "join_503": sum(1 for m in students if m.error == "join: refused with 503"),
+        "checks_failed": sum(check.failed for check in checks),
+    }
 
 
 def _state(member: Member) -> dict[str, Any]:

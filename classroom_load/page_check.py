@@ -82,6 +82,9 @@ class PageCheck:
         Runs of the page asked for (triggers sent).
     failed : int
         Checks that got no answer (the next one asks again, as the script does).
+    unavailable : int
+        Checks answered 503 (a load balancer with no replica to send them to, or a server
+        without its store).
     paused : bool
         While true the script skips its checks (the benchmark's window of students who sit
         there without checking, the baseline of what the checks cost).
@@ -92,6 +95,7 @@ class PageCheck:
     checks: int = 0
     asked: int = 0
     failed: int = 0
+    unavailable: int = 0
     paused: bool = False
     _data: dict[str, Any] = field(default_factory=dict)
     _element: str = ""
@@ -149,6 +153,7 @@ class PageCheck:
             self.failed += 1
             return
         self.checks += 1
+        self.unavailable += status == 503
         if check_in and status == 200:
             self._checked_in = now
         self._known = json.loads(body).get("version") if status == 200 else "down"

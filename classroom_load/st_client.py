@@ -486,6 +486,9 @@ class StudentSession:
         Called with every finished run, whoever asked for it, as it arrives.
     auto_reruns : int
         Fragment reruns sent on a timer.
+    closures : int
+        Websockets the other side closed (the server, or a load balancer in front of it); one
+        this side closes (:meth:`close`, :meth:`reconnect`) does not count.
     """
 
     base_url: str
@@ -496,6 +499,7 @@ class StudentSession:
     reconnects: int = 0
     on_run: Callable[[Run], None] | None = None
     auto_reruns: int = 0
+    closures: int = 0
     _socket: Any = None
     _reader: RunReader = field(default_factory=RunReader)
     _states: dict[str, WidgetState] = field(default_factory=dict)
@@ -562,6 +566,12 @@ class StudentSession:
     def retold(self) -> int:
         """Runs whose end named another run than their start (see :class:`RunReader`)."""
         return self._reader.retold
+
+    @property
+    def closed_by(self) -> str:
+        """Why the last websocket ended (``"connection closed: ..."``), or "" while it is open
+        or was closed by this side (:meth:`close`, :meth:`reconnect`)."""
+        return self._broken
 
     @property
     def page_runs(self) -> int:
@@ -797,8 +807,10 @@ class StudentSession:
                         self._recent.append((self._received, run))
                         self._arrived.notify_all()
             self._broken = "connection closed by the server"
+            self.closures += 1
         except websockets.ConnectionClosed as closed:
             self._broken = f"connection closed: {closed}"
+            self.closures += 1
         finally:
             if self._arrived is not None and self._broken:
                 async with self._arrived:

@@ -20,6 +20,8 @@ COOKIE = "arboretum_replica"
 DEFAULT_PORT = 8640
 # Streamlit inside the Compose file's containers, where each replica is its own host.
 CONTAINER_PORT = 8501
+# Each container's own health check (serve.py's ARBORETUM_HEALTH_PORT, server/health.py).
+CONTAINER_HEALTH_PORT = 8502
 # Compose's embedded DNS: a replica container that restarts may come back on a new address.
 COMPOSE_RESOLVERS = """
 resolvers docker
@@ -38,10 +40,14 @@ class Backend:
         The server's name in HAProxy, also the value of the affinity cookie (``r1``, ``r2``...).
     address : str
         ``host:port`` where the replica listens.
+    health_port : int
+        The port on the same host where the replica answers ``GET /health`` off its event
+        loop (``ARBORETUM_HEALTH_PORT``, ``server/health.py``): what HAProxy checks.
     """
 
     name: str
     address: str
+    health_port: int
 
 
 def render_config(
@@ -82,7 +88,9 @@ def render_config(
         raise ValueError("backends must name at least one replica; got none")
     if len(set(names)) != len(names):
         raise ValueError(f"backend names must be distinct; got {names}")
-    servers = "\n".join(f"    server {b.name} {b.address} cookie {b.name}" for b in backends)
+    servers = "\n".join(
+        f"    server {b.name} {b.address} cookie {b.name} port {b.health_port}" for b in backends
+    )
     return string.Template(TEMPLATE.read_text()).substitute(
         bind=bind,
         port=port,
@@ -93,9 +101,18 @@ def render_config(
     )
 
 
-def local_backends(ports: Sequence[int]) -> tuple[Backend, ...]:
-    """Replicas ``r1``, ``r2``... on 127.0.0.1 at ``ports``, in order."""
-    return tuple(Backend(f"r{i}", f"127.0.0.1:{port}") for i, port in enumerate(ports, 1))
+def replica_names(count: int) -> list[str]:
+    """The names of ``count`` local replicas, in order: ``r1``, ``r2``..."""
+    return [f"r{i}" for i in range(1, count + 1)]
+
+
+def local_backends(ports: Sequence[int], health_ports: Sequence[int]) -> tuple[Backend, ...]:
+    """Replicas ``r1``, ``r2``... on 127.0.0.1 at ``ports``, checked at ``health_ports``, in
+    order."""
+    return tuple(
+        Backend(name, f"127.0.0.1:{port}", health)
+        for name, port, health in zip(replica_names(len(ports)), ports, health_ports, strict=True)
+    )
 
 
 def compose_config(replicas: int) -> str:
@@ -111,7 +128,10 @@ def compose_config(replicas: int) -> str:
     str
         The configuration; ``deploy/compose/haproxy.cfg`` must be exactly this.
     """
-    backends = [Backend(f"app{i}", f"app{i}:{CONTAINER_PORT}") for i in range(1, replicas + 1)]
+    backends = [
+        Backend(f"app{i}", f"app{i}:{CONTAINER_PORT}", CONTAINER_HEALTH_PORT)
+        for i in range(1, replicas + 1)
+    ]
     # Resolve at start, keep the last address if DNS fails, and start even if a replica's
     # name is not known yet; the resolvers section follows later address changes.
     options = " resolvers docker init-addr last,libc,none"

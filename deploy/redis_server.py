@@ -2,9 +2,12 @@
 
 Replicas share a class only through a store outside every one of them; ``make replicas``
 starts a Redis server for it beside HAProxy, and the store's tests start their own. Both run
-Debian's ``redis-server`` (``bash .ci/system-deps.sh redis``) the same way: on 127.0.0.1 only,
-in the foreground, and without persistence, since a class is worth keeping only while it runs
-(its keys expire after a few idle hours anyway).
+Debian's ``redis-server`` (``bash .ci/system-deps.sh redis``) the same way, on 127.0.0.1 only
+and in the foreground. The one a class is taught on keeps it (``persist``): every write goes
+to an append-only file flushed every second, so a Redis that restarts mid-class reads every
+running class and its seats back: all of it after a clean stop, all but the last few seconds'
+writes after a crash; snapshots would lose every write since the last one. A test's scratch
+server keeps nothing, so each starts empty.
 """
 
 from __future__ import annotations
@@ -37,8 +40,8 @@ def redis_url(port: int) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
-def redis_command(binary: str, port: int, directory: Path) -> list[str]:
-    """``redis-server`` on 127.0.0.1:``port``, in the foreground, keeping nothing on disk.
+def redis_command(binary: str, port: int, directory: Path, *, persist: bool = False) -> list[str]:
+    """``redis-server`` on 127.0.0.1:``port``, in the foreground.
 
     Parameters
     ----------
@@ -47,8 +50,11 @@ def redis_command(binary: str, port: int, directory: Path) -> list[str]:
     port : int
         Where it listens, on the loopback interface only.
     directory : Path
-        Its working directory (``--dir``): with snapshots and the append-only file off it
-        writes nothing there, but it would rather than in the project.
+        Its working directory (``--dir``): where the append-only file goes (in
+        ``appendonlydir/``), and where a server started again in it reads it back.
+    persist : bool, default False
+        Write every change to the append-only file, flushed to disk every second
+        (``appendfsync everysec``); without it nothing is kept. Snapshots are off either way.
 
     Returns
     -------
@@ -64,7 +70,8 @@ def redis_command(binary: str, port: int, directory: Path) -> list[str]:
         "--save",
         "",
         "--appendonly",
-        "no",
+        "yes" if persist else "no",
+        *(["--appendfsync", "everysec"] if persist else []),
         "--daemonize",
         "no",
         "--dir",
@@ -96,7 +103,9 @@ class RedisServer(LiveServer):
             return False
 
 
-def launch_redis(port: int, log: Path, *, binary: str | None = None) -> RedisServer:
+def launch_redis(
+    port: int, log: Path, *, binary: str | None = None, persist: bool = False
+) -> RedisServer:
     """Start a redis-server on 127.0.0.1:``port`` without waiting for it.
 
     Parameters
@@ -107,6 +116,8 @@ def launch_redis(port: int, log: Path, *, binary: str | None = None) -> RedisSer
         Where its output goes; its folder is also its ``--dir``.
     binary : str, optional
         The executable; :func:`redis_binary` by default.
+    persist : bool, default False
+        Keep every write in an append-only file in the log's folder (:func:`redis_command`).
 
     Returns
     -------
@@ -122,11 +133,16 @@ def launch_redis(port: int, log: Path, *, binary: str | None = None) -> RedisSer
     if binary is None:
         raise RuntimeError(MISSING_REDIS)
     return RedisServer.launch(
-        redis_command(binary, port, log.parent), redis_url(port), log, name="redis-server"
+        redis_command(binary, port, log.parent, persist=persist),
+        redis_url(port),
+        log,
+        name="redis-server",
     )
 
 
-def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
+def start_redis(
+    port: int, log: Path, *, timeout: float = 10.0, persist: bool = False
+) -> RedisServer:
     """Start a redis-server on 127.0.0.1:``port`` and wait until it answers PING.
 
     Parameters
@@ -136,7 +152,10 @@ def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
     log : Path
         Where its output goes.
     timeout : float, default 10.0
-        Seconds to wait for the first PONG.
+        Seconds to wait for the first PONG (a server reading a long append-only file back
+        answers once it has).
+    persist : bool, default False
+        Keep every write in an append-only file in the log's folder (:func:`redis_command`).
 
     Returns
     -------
@@ -149,7 +168,7 @@ def start_redis(port: int, log: Path, *, timeout: float = 10.0) -> RedisServer:
         If redis-server is missing, exits (a port already taken) or does not answer in time;
         the message ends with the tail of its log.
     """
-    server = launch_redis(port, log)
+    server = launch_redis(port, log, persist=persist)
     server.wait_healthy(time.monotonic() + timeout)
     return server
 

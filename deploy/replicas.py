@@ -14,13 +14,17 @@ Run from the project folder::
 It starts the replicas (ports 8641, 8642, ... unless ``--replica-ports`` says otherwise),
 waits until each answers ``/_stcore/health``, writes HAProxy's configuration from
 ``deploy/haproxy.cfg.in``, checks it with ``haproxy -c``, starts HAProxy, prints where to open
-the app, and runs until Ctrl-C or SIGTERM, when it stops every process it started. A replica
-that dies is reported and left out by HAProxy; the others go on. Everything each process
-prints goes to ``--log-dir`` (``build/replicas/`` by default).
+the app, and runs until Ctrl-C or SIGTERM, when it stops every process it started. HAProxy
+checks each replica at a health port of its own (a free one, named to the replica in
+``ARBORETUM_HEALTH_PORT``: ``server/health.py``), which a replica busy with a whole class
+still answers at once. A replica that dies is reported and left out by HAProxy; the others go
+on. Everything each process prints goes to ``--log-dir`` (``build/replicas/`` by default).
 
 A class (``core.classroom``) spreads over every replica, so the replicas keep it in one
 store outside them all: the launcher first starts a ``redis-server`` on 127.0.0.1 (a free
-port, or ``--redis-port``) and names it to every replica in ``ARBORETUM_REDIS_URL``. When that
+port, or ``--redis-port``), keeping every write in an append-only file in ``--log-dir`` so that
+a restarted Redis still has every class, and names it to every replica in
+``ARBORETUM_REDIS_URL``. When that
 variable already names a store, the replicas use that one and none is started. Without
 ``redis-server`` (``bash .ci/system-deps.sh redis``) the launcher says so and the replicas run
 anyway, each keeping its classes in its own memory: a class then reaches only the students
@@ -60,6 +64,7 @@ from deploy.redis_server import (
     redis_binary,
     redis_url,
 )
+from server.health import HEALTH_PORT_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One replica per core: a replica's Python code runs on one core at a time.
@@ -111,6 +116,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def free_ports(count: int, avoid: Sequence[int] = ()) -> list[int]:
+    """``count`` distinct ports that were free a moment ago, none of them in ``avoid``."""
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port not in ports and port not in avoid:
+            ports.append(port)
+    return ports
 
 
 @dataclass(frozen=True)
@@ -173,11 +188,13 @@ def choose_class_store(
 
 @dataclass(frozen=True)
 class Replica:
-    """One Streamlit replica: its HAProxy name, port and server process."""
+    """One Streamlit replica: its HAProxy name, port, server process and the port of its own
+    health check (``ARBORETUM_HEALTH_PORT``, which HAProxy asks)."""
 
     name: str
     port: int
     process: LiveServer
+    health_port: int
 
     @property
     def url(self) -> str:
@@ -279,6 +296,8 @@ class Cluster:
                 "(or `sudo apt-get install -y redis-server`)"
             )
         ports = [port, *replica_ports, *([redis_port] if redis_port is not None else [])]
+        # Each replica's health check gets a free port of its own: only HAProxy asks it.
+        health_ports = free_ports(len(replica_ports), avoid=ports)
         if len(set(ports)) != len(ports):
             raise RuntimeError(
                 f"ports must be distinct; got {port}, {list(replica_ports)} and Redis {redis_port}"
@@ -294,24 +313,27 @@ class Cluster:
             deadline = time.monotonic() + timeout
             store: dict[str, str] = {}
             if redis_port is not None:
-                cluster.redis = launch_redis(redis_port, log_dir / "redis.log")
+                # The class store outlives a restart of its Redis (or of make replicas): its
+                # append-only file stays in the log folder, and a Redis started there reads it.
+                cluster.redis = launch_redis(redis_port, log_dir / "redis.log", persist=True)
                 cluster.redis.wait_healthy(deadline)
                 store = {REDIS_URL_VARIABLE: cluster.redis.url}
-            for backend, replica_port in zip(
-                local_backends(replica_ports), replica_ports, strict=True
-            ):
+            backends = local_backends(replica_ports, health_ports)
+            for backend, replica_port in zip(backends, replica_ports, strict=True):
                 # Launched together and waited for after: they start in parallel.
                 process = LiveServer.launch(
                     replica_command(replica_port),
                     f"http://127.0.0.1:{replica_port}",
                     log_dir / f"{backend.name}.log",
                     name=backend.name,
-                    env=store,
+                    env={**store, HEALTH_PORT_VARIABLE: str(backend.health_port)},
                 )
-                cluster.replicas.append(Replica(backend.name, replica_port, process))
+                cluster.replicas.append(
+                    Replica(backend.name, replica_port, process, backend.health_port)
+                )
             for replica in cluster.replicas:
                 replica.process.wait_healthy(deadline)
-            cluster.config.write_text(render_config(local_backends(replica_ports), port, bind=bind))
+            cluster.config.write_text(render_config(backends, port, bind=bind))
             check_config(cluster.config, haproxy)
             # HAProxy answers /_stcore/health once it forwards to a healthy replica.
             cluster.haproxy = LiveServer.launch(
@@ -451,7 +473,7 @@ def _announce(cluster: Cluster, bind: str) -> None:
     for replica in cluster.replicas:
         print(
             f"  replica {replica.name}: 127.0.0.1:{replica.port}, pid {replica.process.pid}, "
-            f"log {replica.process.log}"
+            f"health check 127.0.0.1:{replica.health_port}, log {replica.process.log}"
         )
     where = f"http://localhost:{cluster.port}"
     if bind in ("*", "0.0.0.0", "::"):

@@ -1,8 +1,10 @@
 """What ``serve.py`` puts in front of Streamlit's server: the class check, the frontend files
-answered from memory, and sockets that send at once.
+answered from memory, a health check off the event loop, and sockets that send at once.
 
 - :mod:`server.class_check`: ``GET /api/class/CODE``, a class's version for its followers.
 - :mod:`server.frontend_files`: Streamlit's content-hashed frontend files, from memory.
+- :mod:`server.health`: a health check on a thread of its own, which a busy event loop does
+  not delay.
 - :mod:`server.in_flight`: work many requests ask for at once, done once.
 - :mod:`server.no_delay`: Nagle's algorithm off on every accepted connection.
 

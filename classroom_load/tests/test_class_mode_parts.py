@@ -11,7 +11,7 @@ import json
 import numpy as np
 from streamlit.proto.Element_pb2 import Element
 
-from classroom_load.classroom import class_latency, class_row
+from classroom_load.classroom import CLASS_MODE_HEADER, class_latency, class_row
 from classroom_load.classroom_class import Seen, caught_up, choice_counts, class_code, same_view
 from classroom_load.st_client import Run
 
@@ -92,6 +92,12 @@ def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
             "cpu_ms_per_check_over_quiet": 0.25,
             "page_runs": 0,
         },
+        "connections": {
+            "websocket_closures": 4,
+            "check_503": 2,
+            "join_503": 1,
+            "checks_failed": 0,
+        },
         "rss_peak_mib": {"1": 386.0},
         "rss_end_mib": {"1": 380.0},
         "errors": [],
@@ -101,3 +107,6 @@ def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
     assert "| 3 / 3 exact |" in line
     assert "| 0.25 / 3.90 ms |" in line  # over students who do not check / all the class adds
     assert "| 1 |" in line  # one change measured, the skipped one not
+    # Websockets closed by the server side, then 503s to the checks and the joins together.
+    assert "| 0 | 4 | 3 | 386 / 380 |" in line
+    assert line.count("|") == CLASS_MODE_HEADER.splitlines()[0].count("|")

@@ -6,15 +6,18 @@ tests/deploy/test_failover.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 
 import pytest
+from websockets.asyncio.server import ServerConnection, serve
 
 from classroom_load.classroom import failover_rows, failover_summary, view_kept
 from classroom_load.classroom_server import ProcessWatch
 from classroom_load.classroom_students import Interaction
-from classroom_load.st_client import cookie_header, cookies_set
+from classroom_load.st_client import StudentSession, cookie_header, cookies_set
 
 
 def test_a_set_cookie_adds_or_replaces_by_name_and_drops_attributes() -> None:
@@ -159,3 +162,27 @@ def test_a_watched_process_that_died_keeps_the_cpu_it_had_spent() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_websocket_the_server_closes_counts_and_one_the_student_closes_does_not() -> None:
+    # What the class bench reports as closures: a load balancer that takes a replica for dead
+    # closes its sockets; the bench closing its own at the end is no closure.
+    async def close_at_once(socket: ServerConnection) -> None:
+        await socket.close()
+
+    async def wait_open(socket: ServerConnection) -> None:
+        await socket.wait_closed()
+
+    async def closures(handler: Callable[[ServerConnection], Awaitable[None]]) -> tuple[int, str]:
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            session = await StudentSession(f"http://127.0.0.1:{port}", timeout=5).connect()
+            await asyncio.sleep(0.3)
+            seen = (session.closures, session.closed_by)
+            await session.close()
+            assert session.closures == seen[0]
+            return seen
+
+    closed, why = asyncio.run(closures(close_at_once))
+    assert closed == 1 and why.startswith("connection closed")
+    assert asyncio.run(closures(wait_open)) == (0, "")

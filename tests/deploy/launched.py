@@ -191,6 +191,9 @@ class Launched:
     def haproxy_log(self) -> str:
         return (self.log_dir / "haproxy.log").read_text(errors="replace")
 
+    def haproxy_config(self) -> str:
+        return (self.log_dir / "haproxy.cfg").read_text()
+
     def stop(self, signum: int = signal.SIGTERM, timeout: float = 40.0) -> int | None:
         """Send ``signum`` to the launcher alone: its exit code, or None if it hung (killed)."""
         if self.process.poll() is None:

@@ -4,6 +4,7 @@ starts, and a clean stop."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import re
 import signal
@@ -19,6 +20,7 @@ from launched import Launched, descendants, environment, haproxy_installed, stil
 
 from core.classroom import store
 from deploy.haproxy import (
+    CONTAINER_HEALTH_PORT,
     COOKIE,
     Backend,
     check_config,
@@ -27,8 +29,9 @@ from deploy.haproxy import (
     local_backends,
     render_config,
 )
-from deploy.redis_server import REDIS_URL_VARIABLE, redis_url
+from deploy.redis_server import REDIS_URL_VARIABLE, redis_command, redis_url
 from deploy.replicas import Cluster, choose_class_store, parse_args, port_is_free
+from server.health import HEALTH_PATH, HEALTH_PORT_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,28 +56,34 @@ def directives(config: str, section: str) -> list[str]:
 
 
 def test_config_pins_each_browser_to_its_replica_by_cookie() -> None:
-    config = render_config(local_backends([9001, 9002, 9003]), 9000)
+    config = render_config(local_backends([9001, 9002, 9003], [9101, 9102, 9103]), 9000)
     backend = directives(config, "backend replicas")
     assert f"cookie {COOKIE} insert indirect nocache httponly" in backend
     servers = [line for line in backend if line.startswith("server ")]
+    # Each replica is checked at its own health port ("port"), not where it serves.
     assert servers == [
-        "server r1 127.0.0.1:9001 cookie r1",
-        "server r2 127.0.0.1:9002 cookie r2",
-        "server r3 127.0.0.1:9003 cookie r3",
+        "server r1 127.0.0.1:9001 cookie r1 port 9101",
+        "server r2 127.0.0.1:9002 cookie r2 port 9102",
+        "server r3 127.0.0.1:9003 cookie r3 port 9103",
     ]
     assert "bind *:9000" in directives(config, "frontend arboretum")
 
 
 def test_config_checks_health_and_moves_browsers_off_a_dead_replica() -> None:
-    config = render_config(local_backends([9001, 9002]), 9000)
+    config = render_config(local_backends([9001, 9002], [9101, 9102]), 9000)
     backend = directives(config, "backend replicas")
-    assert "option httpchk GET /_stcore/health" in backend
+    assert f"option httpchk GET {HEALTH_PATH}" in backend
     assert "http-check expect string ok" in backend
     (default_server,) = [line for line in backend if line.startswith("default-server")]
     words = default_server.split()
-    assert words[words.index("fall") + 1] == "2"
+    # A dead replica (connection refused) is out after three checks, about 2 s.
+    assert words[words.index("fall") + 1] == "3"
     assert words[words.index("inter") + 1] == "1s"
-    assert "on-marked-down" in words and "shutdown-sessions" in words
+    assert words[words.index("fastinter") + 1] == "500ms"
+    # A busy one has 2 s to answer each check, three times in a row.
+    assert "timeout check 2s" in backend
+    # Sessions are never closed by HAProxy for a failed check: a dead replica's close anyway.
+    assert "on-marked-down" not in words and "shutdown-sessions" not in words
     defaults = directives(config, "defaults")
     assert "option redispatch 1" in defaults
     # The websocket outlives a lesson's HTTP timeouts only through the tunnel timeout.
@@ -84,7 +93,7 @@ def test_config_checks_health_and_moves_browsers_off_a_dead_replica() -> None:
 
 @pytest.mark.parametrize(
     ("backends", "message"),
-    [((), "at least one"), ((Backend("r1", "a:1"), Backend("r1", "b:2")), "distinct")],
+    [((), "at least one"), ((Backend("r1", "a:1", 3), Backend("r1", "b:2", 3)), "distinct")],
 )
 def test_config_refuses_no_replicas_or_two_of_one_name(
     backends: tuple[Backend, ...], message: str
@@ -105,6 +114,11 @@ def test_the_compose_files_haproxy_config_is_the_template_rendered_for_its_servi
         ["app2", "app2:8501"],
         ["app3", "app3:8501"],
     ]
+    assert all(
+        line.endswith(f" port {CONTAINER_HEALTH_PORT}")
+        for line in servers
+        if line.startswith("server ")
+    )
 
 
 @pytest.mark.skipif(not haproxy_installed(), reason="validated by the tests that need HAProxy")
@@ -112,7 +126,9 @@ def test_the_compose_files_haproxy_config_is_the_template_rendered_for_its_servi
 def test_haproxy_accepts_the_generated_configs(which: str, tmp_path: Path) -> None:
     path = tmp_path / "haproxy.cfg"
     path.write_text(
-        render_config(local_backends([9001, 9002]), 9000) if which == "local" else compose_config(3)
+        render_config(local_backends([9001, 9002], [9101, 9102]), 9000)
+        if which == "local"
+        else compose_config(3)
     )
     haproxy = haproxy_binary()
     assert haproxy is not None
@@ -137,6 +153,17 @@ def test_the_launcher_starts_redis_on_a_free_port_unless_told_which() -> None:
     assert (given.redis_port, given.url) == (9379, "redis://127.0.0.1:9379/0")
     assert parse_args([]).redis_port is None
     assert parse_args(["--redis-port", "9379"]).redis_port == 9379
+
+
+def test_the_class_store_keeps_every_write_and_a_scratch_server_nothing(tmp_path: Path) -> None:
+    kept = redis_command("redis-server", 9379, tmp_path, persist=True)
+    pairs = dict(itertools.pairwise(kept))
+    written = (pairs["--appendonly"], pairs["--appendfsync"], pairs["--save"])
+    assert written == ("yes", "everysec", "")
+    assert pairs["--dir"] == str(tmp_path)  # where a Redis started again finds the file
+    scratch = dict(itertools.pairwise(redis_command("redis-server", 9379, tmp_path)))
+    assert (scratch["--appendonly"], scratch["--save"]) == ("no", "")
+    assert "--appendfsync" not in scratch
 
 
 def test_a_store_the_environment_names_is_used_and_no_redis_started() -> None:
@@ -224,10 +251,19 @@ def test_ctrl_c_stops_haproxy_every_replica_and_redis(
     url = redis_url(redis_port)
     for name, (_, pid) in launched.replicas.items():
         assert environment(pid).get(REDIS_URL_VARIABLE) == url, name
+        # Each replica answers its own health check, on the port HAProxy was told.
+        health = int(environment(pid)[HEALTH_PORT_VARIABLE])
+        assert f"server {name} 127.0.0.1:" in launched.haproxy_config()
+        assert f"cookie {name} port {health}" in launched.haproxy_config()
+        check = f"http://127.0.0.1:{health}{HEALTH_PATH}"
+        with urllib.request.urlopen(check, timeout=10) as answer:
+            assert answer.read() == b"ok", name
     shared = store.RedisStore(url)
     assert shared.put("launcher-test", "answered", 60) is True
     assert shared.get("launcher-test") == "answered"
     assert "Ready to accept connections" in (launched.log_dir / "redis.log").read_text()
+    # It keeps the classes in an append-only file beside the logs (test_class_store_restart.py).
+    assert (launched.log_dir / "appendonlydir").is_dir()
 
     assert launched.stop(signal.SIGINT) == 0, launched.printed()
 

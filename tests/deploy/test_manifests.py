@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 import yaml
 
 from core.classroom.store import REDIS_URL_VARIABLE
-from deploy.haproxy import CONTAINER_PORT, compose_config
+from deploy.haproxy import CONTAINER_HEALTH_PORT, CONTAINER_PORT, compose_config
 from deploy.replicas import DEFAULT_REPLICAS, replica_command
+from server.health import HEALTH_PATH, HEALTH_PORT_VARIABLE, STALL_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 HEALTH = "/_stcore/health"
@@ -138,10 +139,15 @@ def store_address(url: str) -> tuple[str, int]:
     return parts.hostname, parts.port
 
 
-def keeps_nothing_on_disk(command: list[str]) -> bool:
-    """Whether redis-server's ``command`` turns off snapshots and the append-only file."""
+def keeps_every_write(command: list[str]) -> bool:
+    """Whether redis-server's ``command`` writes every change to the append-only file, flushed
+    every second, and takes no snapshots besides (``deploy.redis_server.redis_command``'s)."""
     pairs = dict(itertools.pairwise(command))
-    return pairs.get("--save") == "" and pairs.get("--appendonly") == "no"
+    return (
+        pairs.get("--appendonly") == "yes"
+        and pairs.get("--appendfsync") == "everysec"
+        and pairs.get("--save") == ""
+    )
 
 
 def mebibytes(quantity: str) -> float:
@@ -238,12 +244,15 @@ def test_compose_replicas_are_the_image_healthy_and_reached_only_through_haproxy
             continue
         assert service["build"] == "."
         assert "ports" not in service, f"{name} publishes a port around HAProxy"
-        assert service["expose"] == [str(CONTAINER_PORT)]
+        assert service["expose"] == [str(CONTAINER_PORT), str(CONTAINER_HEALTH_PORT)]
+        # Checked where HAProxy checks it: the replica's own health port, off its event loop.
+        assert service["environment"][HEALTH_PORT_VARIABLE] == str(CONTAINER_HEALTH_PORT)
         test = " ".join(service["healthcheck"]["test"])
-        assert f"http://127.0.0.1:{CONTAINER_PORT}{HEALTH}" in test
+        assert f"http://127.0.0.1:{CONTAINER_HEALTH_PORT}{HEALTH_PATH}" in test
     config = compose_config(3)
     assert "cookie arboretum_replica insert" in config
-    assert "option httpchk GET /_stcore/health" in config
+    assert f"option httpchk GET {HEALTH_PATH}" in config
+    assert f"port {CONTAINER_HEALTH_PORT}" in config
 
 
 def test_compose_replicas_share_the_redis_service_as_their_class_store() -> None:
@@ -251,7 +260,11 @@ def test_compose_replicas_share_the_redis_service_as_their_class_store() -> None
     redis = services["redis"]
     assert redis["image"].startswith("redis:7")
     assert "ports" not in redis, "Redis is for the replicas only"
-    assert redis["command"][0] == "redis-server" and keeps_nothing_on_disk(redis["command"])
+    assert redis["command"][0] == "redis-server" and keeps_every_write(redis["command"])
+    # Redis's image keeps its files in /data: a named volume there outlives the container.
+    (volume,) = redis["volumes"]
+    name, folder = volume.split(":")
+    assert folder == "/data" and name in compose()["volumes"]
     assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     apps = [name for name in services if name.startswith("app")]
     for name in apps:
@@ -271,6 +284,7 @@ def test_kubernetes_has_the_apps_deployment_service_and_ingress_and_a_redis() ->
         ("Ingress", "arboretum"),
         ("Deployment", "arboretum-redis"),
         ("Service", "arboretum-redis"),
+        ("PersistentVolumeClaim", "arboretum-redis"),
     }
 
 
@@ -283,7 +297,7 @@ def test_deployment_selector_service_and_ingress_agree() -> None:
     assert service["spec"]["selector"].items() <= labels.items()
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
     container_ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert container_ports == {"http": CONTAINER_PORT}
+    assert container_ports == {"http": CONTAINER_PORT, "health": CONTAINER_HEALTH_PORT}
     (service_port,) = service["spec"]["ports"]
     assert service_port["targetPort"] in container_ports
     (rule,) = ingress["spec"]["rules"]
@@ -296,9 +310,21 @@ def test_deployment_selector_service_and_ingress_agree() -> None:
 def test_deployment_probes_health_and_states_its_memory() -> None:
     spec = kubernetes()["Deployment"]["spec"]["template"]["spec"]
     (container,) = spec["containers"]
-    for probe in ("readinessProbe", "livenessProbe"):
+    env = {item["name"]: item["value"] for item in container["env"]}
+    assert env[HEALTH_PORT_VARIABLE] == str(CONTAINER_HEALTH_PORT)
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         get = container[probe]["httpGet"]
-        assert get["path"] == HEALTH and get["port"] == "http", probe
+        assert get["path"] == HEALTH_PATH and get["port"] == "health", probe
+    # Readiness may flap for a moment; liveness restarts only a pod that failed for a minute,
+    # which is longer than the check needs to say a stuck event loop is stalled.
+    readiness, liveness = container["readinessProbe"], container["livenessProbe"]
+    assert readiness["periodSeconds"] * readiness["failureThreshold"] <= 10
+    patience = liveness["periodSeconds"] * liveness["failureThreshold"]
+    assert patience >= 60 > STALL_LIMIT
+    assert liveness["timeoutSeconds"] >= readiness["timeoutSeconds"] >= 2
+    # Starting (the pages and the compiled engine loaded first) has minutes, not seconds.
+    startup = container["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= 120
     resources = container["resources"]
     request = mebibytes(resources["requests"]["memory"])
     limit = mebibytes(resources["limits"]["memory"])
@@ -352,7 +378,17 @@ def test_every_pod_names_the_redis_service_and_the_service_reaches_redis() -> No
     container_ports = {p["name"]: p["containerPort"] for p in redis_container["ports"]}
     assert container_ports == {service_port["targetPort"]: 6379}
     assert redis_container["image"].startswith("redis:7")
-    assert keeps_nothing_on_disk(redis_container["args"])
+    assert keeps_every_write(redis_container["args"])
+    # Its files on the volume claimed beside it, mounted by one pod at a time.
+    (mount,) = redis_container["volumeMounts"]
+    assert mount["mountPath"] == "/data"
+    (volume,) = pod["spec"]["volumes"]
+    assert volume["name"] == mount["name"]
+    claim = redis["PersistentVolumeClaim"]
+    assert volume["persistentVolumeClaim"]["claimName"] == claim["metadata"]["name"]
+    assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert redis["Deployment"]["spec"]["strategy"]["type"] == "Recreate"
+    assert pod["spec"]["securityContext"]["fsGroup"] == pod["spec"]["securityContext"]["runAsUser"]
     assert redis_container["readinessProbe"]["exec"]["command"] == ["redis-cli", "ping"]
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
     resources = redis_container["resources"]
