@@ -35,7 +35,7 @@ st.caption(
     "page follows each screen."
 )
 ui.lesson_cards()
-ui.open_lesson_file()
+ui.own_lessons()
 
 st.subheader("Ready-made classroom links")
 st.caption("Each link opens a page in an exact state. Put one on the projector, then ask why.")

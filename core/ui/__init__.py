@@ -43,7 +43,7 @@ from core.ui.cached import (
 )
 from core.ui.cached_curves import depth_curve, forest_curve
 from core.ui.classroom import split_poll
-from core.ui.classroom.lesson_home import lesson_cards, open_lesson_file
+from core.ui.classroom.lesson_home import lesson_cards, own_lessons
 from core.ui.controls import Controls, start, tree_controls
 from core.ui.criterion_panel import criterion_view
 from core.ui.diagram_panel import diagram
@@ -105,7 +105,7 @@ __all__ = [
     "metrics",
     "model_fit",
     "newest_split",
-    "open_lesson_file",
+    "own_lessons",
     "param_map",
     "pick_node",
     "pruning_walk",

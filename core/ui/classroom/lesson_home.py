@@ -7,6 +7,7 @@ import streamlit as st
 from core.app.words import md
 from core.classroom.plans import LessonPlan, read_plan
 from core.classroom.shipped import shipped_plans
+from core.ui.classroom.lesson_build import draft_screens, edit_copy, lesson_editor
 from core.ui.classroom.lesson_run import start_lesson
 
 #: What a lesson file may be called; its content decides, not its name.
@@ -28,16 +29,35 @@ def lesson_cards() -> None:
             with column, st.container(border=True, height="stretch"):
                 st.markdown(f"**{md(plan.title)}**")
                 st.caption(_summary(plan))
-                if st.button(
-                    "Run this lesson",
-                    icon=":material/slideshow:",
-                    key=f"lesson-start-{name}",
-                    type="primary",
-                ):
-                    start_lesson(plan, name)
+                with st.container(horizontal=True):
+                    if st.button(
+                        "Run this lesson",
+                        icon=":material/slideshow:",
+                        key=f"lesson-start-{name}",
+                        type="primary",
+                    ):
+                        start_lesson(plan, name)
+                    st.button(
+                        "Edit a copy",
+                        icon=":material/edit:",
+                        key=f"lesson-copy-{name}",
+                        on_click=edit_copy,
+                        args=(plan,),
+                    )
 
 
-def open_lesson_file() -> None:
+def own_lessons() -> None:
+    """A teacher's own lesson: open a file, or build one from the app's pages."""
+    with st.expander(
+        "Your own lesson: open a file, or build one",
+        icon=":material/edit_note:",
+        expanded=draft_screens() > 0,
+    ):
+        _open_lesson_file()
+        lesson_editor()
+
+
+def _open_lesson_file() -> None:
     """Open a lesson from a file: its screens that can open run, and what could not is said."""
     uploaded = st.file_uploader(
         "Open a lesson file",
@@ -54,8 +74,16 @@ def open_lesson_file() -> None:
     if plan is None:
         return
     st.markdown(f"**{md(plan.title)}** · {_summary(plan)}")
-    if st.button("Run it", icon=":material/slideshow:", key="lesson-run-file", type="primary"):
-        start_lesson(plan)
+    with st.container(horizontal=True):
+        if st.button("Run it", icon=":material/slideshow:", key="lesson-run-file", type="primary"):
+            start_lesson(plan)
+        st.button(
+            "Edit a copy",
+            icon=":material/edit:",
+            key="lesson-copy-file",
+            on_click=edit_copy,
+            args=(plan,),
+        )
 
 
-__all__ = ["lesson_cards", "open_lesson_file"]
+__all__ = ["lesson_cards", "own_lessons"]
