@@ -80,3 +80,16 @@ def test_home_lists_the_shipped_lessons() -> None:
     assert_healthy(app)
     keys = {button.key for button in app.button}
     assert {f"lesson-start-{name}" for name in shipped_plans()} <= keys
+
+
+def test_add_this_view_puts_the_page_and_its_settings_in_the_lesson_being_built() -> None:
+    app = open_page(SINGLE_TREE, dataset="wine", max_depth="2")
+    _button(app, "lesson-add-view").click().run()
+    app.select_slider(key="max_depth").set_value(5).run()
+    _button(app, "lesson-add-view").click().run()
+    assert_healthy(app)
+    rows = app.session_state["lesson-draft"]["rows"]
+    assert [(row["order"], row["link"]) for row in rows] == [
+        (1, "Single_tree?dataset=wine&max_depth=2"),
+        (2, "Single_tree?dataset=wine&max_depth=5"),
+    ]
