@@ -28,6 +28,15 @@ with st.container(key="page-links", horizontal=True):
             st.page_link(page.path, label=page.title, icon=page.icon)
 
 
+st.subheader("Lessons to run")
+st.caption(
+    "A lesson is a few screens in order, each a page in an exact state with words for the "
+    "class and a question or two. Run one on the projector; with a class, every student's "
+    "page follows each screen."
+)
+ui.lesson_cards()
+ui.own_lessons()
+
 st.subheader("Ready-made classroom links")
 st.caption("Each link opens a page in an exact state. Put one on the projector, then ask why.")
 ui.link_cards(ui.lessons(), "classroom-links")

@@ -43,6 +43,7 @@ from core.ui.cached import (
 )
 from core.ui.cached_curves import depth_curve, forest_curve
 from core.ui.classroom import split_poll
+from core.ui.classroom.lesson_home import lesson_cards, own_lessons
 from core.ui.controls import Controls, start, tree_controls
 from core.ui.criterion_panel import criterion_view
 from core.ui.diagram_panel import diagram
@@ -98,11 +99,13 @@ __all__ = [
     "guard",
     "how_computed",
     "importances",
+    "lesson_cards",
     "lessons",
     "link_cards",
     "metrics",
     "model_fit",
     "newest_split",
+    "own_lessons",
     "param_map",
     "pick_node",
     "pruning_walk",

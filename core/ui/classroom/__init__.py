@@ -7,6 +7,10 @@ teacher, the questions.
 - :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar.
 - :mod:`core.ui.classroom.choice`: a multiple-choice question at the top of any page.
 - :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
+- :mod:`core.ui.classroom.lesson_run`: a prepared lesson's screens, run one after another
+  (the lessons themselves are :mod:`core.classroom.plans`, plain files);
+  :mod:`core.ui.classroom.lesson_build` builds one, :mod:`core.ui.classroom.lesson_home`
+  lists them on Home.
 
 Class mode joins every page through :mod:`core.ui.page_hooks`, registered here once: the
 pages and ``url_state`` import none of it. The class itself (its model, store and polls) is
@@ -17,6 +21,8 @@ from __future__ import annotations
 
 from core.ui.classroom.choice import choice_box, class_poll
 from core.ui.classroom.follow import class_wrote, opened_view
+from core.ui.classroom.lesson_build import add_view_box
+from core.ui.classroom.lesson_run import lesson_opened, lesson_opening, lesson_wrote
 from core.ui.classroom.panel import class_panel
 from core.ui.classroom.seat import classroom
 from core.ui.classroom.split import split_poll
@@ -31,5 +37,15 @@ def _opening(page: str) -> None:
 
 
 register(PageHooks("class", opening=_opening, opened=opened_view, wrote=class_wrote))
+
+
+def _lesson_opening(page: str) -> None:
+    """A prepared lesson's part of a page's first calls: its bar at the top, and the
+    sidebar's "Prepare a lesson"."""
+    lesson_opening(page)
+    add_view_box(page)
+
+
+register(PageHooks("lesson", opening=_lesson_opening, opened=lesson_opened, wrote=lesson_wrote))
 
 __all__ = ["choice_box", "class_panel", "class_poll", "class_wrote", "classroom", "split_poll"]

@@ -1,0 +1,107 @@
+"""Prepared lessons in Chromium: one runs from Home screen by screen, its words above the
+figures, and comes back after a reload; a teacher builds one from two pages, downloads it,
+and opens it again from the file and from its link."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser_helpers import AppPage, url_query
+
+from core.classroom.plans import read_plan
+
+pytestmark = pytest.mark.browser
+
+
+def _after_url_change(app: AppPage, act: object) -> None:
+    before = app.page.evaluate("() => window.location.href")
+    act()  # type: ignore[operator]
+    app.page.wait_for_function("(before) => window.location.href !== before", arg=before)
+    app.settle(("h1",))
+
+
+def _bar_text(app: AppPage) -> str:
+    return app.page.locator(".st-key-lesson-bar").inner_text()
+
+
+def test_a_shipped_lesson_runs_screen_by_screen_and_survives_a_reload(app: AppPage) -> None:
+    app.open("/", ("h1", ".st-key-lesson-cards"))
+    _after_url_change(app, app.page.locator(".st-key-lesson-start-how-a-tree-grows button").click)
+    assert app.page.url.split("?")[0].endswith("/Single_tree")
+    assert "screen 1 of 5" in _bar_text(app)
+    # The words sit above the page's own heading, inside the first screen of a projector.
+    bar, title = app.box(".st-key-lesson-bar"), app.box("h1")
+    assert bar["y"] < title["y"]
+    app.page.evaluate("() => window.scrollTo(0, 0)")
+    assert app.page.locator(".st-key-lesson-bar").bounding_box()["y"] < 720  # type: ignore[index]
+    for screen, page in ((2, "/Single_tree"), (3, "/Grow_it_step_by_step")):
+        _after_url_change(app, app.page.get_by_role("button", name="Next screen").click)
+        assert app.page.url.split("?")[0].endswith(page)
+        assert f"screen {screen} of 5" in _bar_text(app)
+        assert url_query(app)["screen"] == str(screen)
+    assert url_query(app)["step"] == "1"
+    app.page.reload()
+    app.settle(("h1", ".st-key-lesson-bar"))
+    assert "screen 3 of 5" in _bar_text(app)
+    _after_url_change(app, app.page.get_by_role("button", name="Previous screen").click)
+    assert url_query(app)["max_depth"] == "2"
+    app.page.get_by_role("button", name="End lesson").click()
+    app.page.locator(".st-key-lesson-bar").wait_for(state="detached")
+    app.assert_healthy()
+
+
+def _add_view(app: AppPage) -> None:
+    add = app.page.get_by_role("button", name="Add this view as a screen")
+    if not add.is_visible():
+        app.page.get_by_text("Prepare a lesson", exact=True).click()
+    add.wait_for(state="visible")
+    add.click()
+    app.page.locator('[data-testid="stToast"]', has_text="added").wait_for()
+    app.settle()
+
+
+def test_a_teacher_builds_a_lesson_downloads_it_and_opens_it_again(
+    app: AppPage, tmp_path: Path
+) -> None:
+    app.open("/Single_tree?dataset=sine&max_depth=3", ("h1",))
+    _add_view(app)
+    nav = app.page.locator(".st-key-app-navigation a", has_text="Random forest")
+    _after_url_change(app, nav.click)
+    _add_view(app)
+    _after_url_change(app, app.page.locator(".st-key-app-navigation a", has_text="Home").click)
+    actions = app.page.locator(".st-key-lesson-actions")
+    actions.wait_for()
+    with app.page.expect_download() as download:
+        app.page.get_by_role("button", name="Download the lesson file").click()
+    saved = tmp_path / "lesson.toml"
+    download.value.save_as(saved)
+    plan, problems = read_plan(saved.read_bytes())
+    assert problems == [] and plan is not None
+    # A link leaves out what equals the page's default (max_depth 3 is the sine's), and the
+    # sidebar carried the tree's settings to the forest's page.
+    links = [screen.link for screen in plan.screens]
+    assert links[0] == "Single_tree?dataset=sine"
+    assert links[1].startswith("Random_forest?dataset=sine&")
+    assert len(links) == 2
+    link = app.page.locator(".st-key-lesson-editor-link code, [data-testid='stCode'] code")
+    shared = link.last.inner_text().strip()
+    assert "?lesson=" in shared
+
+    # Opened again from its file, in a new session.
+    app.open("/", ("h1",))
+    app.page.get_by_text("Your own lesson", exact=False).click()
+    app.page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(saved))
+    app.page.get_by_role("button", name="Run it").wait_for()
+    _after_url_change(app, app.page.get_by_role("button", name="Run it").click)
+    assert "My lesson · screen 1 of 2" in _bar_text(app).replace("\n", " ")
+    assert url_query(app)["dataset"] == "sine"
+
+    # And from its link.
+    app.page.goto(shared)
+    app.page.wait_for_url("**/Single_tree?**")
+    app.settle(("h1", ".st-key-lesson-bar"))
+    assert "screen 1 of 2" in _bar_text(app)
+    _after_url_change(app, app.page.get_by_role("button", name="Next screen").click)
+    assert app.page.url.split("?")[0].endswith("/Random_forest")
+    app.assert_healthy()
