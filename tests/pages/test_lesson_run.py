@@ -93,3 +93,13 @@ def test_add_this_view_puts_the_page_and_its_settings_in_the_lesson_being_built(
         (1, "Single_tree?dataset=wine&max_depth=2"),
         (2, "Single_tree?dataset=wine&max_depth=5"),
     ]
+
+
+def test_edit_a_copy_puts_a_shipped_lesson_in_the_editor() -> None:
+    app = open_page(HOME)
+    _button(app, "lesson-start-why-a-forest-beats-a-tree-copy").click().run()
+    assert_healthy(app)
+    plan = shipped_plans()["why-a-forest-beats-a-tree"]
+    rows = app.session_state["lesson-draft"]["rows"]
+    assert [row["link"] for row in rows] == [screen.link for screen in plan.screens]
+    assert app.text_input(key="lesson-title").value == plan.title

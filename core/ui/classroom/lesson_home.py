@@ -29,21 +29,21 @@ def lesson_cards() -> None:
             with column, st.container(border=True, height="stretch"):
                 st.markdown(f"**{md(plan.title)}**")
                 st.caption(_summary(plan))
-                with st.container(horizontal=True):
-                    if st.button(
-                        "Run this lesson",
-                        icon=":material/slideshow:",
-                        key=f"lesson-start-{name}",
-                        type="primary",
-                    ):
-                        start_lesson(plan, name)
-                    st.button(
-                        "Edit a copy",
-                        icon=":material/edit:",
-                        key=f"lesson-copy-{name}",
-                        on_click=edit_copy,
-                        args=(plan,),
-                    )
+                _run_or_edit(plan, name, "Run this lesson", f"lesson-start-{name}")
+
+
+def _run_or_edit(plan: LessonPlan, name: str | None, run: str, key: str) -> None:
+    """Run ``plan`` (named ``name`` in links when the app ships it), or edit a copy of it."""
+    with st.container(horizontal=True):
+        if st.button(run, icon=":material/slideshow:", key=key, type="primary"):
+            start_lesson(plan, name)
+        st.button(
+            "Edit a copy",
+            icon=":material/edit:",
+            key=f"{key}-copy",
+            on_click=edit_copy,
+            args=(plan,),
+        )
 
 
 def own_lessons() -> None:
@@ -74,16 +74,7 @@ def _open_lesson_file() -> None:
     if plan is None:
         return
     st.markdown(f"**{md(plan.title)}** · {_summary(plan)}")
-    with st.container(horizontal=True):
-        if st.button("Run it", icon=":material/slideshow:", key="lesson-run-file", type="primary"):
-            start_lesson(plan)
-        st.button(
-            "Edit a copy",
-            icon=":material/edit:",
-            key="lesson-copy-file",
-            on_click=edit_copy,
-            args=(plan,),
-        )
+    _run_or_edit(plan, None, "Run it", "lesson-run-file")
 
 
 __all__ = ["lesson_cards", "own_lessons"]
