@@ -36,6 +36,9 @@ async function ask(memory, generation) {
         credentials: "same-origin",
       });
       const body = await response.json();
+      // A check of a page since redrawn (another page opened: a new mount asks on its own)
+      // stops here, or the class's next move would ask for two runs, one from each.
+      if (memory.generation !== generation) return;
       if (checkIn && response.ok) memory.checkedIn = began;
       memory.known = response.ok ? body.version : "down";
       consider(memory);
