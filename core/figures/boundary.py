@@ -203,7 +203,7 @@ def _slice_base(
 def grown_on_pair(
     model: Any, X_train: ArrayLike, y_train: ArrayLike, features: tuple[int, int]
 ) -> Any:
-    """The same estimator, with the same arguments and seed, grown on two columns alone.
+    """The same estimator, with the same settings and seed, grown on two columns alone.
 
     A model on many features has no regions in a plane; this one has, and it is what the model
     would be had it been shown only these two features (the page's "grow on the two plotted
@@ -212,7 +212,10 @@ def grown_on_pair(
     """
     columns = list(features)
     X = as_2d(X_train, "X_train")[:, columns]
-    return type(model)(**model.get_params()).fit(X, y_train)
+    settings = model.get_params()
+    if settings.get("oob_score"):  # its own out-of-bag score is never shown
+        settings["oob_score"] = False
+    return type(model)(**settings).fit(X, y_train)
 
 
 def _stand_in_kind(model: FittedModel) -> str:

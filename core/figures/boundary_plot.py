@@ -145,8 +145,8 @@ def _layout(
     if grid.stand_in:
         # Said on the picture itself: the page's scores and tree are the model on all features.
         note = (
-            f"Regions: the same {grid.stand_in} grown on these 2 of the {grid.model_features} "
-            "features alone; crosses are its mistakes"
+            f"Regions: a {grid.stand_in} with the same settings grown on these 2 of the "
+            f"{grid.model_features} features alone; crosses are its mistakes"
         )
     elif grid.is_slice:
         # Short lines: the title must fit a phone's width and a half-width column.

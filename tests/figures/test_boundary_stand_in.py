@@ -86,5 +86,5 @@ def test_the_title_says_what_the_regions_are() -> None:
     figure = boundary_figure(compute_boundary(tree, X, y, features=(2, 3), stand_in=True))
     title = figure.layout.title.text.replace("<br>", " ").replace("<sup>", "")
     title = title.replace("</sup>", "")
-    assert "the same tree grown on these 2 of the 4 features alone" in title
+    assert "a tree with the same settings grown on these 2 of the 4 features alone" in title
     assert "A slice" not in title

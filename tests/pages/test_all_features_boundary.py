@@ -44,7 +44,10 @@ def test_a_tree_on_all_features_shows_the_regions_of_its_stand_in(query: dict[st
     spec = chart_spec(app, "boundary-chart")
     assert len(_regions(spec)) >= 2, "a region for more than one class"
     n_features = {"iris": 4, "breast_cancer": 30}[query["dataset"]]
-    assert f"the same tree grown on these 2 of the {n_features} features alone" in _title(spec)
+    assert (
+        f"a tree with the same settings grown on these 2 of the {n_features} features alone"
+        in _title(spec)
+    )
 
 
 def test_a_forest_on_all_features_and_its_lone_tree_show_their_stand_ins() -> None:
@@ -53,7 +56,9 @@ def test_a_forest_on_all_features_and_its_lone_tree_show_their_stand_ins() -> No
     for key, kind in (("lone-boundary-chart", "tree"), ("boundary-chart", "forest")):
         spec = chart_spec(app, key)
         assert len(_regions(spec)) == 3, key
-        assert f"the same {kind} grown on these 2 of the 13 features" in _title(spec)
+        assert f"a {kind} with the same settings grown on these 2 of the 13 features" in _title(
+            spec
+        )
 
 
 def test_links_keep_their_settings() -> None:

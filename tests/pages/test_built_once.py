@@ -180,7 +180,7 @@ def test_a_tree_on_all_features_is_drawn_once_for_every_sample(
     star = _specs(app)[0]["data"][-1]
     assert star["name"] == "test sample #0"
     title = _specs(app)[0]["layout"]["title"]["text"].replace("<br>", " ")
-    assert "the same tree grown on these 2 of the 4 features" in title
+    assert "a tree with the same settings grown on these 2 of the 4 features" in title
 
 
 def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
