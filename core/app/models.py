@@ -298,13 +298,16 @@ class ModelView:
         through_sample: int | None = None,
         through_row: np.ndarray | None = None,
         through_name: str = "",
+        stand_in: bool = False,
     ) -> BoundaryData:
         """``model``'s decision regions over the columns ``pair`` (positions in ``columns``).
 
         On more than two columns the picture is a slice; with ``through_sample`` it passes
         through that test sample, so the sample's star sits in the region of the class the
         model gives it; ``through_row`` (values of ``columns``, named ``through_name``) does
-        the same for any row, an edited one. Without, through the training medians.
+        the same for any row, an edited one. Without, through the training medians. With
+        ``stand_in``, it is no slice but the regions of the same estimator grown on ``pair``
+        alone (:func:`~core.figures.boundary.grown_on_pair`), which a class can read.
         """
         through = through_row
         if through_sample is not None:
@@ -323,6 +326,7 @@ class ModelView:
             edges_from=tuple(edges_from) or None,
             through=through,
             through_name=through_name,
+            stand_in=stand_in,
         )
 
     def regression_lines(self, models: Mapping[str, Any]) -> RegressionLines:

@@ -3,16 +3,20 @@
 :func:`compute_boundary` predicts class probabilities on a grid (through ``predict_proba``) and
 collects the training and test points; :func:`~core.figures.boundary_plot.boundary_figure`
 draws the regions, shaded by how sure the model is, with the points on top. A model fitted on
-exactly the two plotted features gives its true regions; a model on more features is shown on a
-2-D *slice*, the other features held at the values of a traced sample (so its star sits in the
-region of its own prediction), or at their training medians.
+exactly the two plotted features gives its true regions. A model on more features has no
+regions in a plane; it is shown either by its *stand-in*, the same estimator grown on the two
+plotted features alone (exact regions of every class those two separate), or on a 2-D
+*slice*, the other features held at the values of a traced sample (so its star sits in the
+region of its own prediction), or at their training medians. A slice of a model that asks
+mostly about other features is often one colour from edge to edge, points of every class on
+it: the stand-in is the picture a class can read, the slice the one that follows one row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,7 +25,7 @@ from core.figures._model import Classifier, FittedModel, FloatArray, IntArray, a
 from core.figures.boundary_grid import column_medians, grid_edges, grid_resolution, grid_rows
 from core.figures.palette import purity
 
-__all__ = ["BoundaryData", "BoundaryGrid", "BoundaryPoints", "compute_boundary"]
+__all__ = ["BoundaryData", "BoundaryGrid", "BoundaryPoints", "compute_boundary", "grown_on_pair"]
 
 Split = Literal["train", "test"]
 
@@ -59,6 +63,12 @@ class BoundaryGrid:
     through : str
         What a slice holds the other features at, in words (``"test sample #3"``, or
         ``"the medians"``); empty when the view is not a slice.
+    stand_in : str
+        ``"tree"`` or ``"forest"`` when the regions are those of the model's stand-in (the
+        same estimator grown on the two plotted features alone); empty when they are the
+        model's own. ``base`` and :meth:`points` are then the stand-in's two columns.
+    model_features : int
+        How many features the model itself uses.
     """
 
     features: tuple[int, int]
@@ -74,6 +84,8 @@ class BoundaryGrid:
     confidence: FloatArray
     is_slice: bool
     through: str = ""
+    stand_in: str = ""
+    model_features: int = 2
 
     def points(self) -> FloatArray:
         """The model inputs of all grid points, shape ``(ny * nx, n_features)``, row-major."""
@@ -188,6 +200,28 @@ def _slice_base(
     return base, through_name or "the chosen sample"
 
 
+def grown_on_pair(
+    model: Any, X_train: ArrayLike, y_train: ArrayLike, features: tuple[int, int]
+) -> Any:
+    """The same estimator, with the same settings and seed, grown on two columns alone.
+
+    A model on many features has no regions in a plane; this one has, and it is what the model
+    would be had it been shown only these two features (the page's "grow on the two plotted
+    features"). Seeded like the model, it is the same every time it is grown. ``model`` is
+    any estimator with scikit-learn's ``get_params`` and ``fit``, as ours have.
+    """
+    columns = list(features)
+    X = as_2d(X_train, "X_train")[:, columns]
+    settings = model.get_params()
+    if settings.get("oob_score"):  # its own out-of-bag score is never shown
+        settings["oob_score"] = False
+    return type(model)(**settings).fit(X, y_train)
+
+
+def _stand_in_kind(model: FittedModel) -> str:
+    return "forest" if hasattr(model, "estimators_") else "tree"
+
+
 def compute_boundary(
     model: FittedModel,
     X_train: ArrayLike,
@@ -205,6 +239,7 @@ def compute_boundary(
     edges_from: Sequence[FittedModel] | None = None,
     through: ArrayLike | None = None,
     through_name: str = "",
+    stand_in: bool = False,
 ) -> BoundaryData:
     """Predict class probabilities on a grid over two features, and collect the points.
 
@@ -241,6 +276,10 @@ def compute_boundary(
         region everywhere, so a slice through a real sample is the better picture).
     through_name : str, default ""
         That row in words, for the title (``"test sample #3"``).
+    stand_in : bool, default False
+        On more than two columns, draw the model's stand-in instead of a slice
+        (:func:`grown_on_pair`, the models of ``edges_from`` too): its exact regions, its
+        points judged by it. ``through`` is then unused.
 
     Returns
     -------
@@ -252,6 +291,30 @@ def compute_boundary(
     if not isinstance(model, Classifier):  # only a classifier has regions
         raise TypeError(f"model must be a fitted classifier, got {type(model).__name__}")
     names, labels = _names(model, n_features, feature_names, class_names)
+    if stand_in and n_features > 2:
+        pair = (int(features[0]), int(features[1]))
+        columns = list(pair)
+        own = compute_boundary(
+            grown_on_pair(model, X, y_train, pair),
+            X[:, columns],
+            y_train,
+            X_test=None if X_test is None else as_2d(X_test, "X_test")[:, columns],
+            y_test=y_test,
+            features=(0, 1),
+            feature_names=[names[f] for f in pair],
+            class_names=labels,
+            train_ids=train_ids,
+            test_ids=test_ids,
+            resolution=resolution,
+            margin=margin,
+            edges_from=None
+            if edges_from is None
+            else [grown_on_pair(m, X, y_train, pair) for m in edges_from],
+        )
+        grid = replace(
+            own.grid, features=pair, stand_in=_stand_in_kind(model), model_features=n_features
+        )
+        return BoundaryData(grid=grid, points=own.points)
     side = grid_resolution(model) if resolution is None else resolution
     if side < 2:
         raise ValueError(f"resolution must be >= 2, got {side}")
@@ -278,6 +341,7 @@ def compute_boundary(
         confidence=purity(proba),
         is_slice=n_features > 2,
         through=through_words if n_features > 2 else "",
+        model_features=n_features,
     )
     points = [_points(model, X, y_train, grid.features, train_ids, "train")]
     if X_test is not None and y_test is not None:

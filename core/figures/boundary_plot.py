@@ -136,15 +136,23 @@ def _layout(
     categories: tuple[Category, Category],
     legend_below: bool,
 ) -> dict[str, Any]:
-    """Titles (saying when the view is a slice), yes/no ticks on a one-hot axis, and axes that
-    end where the outer cells end."""
+    """Titles (saying when the view is a slice or a stand-in), yes/no ticks on a one-hot axis,
+    and axes that end where the outer cells end."""
     x_name, y_name = (axis_title(n, c) for n, c in zip(grid.feature_names, categories, strict=True))
     if title is None:
         title = f"Decision regions: {x_name} vs {y_name}"
-    if grid.is_slice:
+    note = ""
+    if grid.stand_in:
+        # Said on the picture itself: the page's scores and tree are the model on all features.
+        note = (
+            f"Regions: a {grid.stand_in} with the same settings grown on these 2 of the "
+            f"{grid.model_features} features alone; crosses are its mistakes"
+        )
+    elif grid.is_slice:
         # Short lines: the title must fit a phone's width and a half-width column.
-        held = f"other features held at {grid.through}; dots coloured by prediction"
-        title = f"{title}<br><sup>A slice: {held}</sup>" if title else f"A slice: {held}"
+        note = f"A slice: other features held at {grid.through}; dots coloured by prediction"
+    if note:
+        title = f"{title}<br><sup>{note}</sup>" if title else note
     layout = styled_layout(title=title, x_title=x_name, y_title=y_name, height=height)
     yes_no = {"tickmode": "array", "tickvals": [0, 1], "ticktext": ["no", "yes"]}
     # The axes end where the outer cells end (a tree that never splits on a feature has one

@@ -5,7 +5,8 @@ Each panel colours a grid over the two plotted features by the class one tree pr
 Side by side, twelve trees grown on resamples, with a few features per split, look alike in
 the middle of each class and differ at the edges: the forest averages those differences away.
 Clicking a panel opens that tree: every panel holds a lattice of invisible points whose
-``customdata`` is the tree's number.
+``customdata`` is the tree's number. The opened tree's panel is framed
+(:func:`mark_opened`), so the map says which tree is open below it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.figures._layout import FONT_SIZE, build_figure, subplot_grid
-from core.figures.palette import BACKGROUND, blend, class_color
+from core.figures.palette import BACKGROUND, FONT_COLOR, blend, class_color
 
-__all__ = ["glance_figure"]
+__all__ = ["glance_figure", "mark_opened"]
 
 #: Invisible click targets per panel side.
 TARGETS = 8
@@ -127,3 +128,31 @@ def glance_figure(
         }
     )
     return build_figure(traces, layout)
+
+
+def mark_opened(form: dict[str, Any], panel: int) -> dict[str, Any]:
+    """The wire form of a glance figure with panel ``panel`` framed and titled as the open one.
+
+    The figure is kept for every visitor, unmarked; each visitor's opened tree is marked as it
+    is shown. ``form`` is left as it was. A click on a map used to open a tree below the
+    page's fold with nothing on the map to say which.
+    """
+    layout = dict(form["layout"])
+    axis = panel + 1 if panel else ""
+    frame = {
+        "type": "rect",
+        "xref": f"x{axis} domain",
+        "yref": f"y{axis} domain",
+        "x0": 0,
+        "x1": 1,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": FONT_COLOR, "width": 4},
+        "fillcolor": "rgba(0,0,0,0)",
+    }
+    layout["shapes"] = [*layout.get("shapes", ()), frame]
+    titles = [dict(title) for title in layout.get("annotations", ())]
+    if panel < len(titles):
+        titles[panel]["text"] = f"<b>{titles[panel]['text']}</b>"  # short: 4 panels on a phone
+    layout["annotations"] = titles
+    return {**form, "layout": layout}

@@ -294,15 +294,23 @@ class _Wired(go.Figure):
         return form
 
 
+#: Plotly's toolbar sat over the top right of every chart, on its title (the glance grid's
+#: panel titles, the leaves chart's). Without it a chart still zooms by a drag and resets on a
+#: double click, and Streamlit's own toolbar still opens it full screen.
+PLOTLY_CONFIG: dict[str, Any] = {"displayModeBar": False}
+
+
 def plotly_chart(figure: Chart, *, key: str, **options: Any) -> None:
     """``st.plotly_chart(figure, key=key, **options)``, full width, in the figure's own look.
 
     The figures carry their projector-friendly look (``theme=None``), and go to the browser
     in the form :func:`~core.figures.wire.wire_form` makes: the same chart, less CPU per run.
-    A ``figure`` that is a dict is that form already.
+    A ``figure`` that is a dict is that form already. Plotly's toolbar is hidden
+    (:data:`PLOTLY_CONFIG`), for every chart, here.
     """
     form = figure if isinstance(figure, dict) else wire_form(figure)
-    st.plotly_chart(_Wired(form), key=key, width="stretch", theme=None, **options)
+    config = {**PLOTLY_CONFIG, **options.pop("config", {})}
+    st.plotly_chart(_Wired(form), key=key, width="stretch", theme=None, config=config, **options)
 
 
 def table(rows: Sequence[dict[str, Any]], **options: Any) -> None:

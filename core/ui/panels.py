@@ -110,7 +110,7 @@ def boundaries_on_one_grid(
         return built_once(
             [model, *both],
             ("boundary on one grid", pair),
-            lambda: view.boundary(model, pair, edges_from=both),
+            lambda: view.boundary(model, pair, edges_from=both, stand_in=True),
         )
 
     return {name: regions(model) for name, model in models.items()}
@@ -160,8 +160,9 @@ def model_fit(
 
     The figures are remembered beside the models (:func:`~core.ui.cached.built_once`), without
     the star, which is added as they are shown: a rerun that changed neither the models nor
-    what is drawn of them builds nothing, and neither does a move to another sample, unless
-    the picture is a slice through that sample (a model on more than the two plotted columns).
+    what is drawn of them builds nothing, and neither does a move to another sample. A model
+    on more than the two plotted columns is drawn by its stand-in
+    (:func:`~core.figures.boundary.grown_on_pair`), grown once beside it.
     """
     if not view.classify:
         names = tuple(models)
@@ -181,18 +182,19 @@ def model_fit(
         return
     keys = [key] if len(models) == 1 else [f"lone-{key}", key]
     titled = len(models) > 1
-    through = sample if len(view.columns) > 2 else None  # two columns: no slice to pass through
     for column, (name, model), chart_key in zip(
         st.columns(len(models)), models.items(), keys, strict=True
     ):
         title = name if titled else ""
 
         def draw(model: Any = model, title: str = title) -> dict[str, Any]:
-            data = view.boundary(model, pair, through_sample=through)
+            # On more than two columns, the stand-in's regions: a slice through the sample
+            # was often one colour, points of every class on it.
+            data = view.boundary(model, pair, stand_in=True)
             return _boundary_form(data, view, title, height)
 
         with column:
-            form = built_once([model], ("boundary", pair, through, title, height), draw)
+            form = built_once([model], ("boundary", pair, title, height), draw)
             _show_boundary(form, pair, view, chart_key, sample)
 
 

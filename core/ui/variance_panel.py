@@ -18,10 +18,11 @@ from core.app.models import ModelView, affordable, forest_spec
 from core.app.settings import DatasetShape, Settings
 from core.app.words import averaging_numbers
 from core.data.datasets import sine_curve
-from core.figures.glance import glance_figure
+from core.figures.glance import glance_figure, mark_opened
 from core.figures.node_label import format_alike
 from core.figures.variance import Decomposition, Spread, compute_spread
 from core.figures.variance_plot import averaging_figure, decomposition_figure, spread_figure
+from core.figures.wire import wire_form
 from core.ui.cached import built_once, fit_forest, view_of
 from core.ui.display import chart, plotly_chart
 
@@ -184,6 +185,8 @@ def agreement(spread: Spread) -> None:
 #: Trees shown at a glance, and the grid each is drawn on.
 GLANCE_TREES = 12
 GLANCE_GRID = 60
+#: Set by a click on a map, taken by the run it starts: bring the opened tree into view.
+GLANCE_OPENED = "glance-opened"
 
 
 def _open_clicked_tree(key: str) -> None:
@@ -192,13 +195,17 @@ def _open_clicked_tree(key: str) -> None:
     if points and points[0].get("customdata") is not None:
         number = points[0]["customdata"]
         st.session_state["tree"] = int(number[0] if isinstance(number, list) else number)
+        st.session_state[GLANCE_OPENED] = True  # the run shows the opened tree: scroll to it
 
 
-def forest_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
+def forest_glance(
+    forest: Any, view: ModelView, pair: tuple[int, int], opened: int | None = None
+) -> None:
     """Twelve of the forest's trees as small maps of the plotted plane; a click opens one.
 
-    On more than the two plotted features, each map is the slice through the training rows'
-    medians, as the page's boundaries are.
+    The map of tree ``opened``, the one open below, is framed. On more than the two plotted
+    features, each map is the slice through the training rows' medians: a tree's own map,
+    which a click opens, not a stand-in grown again.
     """
     X = view.X_train
     low, high = X[:, list(pair)].min(axis=0), X[:, list(pair)].max(axis=0)
@@ -221,10 +228,12 @@ def forest_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
         )
         return glance_figure(maps, xs, ys, numbers, len(view.class_names))
 
-    figure = built_once([forest], ("glance", pair), draw)
+    form = built_once([forest], ("glance form", pair), lambda: wire_form(draw()))
+    if opened is not None and opened < len(numbers):
+        form = mark_opened(form, opened)
     with st.container(key="forest-glance"):
         plotly_chart(
-            figure,
+            form,
             key="forest-glance-plot",
             on_select=lambda: _open_clicked_tree("forest-glance-plot"),
             selection_mode="points",

@@ -46,6 +46,17 @@ def test_a_click_on_a_tree_at_a_glance_opens_that_tree(app: AppPage) -> None:
     assert app.page.locator(".st-key-tree input").input_value() == "5"
     assert url_query(app)["tree"] == "5"
     app.assert_healthy()
+    # Issue 39: the tree opened below the fold, and nothing on the map said which it was.
+    app.page.wait_for_function(
+        """() => {
+          const heading = document.querySelector(".st-key-open-tree");
+          if (!heading) return false;
+          const top = heading.getBoundingClientRect().top;
+          return top >= 0 && top < window.innerHeight / 2;
+        }""",
+        timeout=10_000,
+    )
+    assert app.page.locator(".st-key-forest-glance .shapelayer path").count() == 1
 
 
 def test_editing_the_sample_moves_its_star_and_its_path(app: AppPage) -> None:

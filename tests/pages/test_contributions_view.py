@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from page_helpers import (
@@ -47,3 +49,21 @@ def test_what_if_follows_an_edited_value_and_starts_over_for_another_sample() ->
 
     app.selectbox(key="sample").set_value(3).run()  # another sample: its own values
     assert any(m.value.startswith("As in the test set.") for m in app.markdown)
+
+
+@pytest.mark.parametrize("dataset", ["iris", "sine"])
+def test_the_what_if_view_draws_one_picture_of_the_model(dataset: str) -> None:
+    # Issue 39: the page's own boundary, with the unedited sample's star, showed beside the
+    # what-if view's, with the edited sample's.
+    app = open_page(SINGLE_TREE, dataset=dataset, view="what-if")
+    assert_healthy(app)
+    pictures = [
+        chart
+        for chart in app.get("plotly_chart")
+        if any(
+            trace.get("name") == "regions" or trace.get("marker", {}).get("symbol") == "star"
+            for trace in json.loads(chart.proto.spec)["data"]
+        )
+    ]
+    assert len(pictures) == 1
+    assert chart_spec(app, "what-if-boundary")["data"][-1]["marker"]["symbol"] == "star"

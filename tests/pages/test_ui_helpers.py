@@ -7,8 +7,10 @@ hand in tests/app/test_words.py and tests/figures/test_overlays.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from page_helpers import SINGLE_TREE, assert_healthy, open_page, query_of
+import pytest
+from page_helpers import RANDOM_FOREST, SINGLE_TREE, assert_healthy, open_page, query_of
 from streamlit.testing.v1 import AppTest
 
 from core.figures.wire import TYPED_ARRAYS
@@ -146,3 +148,14 @@ def test_a_chart_sent_by_plotly_chart_is_never_made_into_plotly_objects():
     app = AppTest.from_function(page, default_timeout=30).run()
     assert_healthy(app)
     assert [m.value for m in app.markdown] == ["still deferred: True"]
+
+
+@pytest.mark.parametrize("path", [SINGLE_TREE, RANDOM_FOREST])
+def test_no_chart_shows_plotlys_toolbar_over_its_title(path: Path) -> None:
+    # Issue 39: the toolbar covered the titles of the glance grid and the leaves chart.
+    app = open_page(path)
+    assert_healthy(app)
+    charts = app.get("plotly_chart")
+    assert charts
+    for shown in charts:
+        assert json.loads(shown.proto.config)["displayModeBar"] is False

@@ -117,3 +117,16 @@ def test_the_forest_at_a_glance_draws_twelve_trees_once_opened() -> None:
     assert len(maps) == 12 and len(targets) == 12
     numbers = {int(values_of(trace["customdata"])[0]) for trace in targets}
     assert numbers == set(range(12)), "each map's click targets carry its tree's number"
+
+
+def test_the_open_trees_map_is_framed_at_a_glance() -> None:
+    # Issue 39: a click on a map opened its tree with nothing on the map to say which.
+    app = open_page(RANDOM_FOREST, dataset="wine", tree="5")
+    app.session_state["glance"] = True  # what opening the expander does
+    app.run()
+    assert_healthy(app)
+    (chart,) = [c for c in app.get("plotly_chart") if "forest-glance" in c.proto.id]
+    layout = json.loads(chart.proto.spec)["layout"]
+    (frame,) = layout["shapes"]
+    assert (frame["xref"], frame["yref"]) == ("x6 domain", "y6 domain")
+    assert layout["annotations"][5]["text"] == "<b>tree 5</b>"

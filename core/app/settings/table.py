@@ -143,8 +143,9 @@ TABLE: tuple[Setting, ...] = (
         "fit", _on("pair", SINGLE, FOREST, GINI, STEP), "choice", options=FIT_ON,
         label="Grow the model on", widget="radio", reads="data",
         labels={"pair": "the two plotted features", "all": "all features"},
-        help="With two features the boundary is the whole model; with all of them, the plot "
-        "is a slice through it, the other features held at their medians.",
+        help="With two features the boundary is the whole model. With all of them a plane "
+        "cannot show it: the boundary is that of a model with the same settings grown on the "
+        "two plotted features alone, as its title says.",
     ),
     Setting(  # a single tree's: a rule by name, or a number of features per split
         "max_features", _on("all", SINGLE, STEP), "features", 1, 9999,

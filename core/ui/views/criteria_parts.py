@@ -32,7 +32,13 @@ def agreement(
     # Share of the plotted area where both trees predict the same class (cells differ in size).
     grids = boundaries["gini"].grid, boundaries["entropy"].grid
     agree_area = np.sum(grids[0].cell_areas() * (grids[0].predicted == grids[1].predicted))
-    area = "this slice" if grids[0].is_slice else "the plot"
+    area = (
+        "this slice"
+        if grids[0].is_slice
+        else "the 2-feature plot"
+        if grids[0].stand_in
+        else "the plot"
+    )
     with st.container(key="agreement"):
         ui.metrics(
             [
@@ -50,6 +56,9 @@ def agreement(
                     f", with the other features held at {grids[0].through}: a slice of the "
                     "trees, not what they do on real samples (that is the test samples' figure)."
                     if grids[0].is_slice
+                    else ": the same two trees grown on the two plotted features alone, not "
+                    "the trees on all features (those are the test samples' figure)."
+                    if grids[0].stand_in
                     else "."
                 ),
             },

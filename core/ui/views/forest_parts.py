@@ -6,6 +6,7 @@ The forest at a glance is a :class:`~core.ui.views.Section` of the forest view, 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import streamlit as st
@@ -14,7 +15,7 @@ from core import ui
 from core.app.models import ModelView, plotted_pair
 from core.app.words import score
 from core.figures.glance import glance_figure
-from core.ui.variance_panel import forest_glance
+from core.ui.variance_panel import GLANCE_OPENED, forest_glance
 from core.ui.views import Section
 
 
@@ -54,20 +55,37 @@ def forest_parts(
         ui.forest_vote_parts(forest, view, sample)
 
     if glance is not None:
-        GLANCE.fill(glance, forest, view, plotted_pair(settings))
+        GLANCE.fill(glance, forest, view, plotted_pair(settings), settings.tree)
 
 
-def at_a_glance(forest: Any, view: ModelView, pair: tuple[int, int]) -> None:
+def at_a_glance(forest: Any, view: ModelView, pair: tuple[int, int], opened: int) -> None:
     """Inside "the forest at a glance": the first trees' maps side by side, a click on one
-    opening that tree below."""
+    opening that tree below (its map framed)."""
     with ui.guard("the trees at a glance"):
         st.caption(
             "Each map colours the plane by the class one tree predicts. Grown on resamples, "
             "with a few features per split, the trees agree in the middle of each class and "
             "differ at the edges; the forest averages those differences away. Click a map "
-            "to open that tree below."
+            "to open that tree below; the framed map is the tree open there."
         )
-        ui.forest_glance(forest, view, pair)
+        ui.forest_glance(forest, view, pair, opened)
+
+
+def _bring_into_view(key: str) -> None:
+    """Scroll the keyed container to the top of the screen, once, on the run that asked.
+
+    Streamlit has no call to scroll: a click on a map at a glance opened its tree below the
+    fold, and nothing on screen moved. Each call's script differs (a count), so a second
+    click runs it again rather than finding the first one's element unchanged.
+    """
+    count = st.session_state.get("scrolls", 0) + 1
+    st.session_state["scrolls"] = count
+    target = json.dumps(f".st-key-{key}")
+    script = (
+        f"<script>/* {count} */ setTimeout(() => document.querySelector({target})"
+        "?.scrollIntoView({block: 'start', behavior: 'smooth'}), 300);</script>"
+    )
+    st.html(script, unsafe_allow_javascript=True)
 
 
 @st.fragment
@@ -81,7 +99,8 @@ def one_tree(
 ) -> None:
     """One tree of the forest, beside its own fit over the data. Moving the tree number
     reruns this part alone, inside :func:`forest_parts` (whose run redraws it too)."""
-    st.subheader("Open any tree of the forest")
+    with st.container(key="open-tree"):
+        st.subheader("Open any tree of the forest")
     tree_pick, tree_note = st.columns([2, 3], gap="large", vertical_alignment="bottom")
     with tree_pick:
         tree_index = controls.tree(n_trees)
@@ -127,6 +146,8 @@ def one_tree(
             f"feature, scores {lone_score:.3f}; the forest scores "
             f"{score(forest, view.X_test, view.y_test):.3f}."
         )
+    if st.session_state.pop(GLANCE_OPENED, False):  # opened by a click on its map above
+        _bring_into_view("open-tree")
 
 
 GLANCE = Section(

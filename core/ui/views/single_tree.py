@@ -55,11 +55,16 @@ def tree_page(
     """
     top = st.container()
     lesson_box = st.container()  # a lesson opened from the link (?view=map), above the figures
+    # The what-if view draws the boundary (or fit) itself, with the edited sample's star: a
+    # second one here showed the unedited sample's star beside it.
+    fit_shown = lesson is not WHAT_IF
     # Boundary and tree side by side: each split is a step of the boundary, so both must be on a
     # 1280x720 screen at once. On a phone the columns stack. A fit over one feature is a wide,
     # low chart: it goes above the tree, which keeps the page's width for its leaves.
     plot_column, tree_column = (
-        st.columns(2, gap="large") if view.classify else (st.container(), st.container())
+        st.columns(2, gap="large")
+        if view.classify and fit_shown
+        else (st.container(), st.container())
     )
     st.subheader("Trace a test sample")
     pick_column, trace_column = st.columns([2, 3], gap="large")
@@ -83,8 +88,9 @@ def tree_page(
             then(Fitted(settings, shape, view, model, sample))
     with trace_column, ui.guard("the sample's path"), st.container(key="sample-path"):
         trace(model, view, sample)
-    with plot_column, ui.guard("the decision boundary"):
-        fit_over_data(settings, shape, view, model, sample)
+    if fit_shown:
+        with plot_column, ui.guard("the decision boundary"):
+            fit_over_data(settings, shape, view, model, sample)
     tree_with_why(tree_column, settings, view, model, sample, test_on_tree)
     PRUNING.draw(settings, shape, view)
 
