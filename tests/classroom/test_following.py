@@ -9,15 +9,12 @@ import pytest
 
 from core.classroom import (
     CHECK_IN_EVERY,
-    JOIN_TRIES,
-    JOIN_WINDOW,
     Classroom,
     ClassState,
     Membership,
     NotTeacher,
     Shown,
     Teacher,
-    may_try_joining,
     recalled,
     remembered,
     seat_token,
@@ -117,19 +114,6 @@ def test_the_teacher_never_stops_following_itself() -> None:
         _ = Membership("KX39P", "seat").teacher
     assert teacher.published(TREE).shown == TREE
     assert teacher.checked(12.0).checked_in == 12.0
-
-
-def test_joining_is_limited_to_five_tries_a_minute() -> None:
-    now = 1000.0
-    assert may_try_joining((), now)
-    four = tuple(now - k for k in range(JOIN_TRIES - 1))
-    assert may_try_joining(four, now)
-    five = tuple(now - k for k in range(JOIN_TRIES))
-    assert not may_try_joining(five, now)
-    assert not may_try_joining(five, now + JOIN_WINDOW - JOIN_TRIES)
-    assert may_try_joining(five, now + JOIN_WINDOW)  # the oldest try is a minute old
-    old = tuple(now - JOIN_WINDOW - k for k in range(20))
-    assert may_try_joining(old, now)
 
 
 def test_seat_tokens_are_fresh_and_unguessable() -> None:

@@ -32,11 +32,10 @@ from core.classroom import (
     Membership,
     choice_poll,
     clean_code,
-    may_try_joining,
     recalled,
     remembered,
-    seat_token,
 )
+from core.classroom.limits import client_address
 from core.ui.classroom.follow import check, check_widget, here
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
 from core.ui.visit import change, visit
@@ -47,27 +46,40 @@ COOKIE = "arboretum_class"
 JOIN_PARAMETER = "class"
 
 
+def _address() -> str:
+    """This browser's address, as the class check counts it (behind a proxy, its
+    ``X-Forwarded-For`` only when ``ARBORETUM_TRUSTED_PROXIES`` says to trust it)."""
+    peer, forwarded = st.context.ip_address, st.context.headers.get("X-Forwarded-For")
+    return client_address(
+        peer if isinstance(peer, str) else None,  # None on localhost, and in AppTest
+        forwarded if isinstance(forwarded, str) else None,
+    )
+
+
 def _join(typed: str, page: str) -> None:
-    """Join the class ``typed`` names, or say why not."""
+    """Join the class ``typed`` names, or say why not; wrong codes are counted per client
+    address, with the check's (``core.classroom.limits``), so a reload or a new session
+    tries no more."""
     now = time.time()
-    held = visit()
-    if not may_try_joining(held.join_tries, now):
+    room, address = classroom(), _address()
+    if reach(lambda: room.limits.blocked(address)):
         change(class_problem="Too many codes tried: wait a minute, then try again.")
         return
     code = clean_code(typed)
-    room = classroom()
     exists = code is not None and reach(lambda: room.exists(code))
     if code is None or not exists:
         if "store" in (visit().class_problem or ""):
             return  # the store is down: already said
+        reach(lambda: room.limits.missed(address))
         shown = md(typed.strip()[:12])
         change(
-            join_tries=(*held.join_tries, now),
             class_problem=f"No class has the code “{shown}”. Check it with your teacher: "
             "codes are five letters and digits, like KX39P.",
         )
         return
-    seat = Membership(code, seat_token())
+    seat = reach(lambda: Membership(code, room.new_seat(code)))
+    if seat is None:
+        return  # the store went down that very moment: said
     if not reached(lambda: room.check_in(code, seat.seat)):
         return  # the class ended, or the store went down, that very moment: said
     change(seat=seat.checked(now), class_problem=None, class_cookie=remembered(seat))
@@ -75,9 +87,10 @@ def _join(typed: str, page: str) -> None:
 
 
 def _start(page: str) -> None:
-    teacher = reach(lambda: classroom().start(here(page)))
+    room = classroom()
+    teacher = reach(lambda: room.start(here(page)))
     if teacher is not None:
-        seat = Membership(teacher.code, seat_token(), secret=teacher.secret)
+        seat = Membership(teacher.code, room.new_seat(teacher.code), secret=teacher.secret)
         change(seat=seat, class_problem=None, class_cookie=remembered(seat))
 
 
@@ -182,8 +195,8 @@ def _recall() -> None:
     if seat.teaching:
         teacher = seat.teacher
         kept = reach(lambda: room.owns(teacher))
-    else:
-        kept = reach(lambda: room.exists(seat.code))
+    else:  # a made-up seat in a cookie counts nobody
+        kept = reach(lambda: room.exists(seat.code) and room.seated(seat.code, seat.seat))
     if kept:
         change(seat=seat, class_problem=None)
     elif kept is not None:  # the store answered: that class is gone
