@@ -2,6 +2,7 @@
 answered from memory, and sockets that send at once.
 
 - :mod:`server.class_check`: ``GET /api/class/CODE``, a class's version for its followers.
+- :mod:`server.class_cookie`: ``POST /api/class-cookie/TICKET``, the class cookie set HttpOnly.
 - :mod:`server.frontend_files`: Streamlit's content-hashed frontend files, from memory.
 - :mod:`server.in_flight`: work many requests ask for at once, done once.
 - :mod:`server.no_delay`: Nagle's algorithm off on every accepted connection.

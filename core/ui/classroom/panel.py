@@ -10,7 +10,8 @@ its settings are read).
   (:mod:`core.ui.classroom.follow`); moving a control leaves the teacher's view and stops
   following, and the toggle jumps back.
 
-A reloaded page keeps its seat through a cookie (:func:`core.classroom.remembered`). The store
+A reloaded page keeps its seat through a cookie (:func:`core.classroom.remembered`) that the
+server sets, out of the page's scripts' reach (:mod:`core.classroom.cookie`). The store
 cannot be reached: the session leaves its class with a clear notice
 (:func:`~core.ui.classroom.seat.reach`), and every page goes on working alone.
 """
@@ -35,13 +36,13 @@ from core.classroom import (
     recalled,
     remembered,
 )
+from core.classroom.check import served
+from core.classroom.cookie import COOKIE, cookie_path, ticket
 from core.classroom.limits import client_address
 from core.ui.classroom.follow import check, check_widget, here
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
 from core.ui.visit import change, visit
 
-#: The cookie that lets a reloaded page keep its seat (see ``core.classroom.remembered``).
-COOKIE = "arboretum_class"
 #: The query parameter of a join link: ``/?class=KX39P``.
 JOIN_PARAMETER = "class"
 
@@ -204,14 +205,27 @@ def _recall() -> None:
 
 
 def _remember() -> None:
-    """Write (or clear) the browser's class cookie when the seat changed (a short script:
-    Streamlit reads cookies, ``st.context.cookies``, but has no call to set one)."""
+    """Have the browser's class cookie set (or cleared) when the seat changed.
+
+    Streamlit reads cookies (``st.context.cookies``) but cannot set one, and a cookie a page's
+    script writes cannot be HttpOnly. Served by ``serve.py``, the run leaves the value under a
+    one-time ticket and a line of script posts it to the server, which sets the cookie
+    HttpOnly (:mod:`core.classroom.cookie`); ``app.py`` alone has no such endpoint and writes
+    it from the script, as before.
+    """
     value = visit().class_cookie
     if value is None:
         return
-    age = int(CLASS_TTL) if value else 0
-    cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
-    script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
+    if served():
+        held = reach(lambda: ticket(classroom().store, value))
+        if held is None:
+            return  # the store is down: said; the browser keeps the cookie it had
+        path = json.dumps(cookie_path(held))
+        script = f"<script>fetch({path}, {{method: 'POST', credentials: 'same-origin'}});</script>"
+    else:
+        age = int(CLASS_TTL) if value else 0
+        cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
+        script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
     st.html(script, unsafe_allow_javascript=True)
     change(class_cookie=None)
 
