@@ -39,8 +39,18 @@ from core.classroom import (
 from core.classroom.check import served
 from core.classroom.cookie import COOKIE, cookie_path, ticket
 from core.classroom.limits import client_address
+from core.classroom.store import StoreDown
 from core.ui.classroom.follow import check, check_widget, here
-from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
+from core.ui.classroom.seat import (
+    RETRY_STORE_SECONDS,
+    STORE_DOWN,
+    TEACHER_SECONDS,
+    classroom,
+    come_back,
+    current_seat,
+    reach,
+    reached,
+)
 from core.ui.visit import change, visit
 
 #: The query parameter of a join link: ``/?class=KX39P``.
@@ -83,7 +93,9 @@ def _join(typed: str, page: str) -> None:
         return  # the store went down that very moment: said
     if not reached(lambda: room.check_in(code, seat.seat)):
         return  # the class ended, or the store went down, that very moment: said
-    change(seat=seat.checked(now), class_problem=None, class_cookie=remembered(seat))
+    change(
+        seat=seat.checked(now), class_away=None, class_problem=None, class_cookie=remembered(seat)
+    )
     check(page, timer=False)
 
 
@@ -92,7 +104,7 @@ def _start(page: str) -> None:
     teacher = reach(lambda: room.start(here(page)))
     if teacher is not None:
         seat = Membership(teacher.code, room.new_seat(teacher.code), secret=teacher.secret)
-        change(seat=seat, class_problem=None, class_cookie=remembered(seat))
+        change(seat=seat, class_away=None, class_problem=None, class_cookie=remembered(seat))
 
 
 def _end() -> None:
@@ -154,9 +166,11 @@ def class_panel(page: str) -> None:
     """The sidebar's class section for a run of ``page``; call before its settings are read.
 
     A join link (``?class=CODE``) joins here; a follower whose teacher moved on opens the
-    teacher's view now (``arrive`` reads it), or on another page.
+    teacher's view now (``arrive`` reads it), or on another page. A seat the store's outage set
+    aside comes back first, if the store answers again.
     """
     _recall()
+    come_back()
     code = st.query_params.get(JOIN_PARAMETER)
     if code is not None:
         del st.query_params[JOIN_PARAMETER]
@@ -193,14 +207,17 @@ def _recall() -> None:
             change(class_cookie="")
         return
     room = classroom()
-    if seat.teaching:
-        teacher = seat.teacher
-        kept = reach(lambda: room.owns(teacher))
-    else:  # a made-up seat in a cookie counts nobody
-        kept = reach(lambda: room.exists(seat.code) and room.seated(seat.code, seat.seat))
+    try:
+        if seat.teaching:
+            kept = room.owns(seat.teacher)
+        else:  # a made-up seat in a cookie counts nobody
+            kept = room.exists(seat.code) and room.seated(seat.code, seat.seat)
+    except StoreDown:  # taken back once the store answers (``come_back``)
+        change(class_away=seat, class_problem=STORE_DOWN)
+        return
     if kept:
         change(seat=seat, class_problem=None)
-    elif kept is not None:  # the store answered: that class is gone
+    else:  # the store answered: that class is gone
         change(class_cookie="")
 
 
@@ -234,6 +251,8 @@ def _outside(page: str, problem: str | None) -> None:
     with st.expander("Class mode", icon=":material/groups:", expanded=problem is not None):
         if problem:
             st.info(problem, icon=":material/info:")
+        if visit().class_away is not None:
+            _waiting_for_the_store()
         st.caption("Teacher: start a class, and the students' pages follow yours.")
         if st.button("Start a class", icon=":material/co_present:", key="class-start"):
             _start(page)
@@ -245,6 +264,14 @@ def _outside(page: str, problem: str | None) -> None:
             if st.form_submit_button("Join the class", icon=":material/login:"):
                 _join(typed, page)
                 st.rerun()
+
+
+@st.fragment(run_every=RETRY_STORE_SECONDS)
+def _waiting_for_the_store() -> None:
+    """While the store is down, try it every few seconds; once it answers, the whole page runs
+    again, in its class (the notice goes)."""
+    if come_back() or visit().class_away is None:
+        st.rerun()
 
 
 def _teacher_sidebar(seat: Membership) -> None:
