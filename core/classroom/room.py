@@ -99,7 +99,7 @@ class Classroom:
         """A new class with a fresh code; the caller (the teacher's session) keeps the secret."""
         secret = secrets.token_urlsafe(24)
         record = {"secret": _digest(secret), "shown": shown.as_dict() if shown else None}
-        for _ in range(20):  # 19**5 = 2.5 million codes: a clash is rare, and retried
+        for _ in range(20):  # 19**6 = 47 million codes: a clash is rare, and retried
             code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
             if self.store.put(_key(code), json.dumps(record), CLASS_TTL, only_new=True):
                 self.store.bump(_key(code, "v"), CLASS_TTL)

@@ -53,7 +53,7 @@ from core.ui.classroom.seat import (
 )
 from core.ui.visit import change, visit
 
-#: The query parameter of a join link: ``/?class=KX39P``.
+#: The query parameter of a join link: ``/?class=KX39PA``.
 JOIN_PARAMETER = "class"
 
 
@@ -85,7 +85,7 @@ def _join(typed: str, page: str) -> None:
         shown = md(typed.strip()[:12])
         change(
             class_problem=f"No class has the code “{shown}”. Check it with your teacher: "
-            "codes are five letters and digits, like KX39P.",
+            "codes are six letters and digits, like KX39PA.",
         )
         return
     seat = reach(lambda: Membership(code, room.new_seat(code)))
@@ -259,7 +259,7 @@ def _outside(page: str, problem: str | None) -> None:
             st.rerun()
         with st.form("class-join", border=False, enter_to_submit=True):
             typed = st.text_input(
-                "Student: the class code", max_chars=12, placeholder="e.g. KX39P", key="class-code"
+                "Student: the class code", max_chars=12, placeholder="e.g. KX39PA", key="class-code"
             )
             if st.form_submit_button("Join the class", icon=":material/login:"):
                 _join(typed, page)
