@@ -31,6 +31,7 @@ from core.classroom import ALPHABET, CODE_LENGTH, MISSES_PER_ADDRESS, Membership
 from core.classroom import check as protocol
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.classroom import classroom
+from core.ui.classroom.panel import ASK_POPOVER
 from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
@@ -363,3 +364,18 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
     assert student.select_slider(key="max_depth").value == 2
     check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")
     assert json.loads(check.proto.json)["seen"] == moved  # the next checks find nothing new
+
+
+def test_the_ask_popover_closes_once_the_question_went_and_stays_open_on_a_mistake() -> None:
+    teacher, code = start_class()
+    teacher.session_state[ASK_POPOVER] = True  # the teacher opened it
+    teacher.run()
+    teacher.text_input(key="class-question").input("")  # no question: it stays open
+    teacher.button(key="FormSubmitter:class-ask-Ask").click().run()
+    assert teacher.session_state[ASK_POPOVER] is True
+    assert any("Type a question first" in w.value for w in teacher.sidebar.warning)
+    teacher.text_input(key="class-question").input("Deeper?")
+    teacher.button(key="FormSubmitter:class-ask-Ask").click().run()
+    assert_healthy(teacher)
+    assert classroom().state(code).poll is not None
+    assert teacher.session_state[ASK_POPOVER] is False

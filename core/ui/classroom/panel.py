@@ -53,6 +53,10 @@ from core.ui.classroom.seat import (
 )
 from core.ui.visit import change, visit
 
+#: The key of the teacher's "Ask the class a question" popover (its open state), and of the
+#: note that a question just went, which closes it at the next run.
+ASK_POPOVER = "class-ask-popover"
+_ASKED = "class-asked"
 #: The query parameter of a join link: ``/?class=KX39PA``.
 JOIN_PARAMETER = "class"
 
@@ -295,7 +299,15 @@ def _teacher_sidebar(seat: Membership) -> None:
     ):
         _end()
         st.rerun()
-    asking = st.popover("Ask the class a question", icon=":material/quiz:", width="stretch")
+    if st.session_state.pop(_ASKED, False):
+        st.session_state[ASK_POPOVER] = False  # asked: the popover closes
+    asking = st.popover(
+        "Ask the class a question",
+        icon=":material/quiz:",
+        width="stretch",
+        key=ASK_POPOVER,
+        on_change="rerun",  # its open state is the session's, so a run can close it
+    )
     with asking, st.form("class-ask", border=False):
         question = st.text_input("Question", max_chars=200, key="class-question")
         options = st.text_area(
@@ -304,17 +316,21 @@ def _teacher_sidebar(seat: Membership) -> None:
             max_chars=600,
             key="class-options",
         )
-        if st.form_submit_button("Ask", icon=":material/send:"):
-            _ask_choice(seat, question, options)
+        if st.form_submit_button("Ask", icon=":material/send:") and _ask_choice(
+            seat, question, options
+        ):
+            st.session_state[_ASKED] = True
+            st.rerun()
 
 
-def _ask_choice(seat: Membership, question: str, options: str) -> None:
+def _ask_choice(seat: Membership, question: str, options: str) -> bool:
+    """Put the teacher's question to the class; whether it went (else the popover says why)."""
     try:
         poll = choice_poll(0, question, options.splitlines())
     except ValueError as problem:
         st.warning(str(problem), icon=":material/edit:")
-        return
-    reach(lambda: classroom().ask(seat.teacher, poll))
+        return False
+    return reach(lambda: classroom().ask(seat.teacher, poll)) is not None
 
 
 @st.fragment(run_every=TEACHER_SECONDS)
