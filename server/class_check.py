@@ -171,7 +171,7 @@ class ClassCheck:
     a worker thread, so that a slow store (Redis waits up to its timeout) never holds up the
     server's other work, and checks that arrive while that read is on its way wait for it
     instead of reading again (a class that opens its pages together costs one read, not one
-    per student), and a member's check-in is a write apart, at most one per seat every
+    per student), and a member's check-in is a write after the answer, at most one per seat every
     :data:`~core.classroom.CHECK_IN_EVERY` seconds. A check that says which version
     its page shows (``?seen=7``) and finds it current is held, for at most ``wait`` seconds,
     until the class moves: one task per class on this server reads the version every
@@ -218,15 +218,14 @@ class ClassCheck:
         status, version = await self.read(code)
         if guessing and status == 200 and version is None:
             await run_in_threadpool(missed, room, address)
-        elif not guessing and status == 200 and version is not None:
-            due = self.due(seat)
-            if due is not None:
-                await run_in_threadpool(check_in, room, code, due)
+        due = self.due(seat) if not guessing and status == 200 and version is not None else None
         if status == 200 and version is not None and seen == str(version):
             await receive()  # the request's (empty) body; the next receive is a disconnect
             status, version = await self.until_moved(code, status, version, receive)
         body = {"version": version, **({"down": True} if status == 503 else {})}
         await _reply(send, status, json.dumps(body).encode())
+        if due is not None:  # after the answer: a student's check never waits for the write
+            await run_in_threadpool(check_in, room, code, due)
 
     async def member(self, room: Classroom, code: str, seat: str | None) -> bool:
         """Whether ``seat`` is a seat of class ``code`` (see :func:`member`); the signing key

@@ -356,7 +356,9 @@ def test_a_check_that_finds_nothing_new_answers_after_its_wait(room: Classroom) 
 def test_a_check_that_knows_another_version_is_answered_at_once(room: Classroom, seen: str) -> None:
     teacher = room.start(TREE)
     check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
-    status, body, took = asyncio.run(call(check, f"{check_path(teacher.code)}?seen={seen}"))
+    seat = room.new_seat(teacher.code)  # a student's page names its seat
+    path = f"{check_path(teacher.code)}?seen={seen}&seat={seat}"
+    status, body, took = asyncio.run(call(check, path))
     assert (status, body) == (200, {"version": room.version(teacher.code)})
     assert took < 0.2
 
