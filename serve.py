@@ -5,8 +5,9 @@
 adding to its own server): every page as ``streamlit run app.py`` serves it, plus
 ``GET /api/class/CODE``, the cheap check a following student's page keeps asking (the server
 holds it until the class moves, or a few seconds: ``server/class_check.py``), answered in
-front of Streamlit's own middleware. ``make run``, ``make replicas``, the Docker image and the
-manifests start the app this way.
+front of Streamlit's own middleware, and ``POST /api/class-cookie/TICKET``, which sets the
+class cookie HttpOnly (``server/class_cookie.py``). ``make run``, ``make replicas``, the Docker
+image and the manifests start the app this way.
 
 Streamlit's own frontend files (``/static/``, about 130 files on a browser's first link) are
 answered from memory in front of all of it (``server/frontend_files.py``), so that a page load
@@ -40,6 +41,7 @@ from streamlit import config, file_util
 
 from core.classroom import Classroom
 from server.class_check import check_middleware
+from server.class_cookie import cookie_middleware
 from server.frontend_files import frontend_files_middleware
 from server.health import health_check, health_port
 from server.no_delay import send_at_once
@@ -83,4 +85,8 @@ async def warm_up(_app: st.App) -> AsyncIterator[None]:
         yield
 
 
-app = st.App("app.py", lifespan=warm_up, middleware=[frontend_files(), check_middleware(classroom)])
+app = st.App(
+    "app.py",
+    lifespan=warm_up,
+    middleware=[frontend_files(), check_middleware(classroom), cookie_middleware(classroom)],
+)

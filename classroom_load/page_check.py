@@ -8,7 +8,7 @@ the server holds the question until the class moves or a few seconds pass, and t
 again (two questions at least ``every`` ms apart). While the answer is the version the page last
 acted on (``seen``), nothing else happens. When it differs, the script sends the component's
 trigger ``moved`` (a rerun of the page); if the page has not acted on that version ``retry`` ms
-later, it sends it again. Every ``checkIn`` ms a question carries the seat (``?seat=``).
+later, it sends it again. Every question carries the seat (``?seat=``), which the server signed.
 
 :class:`PageCheck` does the same for one :class:`classroom_load.st_client.StudentSession`: feed it
 every finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
@@ -101,7 +101,6 @@ class PageCheck:
     _element: str = ""
     _task: asyncio.Task[None] | None = None
     _asked: tuple[Any, float] = (None, 0.0)
-    _checked_in: float = field(default_factory=time.monotonic)
     _known: Any = "unknown"
 
     def saw(self, run: Run) -> None:
@@ -140,12 +139,10 @@ class PageCheck:
             await self._consider()
 
     async def _ask(self, http: Http) -> None:
-        data, now = self._data, time.monotonic()
+        data = self._data
         known = data["seen"] if self._known == "unknown" else self._known
         query = {"seen": str(known)} if isinstance(known, int) else {}
-        check_in = now - self._checked_in > float(data["checkIn"]) / 1000
-        if check_in:
-            query["seat"] = str(data["seat"])
+        query["seat"] = str(data["seat"])
         path = str(data["url"]) + ("?" + urlencode(query) if query else "")
         try:
             status, body = await http.get(path, self.session.cookies)
@@ -154,8 +151,6 @@ class PageCheck:
             return
         self.checks += 1
         self.unavailable += status == 503
-        if check_in and status == 200:
-            self._checked_in = now
         self._known = json.loads(body).get("version") if status == 200 else "down"
         await self._consider()
 

@@ -2,6 +2,7 @@
 answered from memory, a health check off the event loop, and sockets that send at once.
 
 - :mod:`server.class_check`: ``GET /api/class/CODE``, a class's version for its followers.
+- :mod:`server.class_cookie`: ``POST /api/class-cookie/TICKET``, the class cookie set HttpOnly.
 - :mod:`server.frontend_files`: Streamlit's content-hashed frontend files, from memory.
 - :mod:`server.health`: a health check on a thread of its own, which a busy event loop does
   not delay.

@@ -71,8 +71,9 @@ class Visit:
     seat : ClassSeat or None
         The session's seat in a class (teacher or student, a
         :class:`core.classroom.Membership`), or None.
-    join_tries : tuple of float
-        When the session's recent attempts to join a class failed (they are rate-limited).
+    class_away : ClassSeat or None
+        The seat the session held when the class's store stopped answering: taken back as
+        soon as the store answers again.
     class_problem : str or None
         Why the session's class stopped or could not start (ended, store unreachable).
     class_cookie : str or None
@@ -94,7 +95,7 @@ class Visit:
     drawing_problem: str | None = None
     points: Any = None
     seat: ClassSeat | None = None
-    join_tries: tuple[float, ...] = ()
+    class_away: ClassSeat | None = None
     class_problem: str | None = None
     class_cookie: str | None = None
 

@@ -6,6 +6,9 @@
 - :mod:`core.classroom.following`: a session's seat (:class:`Membership`) and following the
   teacher, as pure transitions.
 - :mod:`core.classroom.store`: the key-value store every session and replica shares.
+- :mod:`core.classroom.seats`: seats only the server gives (signed), so a made-up one counts
+  nobody.
+- :mod:`core.classroom.limits`: how fast anyone may guess codes, per address and per class.
 - :mod:`core.classroom.check`: the followers' HTTP check as both of its ends know it.
 - :mod:`core.classroom.poll` (with :mod:`core.classroom.node`): a split poll in numbers, every
   answer scored as the step page scores a split. Imported on its own: it brings the engine and
@@ -17,15 +20,8 @@ Its Streamlit side is :mod:`core.ui.classroom`; the server answers the check in
 
 from __future__ import annotations
 
-from core.classroom.following import (
-    JOIN_TRIES,
-    JOIN_WINDOW,
-    Membership,
-    may_try_joining,
-    recalled,
-    remembered,
-    seat_token,
-)
+from core.classroom.following import Membership, recalled, remembered, seat_token
+from core.classroom.limits import MISSES_PER_ADDRESS, SEATLESS_PER_CLASS, Limits
 from core.classroom.model import (
     ALPHABET,
     CODE_LENGTH,
@@ -61,17 +57,18 @@ __all__ = [
     "CHECK_IN_EVERY",
     "CLASS_TTL",
     "CODE_LENGTH",
-    "JOIN_TRIES",
-    "JOIN_WINDOW",
+    "MISSES_PER_ADDRESS",
     "MOST_OPTIONS",
     "OPTION_CHARACTERS",
     "QUESTION_CHARACTERS",
     "REDIS_URL_VARIABLE",
+    "SEATLESS_PER_CLASS",
     "SEAT_ALIVE",
     "Answer",
     "ChoiceAnswer",
     "ClassState",
     "Classroom",
+    "Limits",
     "Membership",
     "MemoryStore",
     "NoClass",
@@ -86,7 +83,6 @@ __all__ = [
     "choice_counts",
     "choice_poll",
     "clean_code",
-    "may_try_joining",
     "open_store",
     "read_answer",
     "recalled",

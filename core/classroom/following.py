@@ -18,10 +18,6 @@ from dataclasses import dataclass, field, replace
 from core.classroom.model import ClassState, NotTeacher, Shown, Teacher, clean_code
 from core.classroom.room import CHECK_IN_EVERY
 
-#: Wrong codes a session may try per :data:`JOIN_WINDOW` seconds.
-JOIN_TRIES = 5
-JOIN_WINDOW = 60.0
-
 
 @dataclass(frozen=True)
 class Membership:
@@ -187,21 +183,13 @@ def recalled(text: str) -> Membership | None:
     return Membership(code, token, following=role == "s")
 
 
-def may_try_joining(tries: tuple[float, ...], now: float) -> bool:
-    """Whether a session that failed to join at times ``tries`` may try again at ``now``."""
-    return sum(1 for when in tries if now - when < JOIN_WINDOW) < JOIN_TRIES
-
-
 def seat_token() -> str:
     """A fresh random seat: unguessable, and nothing about who sits in it."""
     return secrets.token_urlsafe(12)
 
 
 __all__ = [
-    "JOIN_TRIES",
-    "JOIN_WINDOW",
     "Membership",
-    "may_try_joining",
     "recalled",
     "remembered",
     "seat_token",

@@ -17,7 +17,7 @@ from typing import Any, Literal
 #: Letters and digits that cannot be mistaken for one another when read off a projector
 #: (no 0/O/D/Q, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V).
 ALPHABET = "ACEFHJKMNPRTWXY3479"
-CODE_LENGTH = 5
+CODE_LENGTH = 6
 #: Longest question and option a teacher can type, and most options.
 QUESTION_CHARACTERS = 200
 OPTION_CHARACTERS = 80
@@ -37,8 +37,8 @@ class NoClass(LookupError):
 def clean_code(typed: str) -> str | None:
     """The class code in ``typed`` (any case, spaces and dashes ignored), or None if none.
 
-    >>> clean_code(" kx-3 9p ")
-    'KX39P'
+    >>> clean_code(" kx-39 pa ")
+    'KX39PA'
     """
     code = "".join(ch for ch in typed.upper() if ch.isalnum())
     if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):

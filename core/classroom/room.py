@@ -7,7 +7,8 @@ second or so (one ``GET``) and, when it moved, the state behind it. Only the sec
 changes the class: the store keeps the secret's SHA-256, never the secret, and each
 teacher's call proves it. A guessed code therefore gives a seat and nothing more.
 
-Nothing personal is kept: a student is a random seat token, an answer is one field of a hash
+Nothing personal is kept: a student is a random seat token signed by the server
+(:mod:`core.classroom.seats`: a made-up seat counts nobody), an answer is one field of a hash
 per poll under that token, and every key expires after :data:`CLASS_TTL` seconds without a
 write from the teacher.
 
@@ -17,6 +18,9 @@ Keys (``{code}`` is the class code)::
     arb:class:{code}:v          its version: one more at every change of the class
     arb:class:{code}:seats      seat token -> last time the seat checked in
     arb:class:{code}:poll:{n}   seat token -> that seat's answer to poll n (JSON)
+
+Beside them, the seats' signing key (``arb:key``, :mod:`core.classroom.seats`) and the guessing
+counters (``arb:limit:...``, :mod:`core.classroom.limits`).
 
 The module is pure: no Streamlit.
 """
@@ -32,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from core.classroom.limits import Limits
 from core.classroom.model import (
     ALPHABET,
     CODE_LENGTH,
@@ -45,6 +50,7 @@ from core.classroom.model import (
     answer_text,
     read_answer,
 )
+from core.classroom.seats import Seats
 from core.classroom.store import Store
 
 #: Seconds a class lives after the teacher's last change.
@@ -72,11 +78,20 @@ class Classroom:
         Where classes live (every session of every replica must see the same one).
     clock : callable
         Wall-clock seconds (seats' check-in times are compared across replicas).
+
+    Attributes
+    ----------
+    seats : Seats
+        Gives and checks the class's signed seats.
+    limits : Limits
+        The guessing counters.
     """
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
+        self.seats = Seats(store)
+        self.limits = Limits(store, clock)
 
     # -- the teacher ------------------------------------------------------------------------
 
@@ -84,7 +99,7 @@ class Classroom:
         """A new class with a fresh code; the caller (the teacher's session) keeps the secret."""
         secret = secrets.token_urlsafe(24)
         record = {"secret": _digest(secret), "shown": shown.as_dict() if shown else None}
-        for _ in range(20):  # 19**5 = 2.5 million codes: a clash is rare, and retried
+        for _ in range(20):  # 19**6 = 47 million codes: a clash is rare, and retried
             code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
             if self.store.put(_key(code), json.dumps(record), CLASS_TTL, only_new=True):
                 self.store.bump(_key(code, "v"), CLASS_TTL)
@@ -185,8 +200,18 @@ class Classroom:
     def exists(self, code: str) -> bool:
         return self.version(code) is not None
 
+    def new_seat(self, code: str) -> str:
+        """A seat in class ``code`` that only this server's key signs (see ``seats``)."""
+        return self.seats.new(code)
+
+    def seated(self, code: str, seat: str) -> bool:
+        """Whether ``seat`` is one the servers gave in class ``code`` (a check-in or a cookie
+        from outside counts only then)."""
+        return self.seats.valid(code, seat)
+
     def check_in(self, code: str, seat: str) -> None:
-        """Seat ``seat`` is in the class now (a student's check, every :data:`CHECK_IN_EVERY`)."""
+        """Seat ``seat`` is in the class now (a student's check, every :data:`CHECK_IN_EVERY`);
+        the caller has checked a seat that came from outside (:meth:`seated`)."""
         self.store.put_field(_key(code, "seats"), seat, f"{self.clock():.0f}", CLASS_TTL)
 
     def leave(self, code: str, seat: str) -> None:

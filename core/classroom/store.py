@@ -155,6 +155,8 @@ class RedisStore:
 
     def __init__(self, url: str, timeout: float = 0.5) -> None:
         import redis  # only where a Redis server is named
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
         self._client = redis.Redis.from_url(
@@ -163,6 +165,10 @@ class RedisStore:
             socket_connect_timeout=timeout,
             decode_responses=True,
             health_check_interval=30,
+            # One retry at once, after a lost connection only: a connection the server closed
+            # (it restarted) is opened again; a server that is gone or hung is StoreDown
+            # now, not after the client's default ten retries with growing pauses.
+            retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
         )
 
     @contextmanager

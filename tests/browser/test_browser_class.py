@@ -342,7 +342,7 @@ def test_the_teacher_starts_a_class_and_two_students_join_on_both_replicas(
         ".includes('You teach class')",
         timeout=RUN_TIMEOUT_MS,
     )
-    found = re.search(r"You teach class\s+([A-Z0-9]{5})", teacher.sidebar())
+    found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.sidebar())
     assert found is not None, teacher.sidebar()
     lesson.code = found.group(1)
     assert teacher.class_cookie().startswith(f"t.{lesson.code}.")
@@ -581,7 +581,7 @@ def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_agai
             timeout=RUN_TIMEOUT_MS
         )
         teacher.settle()
-        found = re.search(r"You teach class\s+([A-Z0-9]{5})", teacher.page.inner_text("body"))
+        found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.page.inner_text("body"))
         assert found is not None
         before = int(teacher.slider_value("max_depth"))
         teacher.nudge_slider("max_depth")

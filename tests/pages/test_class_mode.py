@@ -27,10 +27,11 @@ from page_helpers import (
 from streamlit.testing.v1 import AppTest
 
 from core.app.pages import GROW_STEP_BY_STEP
-from core.classroom import ALPHABET, CODE_LENGTH, JOIN_TRIES, Membership
+from core.classroom import ALPHABET, CODE_LENGTH, MISSES_PER_ADDRESS, Membership
 from core.classroom import check as protocol
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.classroom import classroom
+from core.ui.classroom.panel import ASK_POPOVER
 from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
@@ -166,18 +167,26 @@ def test_the_sidebar_says_whom_a_student_follows_and_counts_the_class() -> None:
     assert student.toggle(key="class-follow").value is True
 
 
-def test_a_wrong_code_is_explained_and_tries_are_limited() -> None:
-    student = open_page(HOME)
-    student.text_input(key="class-code").input("ZZZZZ")  # Z is not in the alphabet
-    student.button(key="FormSubmitter:class-join-Join the class").click().run()
-    assert seat(student) is None
-    assert "No class has the code" in (problem(student) or "")
-    assert any("ZZZZZ" in i.value for i in student.sidebar.info)
-    for _ in range(JOIN_TRIES):
-        student.query_params["class"] = "KXKXK"
-        student.run()
-    assert "Too many codes tried" in (problem(student) or "")
-    assert_healthy(student)
+def test_a_wrong_code_is_explained_and_tries_are_limited_per_address() -> None:
+    try:
+        student = open_page(HOME)
+        student.text_input(key="class-code").input("ZZZZZ")  # Z is not in the alphabet
+        student.button(key="FormSubmitter:class-join-Join the class").click().run()
+        assert seat(student) is None
+        assert "No class has the code" in (problem(student) or "")
+        assert any("ZZZZZ" in i.value for i in student.sidebar.info)
+        for _ in range(MISSES_PER_ADDRESS):
+            student.query_params["class"] = "KXKXK"
+            student.run()
+        assert "Too many codes tried" in (problem(student) or "")
+        assert_healthy(student)
+        # A new session from the same address (a reload) tries no more, even a live code.
+        _, code = start_class()
+        again = join(code)
+        assert seat(again) is None
+        assert "Too many codes tried" in (problem(again) or "")
+    finally:
+        classroom.clear()  # the next tests' sessions share this address
 
 
 def test_a_hostile_code_shows_as_text() -> None:
@@ -343,7 +352,8 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
     assert data["url"] == f"/api/class/{code}"
     assert data["seen"] == held.seen == classroom().version(code)
     assert data["seat"] == held.seat
-    assert (data["every"], data["checkIn"]) == (1000, 30000)
+    assert data["every"] == 1000
+    assert classroom().seated(code, data["seat"])  # a seat the server signed
     assert "setInterval" in check.proto.js_content and "fetch(" in check.proto.js_content
 
     teacher.select_slider(key="max_depth").set_value(2).run()
@@ -354,3 +364,18 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
     assert student.select_slider(key="max_depth").value == 2
     check = next(e for e in student.sidebar if getattr(e, "key", None) == "class-check")
     assert json.loads(check.proto.json)["seen"] == moved  # the next checks find nothing new
+
+
+def test_the_ask_popover_closes_once_the_question_went_and_stays_open_on_a_mistake() -> None:
+    teacher, code = start_class()
+    teacher.session_state[ASK_POPOVER] = True  # the teacher opened it
+    teacher.run()
+    teacher.text_input(key="class-question").input("")  # no question: it stays open
+    teacher.button(key="FormSubmitter:class-ask-Ask").click().run()
+    assert teacher.session_state[ASK_POPOVER] is True
+    assert any("Type a question first" in w.value for w in teacher.sidebar.warning)
+    teacher.text_input(key="class-question").input("Deeper?")
+    teacher.button(key="FormSubmitter:class-ask-Ask").click().run()
+    assert_healthy(teacher)
+    assert classroom().state(code).poll is not None
+    assert teacher.session_state[ASK_POPOVER] is False

@@ -1,7 +1,8 @@
-"""The followers' HTTP check (``GET /api/class/CODE``): what it answers, what it writes, and that
+"""The followers' HTTP check (``GET /api/class/CODE``): what it answers, what it writes, that
 a class's version is read from the store at most once per ``FRESH`` seconds whatever the number
-of students asking. Driven through the ASGI interface, as uvicorn drives it, in front of a
-small Starlette app standing for Streamlit's server."""
+of students asking, and that only seats the server gave count. Driven through the ASGI
+interface, as uvicorn drives it, in front of a small Starlette app standing for Streamlit's
+server."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ from server.class_check import (
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
-SEAT = "AbCdEfGhIjKlMnOp"
+#: Well formed, and not one the server gave.
+MADE_UP = "AbCdEfGhIjKlMnOpQrStUvWxYz01"
 
 
 class Clock:
@@ -46,7 +48,8 @@ class Clock:
 
 
 class CountingStore(MemoryStore):
-    """The in-process store, counting reads and able to go down."""
+    """The in-process store, counting reads of classes (not of the guessing counters or the
+    seats' key) and able to go down."""
 
     def __init__(self, clock: Clock) -> None:
         super().__init__(clock=clock)
@@ -56,8 +59,13 @@ class CountingStore(MemoryStore):
     def get(self, key: str) -> str | None:
         if self.down:
             raise StoreDown("gone")
-        self.reads += 1
+        self.reads += key.startswith("arb:class:")
         return super().get(key)
+
+    def bump(self, key: str, ttl: float) -> int:
+        if self.down:
+            raise StoreDown("gone")
+        return super().bump(key, ttl)
 
 
 @pytest.fixture(autouse=True)
@@ -111,7 +119,9 @@ def test_answer_reads_the_version_and_says_none_for_no_class(room: Classroom) ->
     assert answer(room, teacher.code) == (200, None)
 
 
-@pytest.mark.parametrize("code", ["", "kx39p", "KX39", "KX39PP", "BBBBB", "<b>X", "../..", "K 39P"])
+@pytest.mark.parametrize(
+    "code", ["", "kx39pa", "KX39P", "KX39PAC", "BBBBBB", "<b>X", "../..", "K 39PA"]
+)
 def test_anything_but_a_code_reads_as_no_class_without_asking_the_store(
     room: Classroom, store: CountingStore, code: str
 ) -> None:
@@ -119,19 +129,25 @@ def test_anything_but_a_code_reads_as_no_class_without_asking_the_store(
     assert store.reads == 0
 
 
+def seats(room: Classroom, code: str, n: int) -> list[str]:
+    """``n`` seats the server gives in class ``code`` (as ``n`` students joining)."""
+    return [room.new_seat(code) for _ in range(n)]
+
+
 def test_a_seat_checks_in_only_with_a_well_formed_token(room: Classroom) -> None:
     teacher = room.start(TREE)
     answer(room, teacher.code, "<script>")
     answer(room, teacher.code, "short")
     assert room.students(teacher.code) == 0
-    answer(room, teacher.code, SEAT)
+    answer(room, teacher.code, room.new_seat(teacher.code))
     assert room.students(teacher.code) == 1
 
 
 def test_a_seat_of_an_ended_class_is_not_written(room: Classroom, store: CountingStore) -> None:
     teacher = room.start(TREE)
+    seat = room.new_seat(teacher.code)
     room.end(teacher)
-    assert answer(room, teacher.code, SEAT) == (200, None)
+    assert answer(room, teacher.code, seat) == (200, None)
     assert store.fields(f"class:{teacher.code}:seats") == {}
 
 
@@ -147,7 +163,7 @@ def test_the_check_answers_json_that_nobody_caches(app: Starlette, room: Classro
     assert status == 200
     assert headers["cache-control"] == "no-store"
     assert body == {"version": room.version(teacher.code)}
-    other = next(code for code in ("KX39P", "KX39A") if code != teacher.code)
+    other = next(code for code in ("KX39PA", "KX39AC") if code != teacher.code)
     status, headers, body = get(app, check_path(other))
     assert (status, headers["cache-control"], body) == (200, "no-store", {"version": None})
 
@@ -169,8 +185,9 @@ def test_a_class_of_any_size_costs_one_store_read_per_fresh_window(
 ) -> None:
     teacher = room.start(TREE)
     path = check_path(teacher.code)
+    class_seats = seats(room, teacher.code, 60)
     before = store.reads
-    answers = [get(app, path)[2]["version"] for _ in range(60)]
+    answers = [get(app, f"{path}?seat={seat}")[2]["version"] for seat in class_seats]
     assert store.reads - before == 1
     first = answers[0]
     assert answers == [first] * 60
@@ -178,10 +195,10 @@ def test_a_class_of_any_size_costs_one_store_read_per_fresh_window(
     room.show(teacher, DEEPER)  # the teacher moves: seen once the read is stale
     moved = room.version(teacher.code)
     before = store.reads
-    assert get(app, path)[2]["version"] == first != moved
+    assert get(app, f"{path}?seat={class_seats[0]}")[2]["version"] == first != moved
     assert store.reads == before
     clock.now += FRESH
-    assert get(app, path)[2]["version"] == moved
+    assert get(app, f"{path}?seat={class_seats[1]}")[2]["version"] == moved
     assert store.reads == before + 1
 
 
@@ -198,11 +215,11 @@ def test_a_class_that_arrives_together_shares_one_read(clock: Clock) -> None:
     room = Classroom(store, clock=clock)
     teacher = room.start(TREE)
     check = ClassCheck(nothing, classroom=lambda: room, clock=clock)
-    path = check_path(teacher.code)
+    paths = [f"{check_path(teacher.code)}?seat={seat}" for seat in seats(room, teacher.code, 60)]
 
     async def lesson() -> tuple[list[Any], bool]:
         before = store.reads
-        asking = [asyncio.ensure_future(call(check, path)) for _ in range(60)]
+        asking = [asyncio.ensure_future(call(check, path)) for path in paths]
         await asyncio.sleep(0.01)  # the read is on its way; one student closes the tab
         asking[0].cancel()
         done = await asyncio.gather(*asking, return_exceptions=True)
@@ -224,8 +241,8 @@ def test_a_check_in_always_reaches_the_store(
     teacher = room.start(TREE)
     path = check_path(teacher.code)
     get(app, path)
-    for number in range(3):
-        assert get(app, f"{path}?seat={SEAT[:-1]}{number}")[0] == 200
+    for seat in seats(room, teacher.code, 3):
+        assert get(app, f"{path}?seat={seat}")[0] == 200
     assert room.students(teacher.code) == 3
 
 
@@ -245,7 +262,7 @@ def test_many_codes_never_grow_the_memory_of_reads(
     app: Starlette, room: Classroom, store: CountingStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(class_check, "MOST_CLASSES", 5)
-    first, *others = ["KX39P", "KX39A", "KX39C", "KX39E", "KX39F", "KX39H"]
+    first, *others = ["KX39PA", "KX39AC", "KX39CE", "KX39EF", "KX39FH", "KX39HJ"]
     get(app, check_path(first))
     reads = store.reads
     get(app, check_path(first))
@@ -339,7 +356,9 @@ def test_a_check_that_finds_nothing_new_answers_after_its_wait(room: Classroom) 
 def test_a_check_that_knows_another_version_is_answered_at_once(room: Classroom, seen: str) -> None:
     teacher = room.start(TREE)
     check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
-    status, body, took = asyncio.run(call(check, f"{check_path(teacher.code)}?seen={seen}"))
+    seat = room.new_seat(teacher.code)  # a student's page names its seat
+    path = f"{check_path(teacher.code)}?seen={seen}&seat={seat}"
+    status, body, took = asyncio.run(call(check, path))
     assert (status, body) == (200, {"version": room.version(teacher.code)})
     assert took < 0.2
 
@@ -362,11 +381,14 @@ def test_a_waiting_class_costs_one_read_per_fresh_window_and_wakes_all_at_once(
     teacher = room.start(TREE)
     check = ClassCheck(nothing, classroom=lambda: room, wait=5.0)
     shown = room.version(teacher.code)
-    path = f"{check_path(teacher.code)}?seen={shown}"
+    paths = [
+        f"{check_path(teacher.code)}?seen={shown}&seat={seat}"
+        for seat in seats(room, teacher.code, 60)
+    ]
 
     async def lesson() -> tuple[list[tuple[int, Any, float]], int, int, float]:
         before = store.reads
-        waiting = [asyncio.ensure_future(call(check, path)) for _ in range(60)]
+        waiting = [asyncio.ensure_future(call(check, path)) for path in paths]
         while teacher.code not in check.watches or check.watches[teacher.code].waiting < 60:
             await asyncio.sleep(0.001)  # until the whole class is held
         arriving, began = store.reads - before, time.monotonic()

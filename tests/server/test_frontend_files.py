@@ -283,8 +283,9 @@ def test_serve_reads_the_folder_and_base_url_path_from_streamlit() -> None:
 
 def test_serve_puts_it_in_front_of_streamlit() -> None:
     """``serve.py`` (what ``make run``, the replicas, Docker and Kubernetes start) answers the
-    frontend's files from memory, ahead of the class check and of Streamlit. Read in a process
-    of its own: importing ``serve`` also changes how asyncio accepts connections."""
+    frontend's files from memory, ahead of the class check, the class cookie and Streamlit.
+    Read in a process of its own: importing ``serve`` also changes how asyncio accepts
+    connections."""
     names = subprocess.run(
         [
             sys.executable,
@@ -297,4 +298,4 @@ def test_serve_puts_it_in_front_of_streamlit() -> None:
         check=True,
         timeout=120,
     ).stdout.split()
-    assert names == ["FrontendFiles", "ClassCheck"]
+    assert names == ["FrontendFiles", "ClassCheck", "ClassCookie"]

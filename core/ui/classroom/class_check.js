@@ -3,8 +3,9 @@
 // until the class moves, or answers "nothing new" after a few seconds, and it asks again.
 // When the version is not the one this page last acted on (`seen`), or the class ended, or
 // its store is down, it asks the page for one run, which opens the teacher's view; if that
-// run got lost, it asks again after `retry` ms. Every `checkIn` ms a question also says this
-// seat is still here. Two questions start at least `every` ms apart.
+// run got lost, it asks again after `retry` ms. Every question names this page's seat, which
+// the server signed: it tells a student from a guess, and the server counts the seat present
+// (at most every 30 s). Two questions start at least `every` ms apart.
 
 const memories = new WeakMap();
 
@@ -28,8 +29,7 @@ async function ask(memory, generation) {
     const known = memory.known === undefined ? data.seen : memory.known;
     const query = new URLSearchParams();
     if (Number.isInteger(known)) query.set("seen", String(known));
-    const checkIn = began - memory.checkedIn > data.checkIn;
-    if (checkIn) query.set("seat", data.seat);
+    query.set("seat", data.seat);
     try {
       const response = await fetch(`${data.url}?${query}`, {
         cache: "no-store",
@@ -39,7 +39,6 @@ async function ask(memory, generation) {
       // A check of a page since redrawn (another page opened: a new mount asks on its own)
       // stops here, or the class's next move would ask for two runs, one from each.
       if (memory.generation !== generation) return;
-      if (checkIn && response.ok) memory.checkedIn = began;
       memory.known = response.ok ? body.version : "down";
       consider(memory);
     } catch (error) {
@@ -52,7 +51,7 @@ async function ask(memory, generation) {
 export default function ({ data, parentElement, setTriggerValue }) {
   let memory = memories.get(parentElement);
   if (!memory) {
-    memory = { generation: 0, asked: null, askedAt: 0, checkedIn: Date.now(), serial: 0 };
+    memory = { generation: 0, asked: null, askedAt: 0, serial: 0 };
     memories.set(parentElement, memory);
   }
   memory.data = data;

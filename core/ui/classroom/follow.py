@@ -19,7 +19,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from core.classroom import CHECK_IN_EVERY, Membership, Shown, remembered
+from core.classroom import Membership, Shown, remembered
 from core.classroom.check import CHECK_EVERY, check_path, served
 from core.ui.classroom.seat import classroom, current_seat, reach, reached
 from core.ui.visit import change, visit
@@ -102,7 +102,6 @@ def check_widget(held: Membership, page: str) -> None:
                 "seat": held.seat,
                 "every": round(1000 * CHECK_SECONDS),
                 "retry": round(1000 * RETRY_SECONDS),
-                "checkIn": round(1000 * CHECK_IN_EVERY),
             },
             on_moved_change=_moved,
             height=0,

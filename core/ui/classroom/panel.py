@@ -10,7 +10,8 @@ its settings are read).
   (:mod:`core.ui.classroom.follow`); moving a control leaves the teacher's view and stops
   following, and the toggle jumps back.
 
-A reloaded page keeps its seat through a cookie (:func:`core.classroom.remembered`). The store
+A reloaded page keeps its seat through a cookie (:func:`core.classroom.remembered`) that the
+server sets, out of the page's scripts' reach (:mod:`core.classroom.cookie`). The store
 cannot be reached: the session leaves its class with a clear notice
 (:func:`~core.ui.classroom.seat.reach`), and every page goes on working alone.
 """
@@ -32,53 +33,82 @@ from core.classroom import (
     Membership,
     choice_poll,
     clean_code,
-    may_try_joining,
     recalled,
     remembered,
-    seat_token,
 )
+from core.classroom.check import served
+from core.classroom.cookie import COOKIE, cookie_path, ticket
+from core.classroom.limits import client_address
+from core.classroom.store import StoreDown
 from core.ui.classroom.follow import check, check_widget, here
-from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
+from core.ui.classroom.seat import (
+    RETRY_STORE_SECONDS,
+    STORE_DOWN,
+    TEACHER_SECONDS,
+    classroom,
+    come_back,
+    current_seat,
+    reach,
+    reached,
+)
 from core.ui.visit import change, visit
 
-#: The cookie that lets a reloaded page keep its seat (see ``core.classroom.remembered``).
-COOKIE = "arboretum_class"
-#: The query parameter of a join link: ``/?class=KX39P``.
+#: The key of the teacher's "Ask the class a question" popover (its open state), and of the
+#: note that a question just went, which closes it at the next run.
+ASK_POPOVER = "class-ask-popover"
+_ASKED = "class-asked"
+#: The query parameter of a join link: ``/?class=KX39PA``.
 JOIN_PARAMETER = "class"
 
 
+def _address() -> str:
+    """This browser's address, as the class check counts it (behind a proxy, its
+    ``X-Forwarded-For`` only when ``ARBORETUM_TRUSTED_PROXIES`` says to trust it)."""
+    peer, forwarded = st.context.ip_address, st.context.headers.get("X-Forwarded-For")
+    return client_address(
+        peer if isinstance(peer, str) else None,  # None on localhost, and in AppTest
+        forwarded if isinstance(forwarded, str) else None,
+    )
+
+
 def _join(typed: str, page: str) -> None:
-    """Join the class ``typed`` names, or say why not."""
+    """Join the class ``typed`` names, or say why not; wrong codes are counted per client
+    address, with the check's (``core.classroom.limits``), so a reload or a new session
+    tries no more."""
     now = time.time()
-    held = visit()
-    if not may_try_joining(held.join_tries, now):
+    room, address = classroom(), _address()
+    if reach(lambda: room.limits.blocked(address)):
         change(class_problem="Too many codes tried: wait a minute, then try again.")
         return
     code = clean_code(typed)
-    room = classroom()
     exists = code is not None and reach(lambda: room.exists(code))
     if code is None or not exists:
         if "store" in (visit().class_problem or ""):
             return  # the store is down: already said
+        reach(lambda: room.limits.missed(address))
         shown = md(typed.strip()[:12])
         change(
-            join_tries=(*held.join_tries, now),
             class_problem=f"No class has the code “{shown}”. Check it with your teacher: "
-            "codes are five letters and digits, like KX39P.",
+            "codes are six letters and digits, like KX39PA.",
         )
         return
-    seat = Membership(code, seat_token())
+    seat = reach(lambda: Membership(code, room.new_seat(code)))
+    if seat is None:
+        return  # the store went down that very moment: said
     if not reached(lambda: room.check_in(code, seat.seat)):
         return  # the class ended, or the store went down, that very moment: said
-    change(seat=seat.checked(now), class_problem=None, class_cookie=remembered(seat))
+    change(
+        seat=seat.checked(now), class_away=None, class_problem=None, class_cookie=remembered(seat)
+    )
     check(page, timer=False)
 
 
 def _start(page: str) -> None:
-    teacher = reach(lambda: classroom().start(here(page)))
+    room = classroom()
+    teacher = reach(lambda: room.start(here(page)))
     if teacher is not None:
-        seat = Membership(teacher.code, seat_token(), secret=teacher.secret)
-        change(seat=seat, class_problem=None, class_cookie=remembered(seat))
+        seat = Membership(teacher.code, room.new_seat(teacher.code), secret=teacher.secret)
+        change(seat=seat, class_away=None, class_problem=None, class_cookie=remembered(seat))
 
 
 def _end() -> None:
@@ -140,9 +170,11 @@ def class_panel(page: str) -> None:
     """The sidebar's class section for a run of ``page``; call before its settings are read.
 
     A join link (``?class=CODE``) joins here; a follower whose teacher moved on opens the
-    teacher's view now (``arrive`` reads it), or on another page.
+    teacher's view now (``arrive`` reads it), or on another page. A seat the store's outage set
+    aside comes back first, if the store answers again.
     """
     _recall()
+    come_back()
     code = st.query_params.get(JOIN_PARAMETER)
     if code is not None:
         del st.query_params[JOIN_PARAMETER]
@@ -179,26 +211,42 @@ def _recall() -> None:
             change(class_cookie="")
         return
     room = classroom()
-    if seat.teaching:
-        teacher = seat.teacher
-        kept = reach(lambda: room.owns(teacher))
-    else:
-        kept = reach(lambda: room.exists(seat.code))
+    try:
+        if seat.teaching:
+            kept = room.owns(seat.teacher)
+        else:  # a made-up seat in a cookie counts nobody
+            kept = room.exists(seat.code) and room.seated(seat.code, seat.seat)
+    except StoreDown:  # taken back once the store answers (``come_back``)
+        change(class_away=seat, class_problem=STORE_DOWN)
+        return
     if kept:
         change(seat=seat, class_problem=None)
-    elif kept is not None:  # the store answered: that class is gone
+    else:  # the store answered: that class is gone
         change(class_cookie="")
 
 
 def _remember() -> None:
-    """Write (or clear) the browser's class cookie when the seat changed (a short script:
-    Streamlit reads cookies, ``st.context.cookies``, but has no call to set one)."""
+    """Have the browser's class cookie set (or cleared) when the seat changed.
+
+    Streamlit reads cookies (``st.context.cookies``) but cannot set one, and a cookie a page's
+    script writes cannot be HttpOnly. Served by ``serve.py``, the run leaves the value under a
+    one-time ticket and a line of script posts it to the server, which sets the cookie
+    HttpOnly (:mod:`core.classroom.cookie`); ``app.py`` alone has no such endpoint and writes
+    it from the script, as before.
+    """
     value = visit().class_cookie
     if value is None:
         return
-    age = int(CLASS_TTL) if value else 0
-    cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
-    script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
+    if served():
+        held = reach(lambda: ticket(classroom().store, value))
+        if held is None:
+            return  # the store is down: said; the browser keeps the cookie it had
+        path = json.dumps(cookie_path(held))
+        script = f"<script>fetch({path}, {{method: 'POST', credentials: 'same-origin'}});</script>"
+    else:
+        age = int(CLASS_TTL) if value else 0
+        cookie = f"{COOKIE}={value}; path=/; max-age={age}; SameSite=Strict"
+        script = f"<script>document.cookie = {json.dumps(cookie)};</script>"
     st.html(script, unsafe_allow_javascript=True)
     change(class_cookie=None)
 
@@ -207,17 +255,27 @@ def _outside(page: str, problem: str | None) -> None:
     with st.expander("Class mode", icon=":material/groups:", expanded=problem is not None):
         if problem:
             st.info(problem, icon=":material/info:")
+        if visit().class_away is not None:
+            _waiting_for_the_store()
         st.caption("Teacher: start a class, and the students' pages follow yours.")
         if st.button("Start a class", icon=":material/co_present:", key="class-start"):
             _start(page)
             st.rerun()
         with st.form("class-join", border=False, enter_to_submit=True):
             typed = st.text_input(
-                "Student: the class code", max_chars=12, placeholder="e.g. KX39P", key="class-code"
+                "Student: the class code", max_chars=12, placeholder="e.g. KX39PA", key="class-code"
             )
             if st.form_submit_button("Join the class", icon=":material/login:"):
                 _join(typed, page)
                 st.rerun()
+
+
+@st.fragment(run_every=RETRY_STORE_SECONDS)
+def _waiting_for_the_store() -> None:
+    """While the store is down, try it every few seconds; once it answers, the whole page runs
+    again, in its class (the notice goes)."""
+    if come_back() or visit().class_away is None:
+        st.rerun()
 
 
 def _teacher_sidebar(seat: Membership) -> None:
@@ -241,7 +299,15 @@ def _teacher_sidebar(seat: Membership) -> None:
     ):
         _end()
         st.rerun()
-    asking = st.popover("Ask the class a question", icon=":material/quiz:", width="stretch")
+    if st.session_state.pop(_ASKED, False):
+        st.session_state[ASK_POPOVER] = False  # asked: the popover closes
+    asking = st.popover(
+        "Ask the class a question",
+        icon=":material/quiz:",
+        width="stretch",
+        key=ASK_POPOVER,
+        on_change="rerun",  # its open state is the session's, so a run can close it
+    )
     with asking, st.form("class-ask", border=False):
         question = st.text_input("Question", max_chars=200, key="class-question")
         options = st.text_area(
@@ -250,17 +316,21 @@ def _teacher_sidebar(seat: Membership) -> None:
             max_chars=600,
             key="class-options",
         )
-        if st.form_submit_button("Ask", icon=":material/send:"):
-            _ask_choice(seat, question, options)
+        if st.form_submit_button("Ask", icon=":material/send:") and _ask_choice(
+            seat, question, options
+        ):
+            st.session_state[_ASKED] = True
+            st.rerun()
 
 
-def _ask_choice(seat: Membership, question: str, options: str) -> None:
+def _ask_choice(seat: Membership, question: str, options: str) -> bool:
+    """Put the teacher's question to the class; whether it went (else the popover says why)."""
     try:
         poll = choice_poll(0, question, options.splitlines())
     except ValueError as problem:
         st.warning(str(problem), icon=":material/edit:")
-        return
-    reach(lambda: classroom().ask(seat.teacher, poll))
+        return False
+    return reach(lambda: classroom().ask(seat.teacher, poll)) is not None
 
 
 @st.fragment(run_every=TEACHER_SECONDS)

@@ -2,7 +2,10 @@
 call to the store, which may fail.
 
 The store cannot be reached, or the class has ended: :func:`reach` makes the session leave
-its class with a notice that says why, and every page goes on working alone.
+its class with a notice that says why, and every page goes on working alone. A seat left
+because the store stopped answering is kept aside, and :func:`come_back` takes it back once
+the store answers again: the notice goes, the student is still seated, the teacher still
+teaches.
 """
 
 from __future__ import annotations
@@ -17,6 +20,14 @@ from core.ui.visit import change, visit
 
 #: Seconds between the teacher's updates of the class size and a poll's answers.
 TEACHER_SECONDS = 2.0
+#: Seconds between a cut-off session's tries to reach the store again.
+RETRY_STORE_SECONDS = 3.0
+#: What a session cut off from the store says while it waits.
+STORE_DOWN = (
+    "The class cannot be reached just now (its shared store is down), so class mode is off. "
+    "Every page works on its own, and this page takes its seat back by itself when the store "
+    "answers again."
+)
 
 _T = TypeVar("_T")
 
@@ -39,12 +50,7 @@ def reach(call: Callable[[], _T]) -> _T | None:
     try:
         return call()
     except StoreDown:
-        change(
-            seat=None,
-            class_problem="The class cannot be reached just now (its shared store is down), "
-            "so class mode is off. Every page works on its own; you can start or join a class "
-            "again in a moment.",
-        )
+        store_down()
     except NoClass:
         change(
             seat=None,
@@ -58,9 +64,55 @@ def reach(call: Callable[[], _T]) -> _T | None:
     return None
 
 
+def store_down() -> None:
+    """The store stopped answering: the session leaves its class for now, its seat aside."""
+    away = current_seat() or visit().class_away
+    change(seat=None, class_away=away, class_problem=STORE_DOWN)
+
+
+def come_back() -> bool:
+    """Take back the seat the store's outage set aside, if the store answers again; whether
+    the session is in its class again.
+
+    The store answers and the class is gone (a store restarted without persistence, or the
+    class ended meanwhile): the session says so and forgets the seat.
+    """
+    away = visit().class_away
+    if not isinstance(away, Membership) or current_seat() is not None:
+        return False
+    room = classroom()
+    try:
+        if away.teaching:
+            kept = room.owns(away.teacher)
+        else:
+            kept = room.exists(away.code) and room.seated(away.code, away.seat)
+    except StoreDown:
+        return False
+    if kept:
+        change(seat=away, class_away=None, class_problem=None)
+        return True
+    change(
+        class_away=None,
+        class_problem="The store is back, but the class did not survive its outage: start or "
+        "join a class again.",
+        class_cookie="",
+    )
+    return False
+
+
 def reached(call: Callable[[], object]) -> bool:
     """Whether ``call()`` ran (see :func:`reach`)."""
     return reach(lambda: (call(), True)[1]) is not None
 
 
-__all__ = ["TEACHER_SECONDS", "classroom", "current_seat", "reach", "reached"]
+__all__ = [
+    "RETRY_STORE_SECONDS",
+    "STORE_DOWN",
+    "TEACHER_SECONDS",
+    "classroom",
+    "come_back",
+    "current_seat",
+    "reach",
+    "reached",
+    "store_down",
+]

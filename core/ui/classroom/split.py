@@ -25,10 +25,10 @@ from core.figures.poll import poll_figure
 from core.ui.cached import built_once
 from core.ui.classroom.choice import class_poll
 from core.ui.classroom.follow import here
-from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach
+from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, store_down
 from core.ui.display import chart
 from core.ui.growth_panels import NoSplit, node_targets, pick_split, split_against_best
-from core.ui.visit import change, visit
+from core.ui.visit import visit
 
 
 def _here() -> Shown:
@@ -156,7 +156,7 @@ def _student(seat: Membership, poll: Poll, model: Any, view: ModelView) -> bool:
             except ValueError as problem:
                 st.warning(str(problem))
             except StoreDown:
-                change(seat=None, class_problem="The class cannot be reached just now.")
+                store_down()
         if sent is not None:
             st.success(
                 f"Sent: {md(view.names[sent.feature])} ≤ {sent.threshold:.4g}. You can change "
