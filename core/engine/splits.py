@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from core.engine.arrays import float32_values, threshold_as_written
 from core.engine.criteria import (
     CLASSIFICATION_CRITERIA,
     absolute_error,
@@ -26,6 +27,7 @@ from core.engine.criteria import (
     squared_error,
 )
 from core.engine.scan import scan_feature
+from core.engine.walk import sends_left
 
 Float = NDArray[np.float64]
 
@@ -99,7 +101,7 @@ def _impurity(y: Float, criterion: str, n_classes: int) -> tuple[float, tuple[fl
 
 
 def _node_data(X_node: ArrayLike, y_node: ArrayLike) -> tuple[Float, Float]:
-    X = np.asarray(X_node, dtype=np.float64)
+    X = float32_values(X_node)  # as the trees read the features
     y = np.asarray(y_node, dtype=np.float64)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
         raise ValueError(
@@ -123,7 +125,9 @@ def evaluate_split(
 
     A sample whose value is missing (NaN) goes left when ``missing_left`` is True, right when
     it is False; by default to the side that gives the lower child impurity (right on a tie),
-    as the tree builder decides.
+    as the tree builder decides. Values are compared as float32, as a tree compares them
+    (:func:`core.engine.walk.sends_left`), so a tree's own split sends the rows where the tree
+    sent them.
 
     Parameters
     ----------
@@ -155,9 +159,9 @@ def evaluate_split(
                 for side in (False, True)
             ]
             return min(options, key=lambda s: s.child_impurity)  # the first (right) on a tie
-        n_present_left = int(np.count_nonzero(values <= threshold))
+        n_present_left = int(np.count_nonzero(sends_left(values, threshold, False)))
         missing_left = n_present_left > y.size - n_present_left  # the bigger side
-    go_left = (values <= threshold) | (missing & missing_left)
+    go_left = sends_left(values, threshold, missing_left)  # where the tree would send them
     n, n_left = y.size, int(go_left.sum())
     parent, _ = _impurity(y, criterion, n_classes)
     left, left_counts = _impurity(y[go_left], criterion, n_classes)
@@ -268,9 +272,13 @@ def compare_with_best(
 ) -> SplitComparison:
     """Score a student's split and the best split of the same samples (see :func:`best_split`).
 
-    Works at any node, the root of a two-feature data set being the "beat the tree" game.
+    Works at any node, the root of a two-feature data set being the "beat the tree" game. The
+    student's threshold is read as written (:func:`core.engine.arrays.threshold_as_written`):
+    "petal width ≤ 1.7" keeps the flowers of 1.7 on the left.
     """
-    yours = evaluate_split(X_node, y_node, feature, threshold, criterion, n_classes)
+    yours = evaluate_split(
+        X_node, y_node, feature, threshold_as_written(threshold), criterion, n_classes
+    )
     ranked = best_split(X_node, y_node, criterion, n_classes, min_samples_leaf=min_samples_leaf)
     if not ranked:
         return SplitComparison(yours=yours, best=None, gain_difference=None, found_best=False)
