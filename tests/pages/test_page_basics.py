@@ -304,3 +304,13 @@ def test_gini_page_says_when_its_area_agreement_is_a_slice():
     metrics = block(sliced, "agreement").metric
     assert [m.label for m in metrics][:2] == ["Agree on test samples", "Agree on this slice"]
     assert "not what they do on real samples" in metrics[1].proto.help
+
+
+def test_the_default_single_tree_page_shows_sklearns_test_accuracy():
+    # One test flower has petal width 1.7, on the threshold printed "≤ 1.7" (1.69999999, the
+    # midpoint of float32 values): it goes right, as in scikit-learn, whose tree on the same
+    # split scores 0.947 (tests/app/test_models.py computes it).
+    app = open_page(SINGLE_TREE)
+    assert_healthy(app)
+    shown = {metric.label: metric.value for metric in app.metric}
+    assert shown["Test accuracy"] == "0.947"
