@@ -385,6 +385,22 @@ def test_candidates_say_when_an_unseen_feature_splits_better() -> None:
     assert flagged, "with one feature drawn per split, some node should miss a better one"
 
 
+def test_candidates_name_the_splits_exactly_as_good_as_the_trees() -> None:
+    # At iris's root, petal length and petal width both part setosa off alone; scikit-learn's
+    # random feature order may ask either. Below it, no split ties.
+    model = fit("iris", max_depth=2)
+    X, y = data("iris")
+    root = split_candidates(model, X, y, 0)
+    assert [s.feature for s in root.rows[:2]] == [2, 3]
+    assert root.tied == (1,)
+    assert root.rows[1].gain == root.rows[0].gain
+    assert (root.rows[1].n_left, root.rows[1].n_right) == (root.rows[0].n_left, 78)
+    below = split_candidates(model, X, y, int(model.tree_.children_right[0]))
+    assert below.tied == ()
+    leaf = int(model.tree_.children_left[0])
+    assert split_candidates(model, X, y, leaf).tied == ()
+
+
 def test_candidates_at_a_leaf_have_no_chosen_row() -> None:
     model = fit("iris", max_depth=1)
     X, y = data("iris")
