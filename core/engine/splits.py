@@ -1,6 +1,7 @@
 """A split of one node's samples, scored as a student asks about it: mine, the best, the two
 compared.
 
+- :func:`sends_left`: which rows ``x[feature] <= threshold`` sends left, as the tree does;
 - :func:`evaluate_split`: what ``x[feature] <= threshold`` does to the node's samples (both
   sides' counts and impurities, the gain);
 - :func:`best_split`: every feature's best split, ranked by gain;
@@ -27,9 +28,9 @@ from core.engine.criteria import (
     squared_error,
 )
 from core.engine.scan import scan_feature
-from core.engine.walk import sends_left
 
 Float = NDArray[np.float64]
+Bool = NDArray[np.bool_]
 
 __all__ = [
     "SplitComparison",
@@ -37,7 +38,31 @@ __all__ = [
     "best_split",
     "compare_with_best",
     "evaluate_split",
+    "sends_left",
 ]
+
+
+def sends_left(values: ArrayLike, threshold: float, missing_go_to_left: bool) -> Bool:
+    """Which of ``values`` go to the left child at a split, as the walks send them.
+
+    :func:`core.engine.walk.goes_left` for a column: the values are rounded to float32 first,
+    as the walks round every row (:func:`core.engine.walk.rows_to_walk`), so code that routes
+    rows outside the walks (a split's two sides, a sentence about a row's path) sends each row
+    where the tree sends it.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,) (or a single number)
+        The rows' values of the node's feature; NaN is missing.
+    threshold : float
+    missing_go_to_left : bool
+
+    Returns
+    -------
+    ndarray of shape (n,), bool
+    """
+    x = float32_values(values)
+    return np.where(np.isnan(x), missing_go_to_left, x <= threshold)
 
 
 @dataclass(frozen=True)
@@ -126,7 +151,7 @@ def evaluate_split(
     A sample whose value is missing (NaN) goes left when ``missing_left`` is True, right when
     it is False; by default to the side that gives the lower child impurity (right on a tie),
     as the tree builder decides. Values are compared as float32, as a tree compares them
-    (:func:`core.engine.walk.sends_left`), so a tree's own split sends the rows where the tree
+    (:func:`sends_left`), so a tree's own split sends the rows where the tree
     sent them.
 
     Parameters

@@ -7,10 +7,9 @@ threshold, to the right one otherwise; a missing value (NaN) goes where
 
 A row's values are first rounded to float32 (:func:`core.engine.arrays.float32_values`), as
 scikit-learn's trees read them, and compared with the float64 threshold: between petal widths
-1.6 and 1.8 the threshold is 1.69999999 (the midpoint of their float32 values), which a diagram
-prints as "≤ 1.7", and a flower whose petal width is 1.7 (1.70000005 as float32) goes right,
-in both libraries. :func:`sends_left` is
-that one comparison for whole columns, for the code outside the walks that routes rows.
+1.6 and 1.8 the threshold is 1.69999999 (the midpoint of their float32 values), printed
+"≤ 1.7", and a flower of 1.7 (1.70000005 as float32) goes right, in both libraries. Code
+outside the walks routes rows with :func:`core.engine.splits.sends_left`, the same comparison.
 
 The functions read a tree's flat arrays (see :mod:`core.engine.structure`); a forest's trees are
 laid end to end in one set of arrays, tree ``t``'s nodes starting at ``offsets[t]``, each tree
@@ -90,28 +89,6 @@ def goes_left(value: float, threshold: float, missing_go_to_left: bool) -> bool:
     if np.isnan(value):
         return missing_go_to_left
     return value <= threshold
-
-
-def sends_left(values: ArrayLike, threshold: float, missing_go_to_left: bool) -> Bool:
-    """Which of ``values`` go to the left child at a split: :func:`goes_left` for a column.
-
-    The values are rounded to float32 first, as the walks round every row
-    (:func:`rows_to_walk`), so code that routes rows outside the walks (a split's two sides,
-    a sentence about a row's path) sends each row where the tree sends it.
-
-    Parameters
-    ----------
-    values : array-like of shape (n,) (or a single number)
-        The rows' values of the node's feature; NaN is missing.
-    threshold : float
-    missing_go_to_left : bool
-
-    Returns
-    -------
-    ndarray of shape (n,), bool
-    """
-    x = float32_values(values)
-    return np.where(np.isnan(x), missing_go_to_left, x <= threshold)
 
 
 # The walks below index with ids cast to unsigned integers: for a signed index numba adds a

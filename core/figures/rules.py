@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from core.engine.walk import sends_left
+from core.engine.splits import sends_left
 
 #: Per feature: ``(text column, level)`` for a one-hot column, None for a number (the
 #: contract of :attr:`core.data.datasets.Dataset.categories`).
@@ -122,7 +122,7 @@ def path_step(
 
     ``petal width is 1.8, more than 1.75: go right``; ``sex is female: go right``; ``age is
     missing: missing values go left here``. Plain text (the caller escapes it for Markdown).
-    The side is the tree's own (:func:`core.engine.walk.sends_left`, the value compared as
+    The side is the tree's own (:func:`core.engine.splits.sends_left`, the value compared as
     float32). A value that prints as the threshold and still goes right, 1.7 at the threshold
     1.69999999 that prints "1.7", gets the threshold with the digits that tell them apart.
     """
