@@ -2,8 +2,9 @@
 
 - Markdown that shows as typed: :func:`md`; a description's opening: :func:`summary`.
 - A tree in words: :func:`path_in_words`, :func:`differing_nodes`, :func:`score`.
-- A node in words: :func:`why_leaf_sentence` and :func:`comparison_sentence` say what the
-  engine's :func:`~core.engine.node_splits.why_leaf` and
+- A node in words: :func:`why_leaf_sentence`, :func:`tie_sentence` and
+  :func:`comparison_sentence` say what the engine's :func:`~core.engine.node_splits.why_leaf`,
+  :func:`~core.engine.node_splits.split_candidates` and
   :func:`~core.engine.splits.compare_with_best` found, which are only codes and numbers.
 - Numbers on screen in words: :func:`averaging_numbers` and :func:`averaging_sentence` for
   "why averaging works", so its sentence says what its metrics show.
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from core.engine.node_splits import StopReason
+from core.engine.node_splits import SplitCandidates, StopReason
 from core.engine.splits import SplitComparison
 
 # What ``score`` measures is named where the figures name it too, so a chart and a metric agree.
@@ -25,7 +26,7 @@ from core.figures import score as model_score
 from core.figures import score_name as score_name
 from core.figures.criterion import same_question
 from core.figures.node_label import format_alike
-from core.figures.rules import Categories, category_of, path_step
+from core.figures.rules import Categories, category_of, path_step, rule_text
 from core.figures.variance import Spread
 
 # --- a tree in words -----------------------------------------------------------------------
@@ -210,6 +211,31 @@ def why_leaf_sentence(
             "(max_features): others would have."
         )
     return f"Node {reason.node} {text}"
+
+
+def tie_sentence(
+    candidates: SplitCandidates,
+    feature_names: Sequence[str],
+    categories: Categories | None = None,
+) -> str | None:
+    """Where other features split a node exactly as well as the tree's question, say so.
+
+    ``petal length (cm) ≤ 2.45 and petal width (cm) ≤ 0.8 separate these rows equally well``:
+    a teacher comparing with scikit-learn then sees why its tree may ask the other question.
+    None when the tree's split has no equal (or the node is a leaf).
+    """
+    if candidates.chosen is None or not candidates.tied:
+        return None
+    splits = [candidates.rows[candidates.chosen], *(candidates.rows[k] for k in candidates.tied)]
+    rules = [
+        rule_text(feature_names[s.feature], s.threshold, category_of(categories, s.feature))
+        for s in splits
+    ]
+    listed = ", ".join(rules[:-1]) + " and " + rules[-1]
+    return (
+        f"{listed} separate these rows equally well. This tree asks the first of them; "
+        "scikit-learn, which tries the features in a random order, may ask another."
+    )
 
 
 def comparison_sentence(comparison: SplitComparison) -> str:

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from core.classroom.model import SplitAnswer
 from core.classroom.node import NodeRows, node_rows
+from core.engine.arrays import float32_values, threshold_as_written
 from core.engine.splits import evaluate_split
 from core.figures.impurity_curves import SplitScanData
 from core.figures.poll import AnswerHistogram, PollPanel
@@ -210,15 +211,16 @@ def _score(
             feature, threshold, "no_feature", 0, None, None, False, _NOTES["no_feature"]
         )
     gap = gaps[feature]
-    # NaN compares false with every value: no row goes left.
-    at = -math.inf if math.isnan(threshold) else threshold
+    # NaN compares false with every value: no row goes left. The number is read as written:
+    # "≤ 1.7" keeps the rows of 1.7 (1.70000005 as the tree reads them) left.
+    at = -math.inf if math.isnan(threshold) else threshold_as_written(threshold)
     k = int(np.searchsorted(gap.values, at, side="right"))
     n_left = int(np.searchsorted(gap.present, at, side="right"))
     verdict: Verdict
     child = gain = None
     if k in gap.scanned:  # a split the tree tries: the engine's own score of it
         verdict = "scored"
-        split = evaluate_split(node.X, node.y, feature, threshold, node.criterion, node.n_classes)
+        split = evaluate_split(node.X, node.y, feature, at, node.criterion, node.n_classes)
         child, gain = split.child_impurity, split.gain
     elif k == 0 or (k == gap.values.size and not gap.has_missing):
         verdict, child, gain = "one_side", scan.parent_impurity, 0.0
@@ -290,7 +292,7 @@ def compute_poll_results(
             f"X_node must hold the node's {scan.n_samples} rows of {len(scan.scans)} features, "
             f"got shape {rows.shape}"
         )
-    gaps = _gaps(scan, rows)
+    gaps = _gaps(scan, float32_values(rows))  # the values as the tree compares them
     tree_left = None
     tree_gain = None
     if scan.chosen_feature is not None and scan.chosen_threshold is not None:

@@ -8,7 +8,8 @@ This module is the only one in :mod:`core.engine` that imports scikit-learn, so 
 - :class:`Estimator`, :class:`ClassifierMixin`, :class:`RegressorMixin`: base classes giving
   ``get_params``/``set_params``, ``score`` and the tags scikit-learn's checks read.
 - :func:`fit_data`, :func:`predict_data`: validate ``X`` (and ``y``) as scikit-learn does,
-  recording ``n_features_in_`` and ``feature_names_in_`` at fit time.
+  recording ``n_features_in_`` and ``feature_names_in_`` at fit time; ``X`` comes back rounded
+  to float32, as scikit-learn's trees read it (:func:`core.engine.arrays.float32_values`).
 - :func:`encode_classes`: sorted class labels and each row's class code.
 - :class:`Bunch`: the dict-with-attributes returned by ``cost_complexity_pruning_path``.
 """
@@ -23,6 +24,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import Bunch
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from core.engine.arrays import float32_values
 
 __all__ = [
     "Bunch",
@@ -58,6 +61,7 @@ def fit_data(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features), float64
+        Rounded to float32 (:func:`core.engine.arrays.float32_values`).
     y : ndarray of shape (n_samples,)
         As given for a classifier (see :func:`encode_classes`), float64 for a regressor.
     """
@@ -70,14 +74,15 @@ def fit_data(
         if hasattr(estimator, "feature_names_in_"):
             del estimator.feature_names_in_
     else:
-        X_checked, y_checked = validate_data(
+        X_float32, y_checked = validate_data(
             estimator,
             X,
             y,
-            dtype=np.float64,
+            dtype=np.float32,  # as scikit-learn's trees check it: too large for float32 fails
             y_numeric=not classification,
             ensure_all_finite="allow-nan",
         )
+        X_checked = float32_values(X_float32)
     if classification:
         return X_checked, y_checked
     try:
@@ -93,12 +98,14 @@ def fit_data(
 
 
 def _plain_training_arrays(X: Any, y: Any) -> tuple[Float, NDArray[Any]] | None:
-    """``(X, y)`` as float64 and as given, when they are the plainest valid training data.
+    """``(X, y)``, ``X`` rounded to float32 and ``y`` as given, when they are the plainest
+    valid training data.
 
     That is: NumPy arrays; ``X`` two-dimensional, numeric, with at least one row and one
-    column, no infinity (NaN is a missing value); ``y`` one-dimensional, integer, boolean or
-    finite float, one entry per row. Anything else returns None and goes through scikit-learn's
-    own checks, which give the messages for bad data.
+    column, no infinity even once rounded to float32 (NaN is a missing value); ``y``
+    one-dimensional, integer, boolean or finite float, one entry per row. Anything else
+    returns None and goes through scikit-learn's own checks, which give the messages for bad
+    data.
     """
     X_float = _plain_matrix(X)
     if X_float is None or type(y) is not np.ndarray:
@@ -111,13 +118,14 @@ def _plain_training_arrays(X: Any, y: Any) -> tuple[Float, NDArray[Any]] | None:
 
 
 def _plain_matrix(X: Any) -> Float | None:
-    """``X`` as float64 when it is a NumPy array, two-dimensional, numeric, with at least one
-    row and one column, and no infinity (NaN is a missing value); else None."""
+    """``X`` rounded to float32 (held as float64) when it is a NumPy array, two-dimensional,
+    numeric, with at least one row and one column, and no value that is infinite once rounded
+    (NaN is a missing value); else None, and scikit-learn's checks give the message."""
     if type(X) is not np.ndarray or X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
         return None
     if X.dtype.kind not in "biuf":
         return None
-    X_float = np.asarray(X, dtype=np.float64)
+    X_float = float32_values(X)
     return None if np.isinf(X_float).any() else X_float
 
 
@@ -132,21 +140,24 @@ def encode_classes(y: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
 
 
 def predict_data(estimator: Estimator, X: ArrayLike, fitted: str) -> Float:
-    """Check the data to predict on; the estimator must be fitted (have attribute ``fitted``)."""
+    """Check the data to predict on; the estimator must be fitted (have attribute ``fitted``).
+
+    ``X`` comes back rounded to float32 and held as float64, as :func:`fit_data` gives it.
+    """
     check_is_fitted(estimator, fitted)
     plain = _plain_rows(estimator, X)
     if plain is not None:
         # What validate_data returns, without its general machinery, which a page's run would
         # pay a dozen times (scores, the boundary's grid, the sample's path).
         return plain
-    checked: Float = validate_data(
-        estimator, X, dtype=np.float64, reset=False, ensure_all_finite="allow-nan"
+    checked = validate_data(
+        estimator, X, dtype=np.float32, reset=False, ensure_all_finite="allow-nan"
     )
-    return checked
+    return float32_values(checked)
 
 
 def _plain_rows(estimator: Estimator, X: Any) -> Float | None:
-    """``X`` as float64, when it is the plainest valid data to predict on; else None.
+    """``X`` rounded to float32, when it is the plainest valid data to predict on; else None.
 
     That is: a NumPy array, two-dimensional, numeric, with at least one row and as many
     columns as the estimator was fitted on, no infinity (NaN is a missing value), for an

@@ -46,12 +46,11 @@ from core.engine.criteria import (
     CLASSIFICATION_CRITERIA,
     CRITERION_CODE,
     ENTROPY,
-    FEATURE_THRESHOLD,
     GINI,
     node_statistics,
 )
 from core.engine.params import GrowthParams
-from core.engine.scan import midpoint, score_splits
+from core.engine.scan import apart, midpoint, score_splits
 from core.engine.sorting import partition, rows_in_bag
 from core.engine.stopping import SPLIT, StopLimits, stop_reason
 from core.engine.structure import TREE_LEAF, TREE_UNDEFINED, Tree
@@ -119,7 +118,9 @@ def grow_tree(
     Parameters
     ----------
     X_by_feature : ndarray of shape (n_features, n_samples)
-        The training data, one feature per row (so a feature's values are contiguous).
+        The training data, one feature per row (so a feature's values are contiguous),
+        rounded to float32 as scikit-learn's trees read it
+        (:func:`core.engine.arrays.float32_values`).
     y : ndarray of shape (n_samples,)
         Class codes ``0..n_classes-1`` as floats, or targets.
     weight : ndarray of shape (n_samples,)
@@ -199,9 +200,7 @@ def grow_tree(
             while n_missing < rows_f.size and np.isnan(x[rows_f[rows_f.size - 1 - n_missing]]):
                 n_missing += 1
             present = rows_f.size - n_missing
-            if present == 0 or (
-                n_missing == 0 and x[rows_f[present - 1]] <= x[rows_f[0]] + FEATURE_THRESHOLD
-            ):
+            if present == 0 or (n_missing == 0 and not apart(x[rows_f[0]], x[rows_f[present - 1]])):
                 continue  # constant in this node: no split, and it does not count as tried
             tried += 1
             cost, i, missing_left = score_splits(
@@ -328,6 +327,7 @@ def grow(
     Parameters
     ----------
     X_by_feature : ndarray of shape (n_features, n_samples), float64, C-contiguous
+        Rounded to float32 (:func:`core.engine.arrays.float32_values`).
     y : ndarray of shape (n_samples,), float64
         Class codes or targets.
     weight : ndarray of shape (n_samples,), float64

@@ -111,6 +111,10 @@ class SplitCandidates:
         ``sampled_features``).
     note : str
         What the table shows, in words.
+    tied : tuple of int
+        Indices in ``rows`` of other features' splits exactly as good as the tree's (equal
+        gain, up to rounding): scikit-learn, which tries the features in a random order, may
+        ask any of them here, where this tree asks the lowest feature's question.
     """
 
     node: int
@@ -121,6 +125,7 @@ class SplitCandidates:
     sampled_features: bool
     best_beats_chosen: bool
     note: str
+    tied: tuple[int, ...] = ()
 
 
 def split_candidates(
@@ -149,6 +154,7 @@ def split_candidates(
     rows: list[SplitEvaluation] = []
     chosen: int | None = None
     best_beats = False
+    tied: tuple[int, ...] = ()
     if tree.children_left[node] != TREE_LEAF:
         f = int(tree.feature[node])
         mine = evaluate_split(
@@ -159,6 +165,9 @@ def split_candidates(
         rows, chosen = [mine, *others], 0
         tolerance = 1e-10 * max(1.0, mine.parent_impurity)
         best_beats = bool(others) and others[0].gain > mine.gain + tolerance
+        tied = tuple(
+            k for k, s in enumerate(rows) if k > 0 and abs(s.gain - mine.gain) <= tolerance
+        )
     else:
         rows = ranked
     drawn = getattr(model, "max_features_", None)
@@ -181,6 +190,7 @@ def split_candidates(
         sampled_features=sampled,
         best_beats_chosen=best_beats,
         note=note,
+        tied=tied,
     )
 
 

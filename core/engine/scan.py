@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.arrays import plain_array
+from core.engine.arrays import float32_values, plain_array
 from core.engine.criteria import (
     ABSOLUTE_ERROR,
     CRITERION_CODE,
@@ -126,7 +126,7 @@ def score_splits(
             row = rows[i - 1]
             add_row(left, y[row], weight[row], criterion, centre, 1.0)
             w_left += weight[row]
-            if i < p and not x[rows[i]] > x[row] + FEATURE_THRESHOLD:
+            if i < p and not apart(x[row], x[rows[i]]):
                 continue  # no threshold between two equal values
             n_left = i + n_missing if missing_left else i
             if n_left < leaf or n - n_left < min_samples_leaf:
@@ -175,7 +175,7 @@ def _absolute_error_costs(
         right = prefix_absolute_deviation(ys[::-1], ws[::-1])[::-1]
         last = p if n_missing > 0 and not missing_left else p - 1
         for i in range(1, last + 1):
-            if i < p and not x[rows[i]] > x[rows[i - 1]] + FEATURE_THRESHOLD:
+            if i < p and not apart(x[rows[i - 1]], x[rows[i]]):
                 continue
             n_left = i + n_missing if missing_left else i
             if n_left < leaf or n - n_left < min_samples_leaf:
@@ -187,13 +187,25 @@ def _absolute_error_costs(
     return best_cost, best_i, best_missing_left
 
 
+@njit(cache=True, nogil=True, inline="always")
+def apart(low: float, high: float) -> bool:
+    """Whether a threshold goes between two sorted values ``low <= high``.
+
+    ``high > low + FEATURE_THRESHOLD``, the sum rounded to float32 as scikit-learn's splitter
+    adds two float32 numbers: near 1.0 one float32 step (1.2e-7) is then no gap, as there.
+    """
+    return bool(high > np.float32(np.float32(low) + np.float32(FEATURE_THRESHOLD)))
+
+
 @njit(cache=True, nogil=True)
 def midpoint(low: float, high: float) -> float:
     """Threshold between two consecutive distinct sorted values ``low < high``.
 
-    The midpoint ``low/2 + high/2``; when rounding makes it equal to ``high`` (the values are
-    adjacent floats) use ``low``, so that ``low <= t < high`` always holds and ``x <= t`` sends
-    exactly the lower values left.
+    The midpoint ``low/2 + high/2``, scikit-learn's formula. The values are float32 ones
+    (:func:`core.engine.arrays.float32_values`), so in float64 the midpoint is exact and lies
+    strictly between them; for other values, should rounding make it equal to ``high``, use
+    ``low``, so that ``low <= t < high`` always holds and ``x <= t`` sends exactly the lower
+    values left.
     """
     t = low / 2.0 + high / 2.0
     if t == high or not np.isfinite(t):
@@ -269,8 +281,9 @@ def scan_feature(
 ) -> SplitScan:
     """Weighted child impurity of every valid split of one feature, as the tree scores them.
 
-    Sorts the node's samples by the feature (missing values last), then runs the compiled
-    :func:`score_splits` that every node of every tree runs.
+    Rounds the values to float32 as the trees do, sorts the node's samples by the feature
+    (missing values last), then runs the compiled :func:`score_splits` that every node of
+    every tree runs.
 
     Parameters
     ----------
@@ -296,7 +309,7 @@ def scan_feature(
             f"absolute_error; got {criterion!r}"
         )
     code = CRITERION_CODE[criterion]
-    xv = plain_array(x, np.float64)
+    xv = float32_values(x)  # as the trees read a feature
     yv = plain_array(y, np.float64)
     n = xv.size
     w = np.ones(n) if sample_weight is None else plain_array(sample_weight, np.float64)

@@ -1,6 +1,7 @@
 """A split of one node's samples, scored as a student asks about it: mine, the best, the two
 compared.
 
+- :func:`sends_left`: which rows ``x[feature] <= threshold`` sends left, as the tree does;
 - :func:`evaluate_split`: what ``x[feature] <= threshold`` does to the node's samples (both
   sides' counts and impurities, the gain);
 - :func:`best_split`: every feature's best split, ranked by gain;
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from core.engine.arrays import float32_values, threshold_as_written
 from core.engine.criteria import (
     CLASSIFICATION_CRITERIA,
     absolute_error,
@@ -28,6 +30,7 @@ from core.engine.criteria import (
 from core.engine.scan import scan_feature
 
 Float = NDArray[np.float64]
+Bool = NDArray[np.bool_]
 
 __all__ = [
     "SplitComparison",
@@ -35,7 +38,31 @@ __all__ = [
     "best_split",
     "compare_with_best",
     "evaluate_split",
+    "sends_left",
 ]
+
+
+def sends_left(values: ArrayLike, threshold: float, missing_go_to_left: bool) -> Bool:
+    """Which of ``values`` go to the left child at a split, as the walks send them.
+
+    :func:`core.engine.walk.goes_left` for a column: the values are rounded to float32 first,
+    as the walks round every row (:func:`core.engine.walk.rows_to_walk`), so code that routes
+    rows outside the walks (a split's two sides, a sentence about a row's path) sends each row
+    where the tree sends it.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,) (or a single number)
+        The rows' values of the node's feature; NaN is missing.
+    threshold : float
+    missing_go_to_left : bool
+
+    Returns
+    -------
+    ndarray of shape (n,), bool
+    """
+    x = float32_values(values)
+    return np.where(np.isnan(x), missing_go_to_left, x <= threshold)
 
 
 @dataclass(frozen=True)
@@ -99,7 +126,7 @@ def _impurity(y: Float, criterion: str, n_classes: int) -> tuple[float, tuple[fl
 
 
 def _node_data(X_node: ArrayLike, y_node: ArrayLike) -> tuple[Float, Float]:
-    X = np.asarray(X_node, dtype=np.float64)
+    X = float32_values(X_node)  # as the trees read the features
     y = np.asarray(y_node, dtype=np.float64)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
         raise ValueError(
@@ -123,7 +150,9 @@ def evaluate_split(
 
     A sample whose value is missing (NaN) goes left when ``missing_left`` is True, right when
     it is False; by default to the side that gives the lower child impurity (right on a tie),
-    as the tree builder decides.
+    as the tree builder decides. Values are compared as float32, as a tree compares them
+    (:func:`sends_left`), so a tree's own split sends the rows where the tree
+    sent them.
 
     Parameters
     ----------
@@ -155,9 +184,9 @@ def evaluate_split(
                 for side in (False, True)
             ]
             return min(options, key=lambda s: s.child_impurity)  # the first (right) on a tie
-        n_present_left = int(np.count_nonzero(values <= threshold))
+        n_present_left = int(np.count_nonzero(sends_left(values, threshold, False)))
         missing_left = n_present_left > y.size - n_present_left  # the bigger side
-    go_left = (values <= threshold) | (missing & missing_left)
+    go_left = sends_left(values, threshold, missing_left)  # where the tree would send them
     n, n_left = y.size, int(go_left.sum())
     parent, _ = _impurity(y, criterion, n_classes)
     left, left_counts = _impurity(y[go_left], criterion, n_classes)
@@ -268,9 +297,13 @@ def compare_with_best(
 ) -> SplitComparison:
     """Score a student's split and the best split of the same samples (see :func:`best_split`).
 
-    Works at any node, the root of a two-feature data set being the "beat the tree" game.
+    Works at any node, the root of a two-feature data set being the "beat the tree" game. The
+    student's threshold is read as written (:func:`core.engine.arrays.threshold_as_written`):
+    "petal width ≤ 1.7" keeps the flowers of 1.7 on the left.
     """
-    yours = evaluate_split(X_node, y_node, feature, threshold, criterion, n_classes)
+    yours = evaluate_split(
+        X_node, y_node, feature, threshold_as_written(threshold), criterion, n_classes
+    )
     ranked = best_split(X_node, y_node, criterion, n_classes, min_samples_leaf=min_samples_leaf)
     if not ranked:
         return SplitComparison(yours=yours, best=None, gain_difference=None, found_best=False)

@@ -5,6 +5,12 @@ node's feature with the node's threshold and go to the left child when it is at 
 threshold, to the right one otherwise; a missing value (NaN) goes where
 ``missing_go_to_left`` says. The leaf reached is the answer.
 
+A row's values are first rounded to float32 (:func:`core.engine.arrays.float32_values`), as
+scikit-learn's trees read them, and compared with the float64 threshold: between petal widths
+1.6 and 1.8 the threshold is 1.69999999 (the midpoint of their float32 values), printed
+"≤ 1.7", and a flower of 1.7 (1.70000005 as float32) goes right, in both libraries. Code
+outside the walks routes rows with :func:`core.engine.splits.sends_left`, the same comparison.
+
 The functions read a tree's flat arrays (see :mod:`core.engine.structure`); a forest's trees are
 laid end to end in one set of arrays, tree ``t``'s nodes starting at ``offsets[t]``, each tree
 keeping its own node ids (its root is its node 0). They are compiled by numba; called from
@@ -19,7 +25,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from core.engine.arrays import plain_array
+from core.engine.arrays import float32_values
 
 #: ``children_left`` (and ``children_right``) of a leaf.
 TREE_LEAF = -1
@@ -30,8 +36,9 @@ Bool = NDArray[np.bool_]
 
 
 def rows_to_walk(X: ArrayLike, n_features: int) -> Float:
-    """``X`` as the walks read it: float64, each row's values side by side (C order), writable
-    (:func:`core.engine.arrays.plain_array`: the kind of array the walks were compiled for).
+    """``X`` as the walks read it: rounded to float32 (held as float64), each row's values side
+    by side (C order), writable (:func:`core.engine.arrays.float32_values`: the kind of array
+    the walks were compiled for).
 
     The compiled walks do not check their indices (a check per lookup would cost time), so the
     shape is checked here: a row shorter than a feature id would make them read other memory.
@@ -45,10 +52,9 @@ def rows_to_walk(X: ArrayLike, n_features: int) -> Float:
     Returns
     -------
     ndarray of shape (n_samples, n_features), float64
-        ``X`` itself when it already is such an array, a copy otherwise (a read-only one
-        too).
+        A rounded copy of ``X``.
     """
-    rows = plain_array(X, np.float64)
+    rows = float32_values(X)
     if rows.ndim != 2 or rows.shape[1] < n_features:
         raise ValueError(
             f"X must be a 2-dimensional array with {n_features} columns (the features the "

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from core.engine.node_splits import node_rows
 from core.engine.scan import SplitScan, scan_feature
 
 __all__ = [
@@ -124,7 +125,9 @@ def first_parting(
     """Walk both fitted trees from the root, level by level; None when they never part.
 
     ``X`` and ``y`` are the training rows both were grown on (``y`` as class codes); the
-    parting node's rows are found by following the shared questions.
+    parting node's rows are those the Gini tree sends there
+    (:func:`core.engine.node_splits.node_rows`, the tree's own walk), which the shared
+    questions above it send there in the entropy tree too.
     """
     ta, tb = gini_tree.tree_, entropy_tree.tree_
     queue: list[tuple[int, int, tuple[tuple[int, float, bool], ...]]] = [(0, 0, ())]
@@ -146,9 +149,7 @@ def first_parting(
                 )
             )
             continue
-        rows = np.ones(len(y), dtype=bool)
-        for feature, threshold, left in path:
-            rows &= (X[:, feature] <= threshold) if left else (X[:, feature] > threshold)
+        rows = node_rows(gini_tree, X, na)  # the rows the shared questions send here
         codes = np.asarray(y)[rows].astype(np.int64)
         n_classes = int(np.max(y)) + 1
         picks = {

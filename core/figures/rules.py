@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from core.engine.splits import sends_left
+
 #: Per feature: ``(text column, level)`` for a one-hot column, None for a number (the
 #: contract of :attr:`core.data.datasets.Dataset.categories`).
 Category = tuple[str, str] | None
@@ -120,18 +122,33 @@ def path_step(
 
     ``petal width is 1.8, more than 1.75: go right``; ``sex is female: go right``; ``age is
     missing: missing values go left here``. Plain text (the caller escapes it for Markdown).
+    The side is the tree's own (:func:`core.engine.splits.sends_left`, the value compared as
+    float32). A value that prints as the threshold and still goes right, 1.7 at the threshold
+    1.69999999 that prints "1.7", gets the threshold with the digits that tell them apart.
     """
+    goes_left = bool(sends_left(value, threshold, missing_left))
     if math.isnan(value):
         side = "left" if missing_left else "right"
-        return f"{name} is missing: missing values go {side} here", missing_left
-    goes_left = value <= threshold
+        return f"{name} is missing: missing values go {side} here", goes_left
     side = "go left (True)" if goes_left else "go right (False)"
     if category is not None:
         return f"{side_text(name, threshold, goes_left, category, number)}: {side}", goes_left
     if math.isinf(threshold):
         return f"{name} is known ({number(value)}): {side}", goes_left
     relation = "at most" if goes_left else "more than"
-    return f"{name} is {number(value)}, {relation} {number(threshold)}: {side}", goes_left
+    shown = number(threshold)
+    if not goes_left and shown == number(value):
+        shown = _digits_apart(threshold, number(value))
+    return f"{name} is {number(value)}, {relation} {shown}: {side}", goes_left
+
+
+def _digits_apart(threshold: float, value_shown: str) -> str:
+    """``threshold`` with the fewest significant digits that print it unlike the value."""
+    for digits in range(5, 18):
+        shown = f"{threshold:.{digits}g}"
+        if float(shown) != float(value_shown):
+            return shown
+    return repr(threshold)
 
 
 def axis_title(name: str, category: Category = None) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from core.app.models import ModelView
-from core.app.words import comparison_sentence, md, why_leaf_sentence
+from core.app.words import comparison_sentence, md, tie_sentence, why_leaf_sentence
 from core.engine.node_splits import node_rows, split_candidates, why_leaf
 from core.engine.splits import SplitEvaluation, compare_with_best
 from core.engine.structure import TREE_LEAF
@@ -110,6 +110,9 @@ def why_this_split(model: Any, view: ModelView, node: int) -> None:
             column_config={"weighted impurity": _NUMBER, "gain": _NUMBER},
         )
         st.caption(candidates.note)
+        tie = tie_sentence(candidates, view.names, view.categories)
+        if tie is not None:
+            st.caption(md(tie))
 
 
 # --- your split against the tree's ----------------------------------------------------------

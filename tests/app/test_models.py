@@ -166,3 +166,31 @@ def test_a_forest_is_not_estimated_on_another_views_columns():
     view = ModelView(data, train_test_split(data), (0, 2))
     with pytest.raises(ValueError, match=r"view must show the forest's columns \(0, 1\)"):
         affordable(COLOURS_FOREST, view)
+
+
+# --- the default page's numbers are scikit-learn's -------------------------------------------
+
+
+def test_the_default_single_tree_scores_as_sklearns_tree_on_the_same_split():
+    # The page's model: the default settings' spec, grown on its view's rows (what
+    # core.ui.cached.fit_tree does), scored on the held-out rows. One test flower has petal
+    # width 1.7, on the threshold printed "1.7" (1.69999999 from float32 values, as
+    # scikit-learn computes it): it goes right in both, and both score 0.947.
+    from sklearn.tree import DecisionTreeClassifier as SkTreeClassifier
+
+    from core.app.settings import default_catalogue, parse
+    from core.data.catalogue import load_dataset
+    from core.engine import DecisionTreeClassifier
+
+    settings, _ = parse(SingleTreeSettings, {})  # the page opened without a query
+    shape = default_catalogue()[settings.dataset]
+    spec = tree_spec(settings, shape)
+    data = load_dataset(settings.dataset)
+    rows = train_test_split(data, test_size=spec.test_size, random_state=spec.seed)
+    view = ModelView(data, rows, spec.columns)
+    ours = DecisionTreeClassifier(**spec.arguments()).fit(view.X_train, view.y_train)
+    theirs = SkTreeClassifier(**spec.arguments()).fit(view.X_train, view.y_train)
+    # The root's two questions tie (petal length ≤ 2.45, petal width ≤ 0.8): same rows.
+    np.testing.assert_array_equal(ours.apply(view.X_test), theirs.apply(view.X_test))
+    assert ours.score(view.X_test, view.y_test) == theirs.score(view.X_test, view.y_test)
+    assert f"{ours.score(view.X_test, view.y_test):.3f}" == "0.947"

@@ -25,6 +25,25 @@ def stump(X=X_TOY, y=Y_TOY, **params):
 # --- a tree in words -----------------------------------------------------------------------
 
 
+def test_a_tie_at_a_node_is_said_in_words_and_no_tie_says_nothing():
+    from sklearn.datasets import load_iris
+
+    from core.engine.node_splits import split_candidates
+
+    iris = load_iris()
+    model = DecisionTreeClassifier(max_depth=2).fit(iris.data, iris.target)
+    root = split_candidates(model, iris.data, iris.target, 0)
+    assert words.tie_sentence(root, iris.feature_names) == (
+        "petal length (cm) ≤ 2.45 and petal width (cm) ≤ 0.8 separate these rows equally "
+        "well. This tree asks the first of them; scikit-learn, which tries the features in a "
+        "random order, may ask another."
+    )
+    right = int(model.tree_.children_right[0])
+    assert words.tie_sentence(split_candidates(model, iris.data, iris.target, right), []) is None
+    leaf = int(model.tree_.children_left[0])
+    assert words.tie_sentence(split_candidates(model, iris.data, iris.target, leaf), []) is None
+
+
 def test_accuracy_is_the_share_of_right_answers_for_a_classifier():
     model = stump()
     assert words.score(model, X_TOY, Y_TOY) == 1.0

@@ -222,3 +222,16 @@ def test_poll_results_is_frozen(tiny: Any) -> None:
     assert isinstance(results, PollResults)
     with pytest.raises(AttributeError):
         results.n_answers = 3  # type: ignore[misc]
+
+
+def test_an_answer_on_a_value_keeps_that_value_left_as_written() -> None:
+    # "x ≤ 1.7" keeps the rows of 1.7 left, though the tree reads them as 1.70000005
+    # (float32) and its own threshold between 1.6 and 1.8 (1.69999999) sends them right.
+    X = np.array([[1.6], [1.7], [1.7], [1.8]])
+    y = np.array([0, 0, 1, 1])
+    model = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    scan = compute_split_scan(model, X, y, 0, feature_names=["petal width"])
+    rows = node_rows(model, X, y, 0)
+    scored = score_answer(scan, rows, SplitAnswer(0, 1.7))
+    assert (scored.verdict, scored.n_left, scored.threshold) == ("scored", 3, 1.7)
+    assert scored.gain == pytest.approx(gain_by_hand(X[:, 0], y, 1.7), abs=1e-12)

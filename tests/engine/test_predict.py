@@ -2,7 +2,7 @@
 
 The reference below is the textbook loop in plain Python, sharing no code with the engine, so a
 mistake in the compiled walk (a ``<`` for a ``<=``, a NaN sent the wrong way, a tree's nodes read
-at the wrong offset) shows as a difference.
+at the wrong offset, a value not read as float32 as scikit-learn reads it) shows as a difference.
 """
 
 from __future__ import annotations
@@ -19,10 +19,14 @@ from core.engine.structure import Tree
 
 
 def reference_path(tree: Tree, x: np.ndarray) -> list[int]:
-    """Nodes one row passes through, root first, walked in plain Python."""
+    """Nodes one row passes through, root first, walked in plain Python.
+
+    The row's value is read as float32 and compared with the float64 threshold, as in
+    scikit-learn's ``Tree.apply`` (``X_i_node_feature <= node.threshold``, X float32).
+    """
     node, path = 0, [0]
     while tree.children_left[node] != -1:
-        value = x[tree.feature[node]]
+        value = float(np.float32(x[tree.feature[node]]))
         if np.isnan(value):
             left = bool(tree.missing_go_to_left[node])
         else:
@@ -144,13 +148,15 @@ def stump(threshold: float, missing_go_to_left: bool) -> Tree:
 @pytest.mark.parametrize("missing_go_to_left", [True, False])
 def test_a_split_by_hand(missing_go_to_left: bool) -> None:
     tree = stump(2.5, missing_go_to_left)
-    X = np.array([[2.5], [np.nextafter(2.5, np.inf)], [-np.inf], [np.inf], [np.nan]])
+    above32 = float(np.nextafter(np.float32(2.5), np.float32(np.inf)))  # the next float32
+    above64 = np.nextafter(2.5, np.inf)  # read as float32, it is 2.5: left
+    X = np.array([[2.5], [above32], [-np.inf], [np.inf], [np.nan], [above64]])
     missing = 1 if missing_go_to_left else 2
-    assert_array_equal(tree.apply(X), [1, 2, 1, 2, missing])  # on the threshold: left
+    assert_array_equal(tree.apply(X), [1, 2, 1, 2, missing, 1])  # on the threshold: left
     stack = StackedTrees([stump(2.5, missing_go_to_left), stump(0.0, not missing_go_to_left)])
     other = 2 if missing_go_to_left else 1
-    assert_array_equal(stack.leaves(X), [[1, 2, 1, 2, missing], [2, 2, 1, 2, other]])
-    expected_mean = [15.0, 20.0, 10.0, 20.0, 15.0]
+    assert_array_equal(stack.leaves(X), [[1, 2, 1, 2, missing, 1], [2, 2, 1, 2, other, 2]])
+    expected_mean = [15.0, 20.0, 10.0, 20.0, 15.0, 15.0]
     assert_array_equal(stack.mean_values(X), np.array(expected_mean)[:, None])
 
 

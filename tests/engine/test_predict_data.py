@@ -1,5 +1,6 @@
 """core.engine.compat.predict_data: plain arrays skip scikit-learn's general checks, and get
-exactly what those checks give; everything else still meets them."""
+exactly what those checks give (the rows read as float32, as scikit-learn's trees read them);
+everything else still meets them."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ def test_plain_rows_are_what_scikit_learns_checks_give(X: np.ndarray) -> None:
     fast, general = predict_data(tree, X, "tree_"), _general(tree, X)
     assert fast.dtype == general.dtype == np.float64
     np.testing.assert_array_equal(fast, general)
+    np.testing.assert_array_equal(fast, np.asarray(X, dtype=np.float32))
     np.testing.assert_array_equal(tree.predict(X), tree.predict(pd.DataFrame(X).to_numpy()))
 
 
@@ -67,7 +69,7 @@ def test_anything_else_meets_scikit_learns_checks(X: object, message: str | None
     tree = _fitted(ROWS)
     assert compat._plain_rows(tree, X) is None
     if message is None:
-        np.testing.assert_array_equal(predict_data(tree, X, "tree_"), ROWS)
+        np.testing.assert_array_equal(predict_data(tree, X, "tree_"), ROWS.astype(np.float32))
     else:
         with pytest.raises(ValueError, match=message):
             tree.predict(X)

@@ -287,6 +287,16 @@ def test_best_split_ranks_each_features_best() -> None:
     assert best_split(np.ones((3, 2)), np.array([0, 1, 0]), "gini", 2) == []
 
 
+def test_a_students_threshold_keeps_the_values_it_names_left() -> None:
+    # "x ≤ 1.7" as written: the rows of 1.7 (1.70000005 as the tree reads them) go left.
+    X, y = np.array([[1.6], [1.7], [1.7], [1.8]]), np.array([0, 0, 1, 1])
+    c = compare_with_best(X, y, 0, 1.7, "gini", 2)
+    assert (c.yours.n_left, c.yours.n_right) == (3, 1)
+    # The tree's own threshold between 1.7 and 1.8 is kept exactly, not rounded.
+    assert c.best is not None
+    assert evaluate_split(X, y, 0, c.best.threshold, "gini", 2).n_left == c.best.n_left
+
+
 def test_compare_with_best_in_numbers() -> None:
     # x0 <= 1.5: left (1, 0) gini 0, right (2, 2) gini 0.5; children 4/5 * 0.5 = 0.4;
     # gain 0.48 - 0.4 = 0.08 against the best 0.21333: better by 0.13333.
@@ -373,6 +383,22 @@ def test_candidates_say_when_an_unseen_feature_splits_better() -> None:
             assert c.rows[1].gain > c.rows[0].gain
             assert "random subset" in c.note
     assert flagged, "with one feature drawn per split, some node should miss a better one"
+
+
+def test_candidates_name_the_splits_exactly_as_good_as_the_trees() -> None:
+    # At iris's root, petal length and petal width both part setosa off alone; scikit-learn's
+    # random feature order may ask either. Below it, no split ties.
+    model = fit("iris", max_depth=2)
+    X, y = data("iris")
+    root = split_candidates(model, X, y, 0)
+    assert [s.feature for s in root.rows[:2]] == [2, 3]
+    assert root.tied == (1,)
+    assert root.rows[1].gain == root.rows[0].gain
+    assert (root.rows[1].n_left, root.rows[1].n_right) == (root.rows[0].n_left, 78)
+    below = split_candidates(model, X, y, int(model.tree_.children_right[0]))
+    assert below.tied == ()
+    leaf = int(model.tree_.children_left[0])
+    assert split_candidates(model, X, y, leaf).tied == ()
 
 
 def test_candidates_at_a_leaf_have_no_chosen_row() -> None:

@@ -100,6 +100,24 @@ def test_each_cell_is_scikit_learns_test_score(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["iris", "sine"])
+def test_on_the_rows_as_the_page_holds_them_each_cell_is_scikit_learns(name: str) -> None:
+    # The page's rows are float64, not float32-exact: a test flower of petal width 1.7 lies
+    # on the threshold printed 1.7. Both engines read it as float32 and send it the same way.
+    split = train_test_split(load_dataset(name), random_state=0)
+    X, Xt = split.X_train[:, COLUMNS[name]], split.X_test[:, COLUMNS[name]]
+    y, yt = split.y_train, split.y_test
+    pmap = compute_param_map(ours(name, random_state=0), X, y, Xt, yt, current=(3, 1))
+    expected = [
+        [
+            theirs(name, max_depth=d, min_samples_leaf=m, random_state=0).fit(X, y).score(Xt, yt)
+            for m in pmap.leaf_sizes
+        ]
+        for d in pmap.depths
+    ]
+    assert_allclose(pmap.scores, expected, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("name", ["iris", "sine"])
 def test_each_cell_is_scikit_learns_cross_val_score_on_the_same_folds(name: str) -> None:
     X, _, y, _ = rows(name)
     pmap = cross_validated(name)

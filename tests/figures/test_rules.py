@@ -64,6 +64,25 @@ def test_a_path_step_in_each_form() -> None:
     )
 
 
+def test_a_path_step_on_a_threshold_goes_as_the_tree_and_says_why() -> None:
+    # Petal widths 1.6 and 1.8 as float32: the tree's threshold is 1.69999999, printed 1.7. A
+    # flower of 1.7 is 1.70000005 as float32 and goes right, so the words show the digits
+    # that tell the two numbers apart instead of "1.7, more than 1.7".
+    threshold = float(np.float32(1.6)) / 2 + float(np.float32(1.8)) / 2
+    assert rules.path_step("petal width", 1.7, threshold, False) == (
+        "petal width is 1.7, more than 1.69999999: go right (False)",
+        False,
+    )
+    assert rules.path_step("petal width", 1.6, threshold, False) == (
+        "petal width is 1.6, at most 1.7: go left (True)",
+        True,
+    )
+    model = DecisionTreeClassifier().fit([[1.6], [1.6], [1.8], [1.8]], [0, 0, 1, 1])
+    steps, answer = path_in_words(model, np.array([1.7]), ["petal width"], ["a", "b"])
+    assert steps == ["**petal width** is 1.7, more than 1.69999999: go right (False)"]
+    assert model.predict([[1.7]])[0] == 1 and "predicts **b**" in answer
+
+
 def test_category_of_defaults_to_a_number() -> None:
     assert rules.category_of(None, 0) is None
     assert rules.category_of((), 3) is None

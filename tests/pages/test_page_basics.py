@@ -308,3 +308,28 @@ def test_gini_page_says_when_its_area_agreement_is_of_trees_on_two_features():
         "Agree on the 2-feature plot",
     ]
     assert "not the trees on all features" in metrics[1].proto.help
+
+
+def test_the_default_single_tree_page_shows_sklearns_test_accuracy():
+    # One test flower has petal width 1.7, on the threshold printed "≤ 1.7" (1.69999999, the
+    # midpoint of float32 values): it goes right, as in scikit-learn, whose tree on the same
+    # split scores 0.947 (tests/app/test_models.py computes it).
+    app = open_page(SINGLE_TREE)
+    assert_healthy(app)
+    shown = {metric.label: metric.value for metric in app.metric}
+    assert shown["Test accuracy"] == "0.947"
+
+
+def test_why_this_split_says_when_another_question_splits_the_rows_equally_well():
+    # The default iris tree's root: petal length ≤ 2.45 and petal width ≤ 0.8 both part
+    # setosa off alone, and scikit-learn may ask either; the node says so.
+    app = open_page(SINGLE_TREE)
+    app.session_state["why-split"] = True  # what clicking the expander open does
+    app.run()
+    assert_healthy(app)
+    captions = [c.value.replace("\\", "") for c in block(app, "split-candidates").caption]
+    assert any(
+        "petal length (cm) ≤ 2.45 and petal width (cm) ≤ 0.8 separate these rows equally well"
+        in caption
+        for caption in captions
+    ), captions
