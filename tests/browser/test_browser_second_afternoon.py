@@ -8,6 +8,7 @@ node" boxes; full screen showed the tree with no way to zoom or leave it but the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,16 +64,21 @@ _TEXTS = """
 """
 
 
+@pytest.mark.parametrize("step", [3, 5])
 def test_the_step_page_shows_the_leaves_of_its_step(
-    either_server: LiveServer, browser: Any
+    either_server: LiveServer, browser: Any, step: int
 ) -> None:
     with tab(browser, either_server, viewport=PROJECTOR) as app:
-        open_tree(app, GROW_STEP_BY_STEP, "?dataset=wine&step=3")
+        open_tree(app, GROW_STEP_BY_STEP, f"?dataset=wine&step={step}")
         app.assert_healthy()
-        assert app.metric("Leaves") == "4"
         texts = app.page.evaluate(_TEXTS, "tree-diagram")
-        assert not [t for t in texts if "more node" in t], "a folded box on a 4-leaf tree"
-        assert len([t for t in texts if t.startswith("predict ")]) == 4
+        assert not [t for t in texts if t.startswith("+ 1 more node")], "a leaf folded in a box"
+        # Every leaf is drawn, or inside a box that folds more than itself.
+        drawn = len([t for t in texts if t.startswith("predict ")])
+        folded = sum(int(m.group(1)) for t in texts if (m := re.match(r"\((\d+) lea", t)))
+        assert drawn + folded == int(app.metric("Leaves")) == step + 1
+        if step == 3:
+            assert drawn == 4, "the four leaves of step 3 are its point"
         # Dashes mean the newest split, and only that, in the caption.
         captions = app.page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
         assert any("thick dashed border is the newest split" in c for c in captions)

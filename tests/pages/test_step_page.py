@@ -111,6 +111,16 @@ def test_a_link_without_a_step_opens_at_the_first_split(wine: Any) -> None:
     assert metric(whole, "Splits made") == f"{n_steps} of {n_steps}"
 
 
+@pytest.mark.parametrize("step", ["3", "5", "7"])
+def test_the_readable_tree_never_folds_a_single_leaf(step: str) -> None:
+    # A step's new leaves are its point: none hides in a "+ 1 more node (1 leaf)" box.
+    app = open_page(STEP_PAGE, step=step)
+    assert_healthy(app)
+    assert "1 more node" not in svg(app)
+    single = open_page(SINGLE_TREE, dataset="wine")  # the same tree, finished
+    assert "1 more node" not in svg(single)
+
+
 def test_each_step_shows_the_scores_of_the_tree_after_it(wine: Any) -> None:
     model, _, _ = wine
     app = open_page(STEP_PAGE, step="0")
