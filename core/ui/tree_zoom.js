@@ -83,7 +83,7 @@ function readableOnScreen(state) {
   zoom.pan(x, y, { animate: false, force: true });
 }
 
-function screenBar(state, press) {
+function screenBar(press) {
   const bar = document.createElement("div");
   bar.className = "arboretum-screen-bar panzoom-exclude";
   bar.setAttribute("role", "toolbar");
@@ -106,10 +106,11 @@ function screenBar(state, press) {
 function onScreenChange(state, press) {
   if (!state.frame) return;
   if (document.fullscreenElement === state.frame) {
-    if (!state.bar) state.bar = state.frame.appendChild(screenBar(state, press));
+    if (!state.bar) state.bar = state.frame.appendChild(screenBar(press));
     requestAnimationFrame(() => {
-      if (state.zoom) readableOnScreen(state);
-      state.frame.focus({ preventScroll: true });
+      if (!state.zoom) return; // a new tree arrived meanwhile
+      readableOnScreen(state);
+      state.frame.focus({ preventScroll: true }); // the keys + − 0, arrows and Escape work
     });
   } else if (state.bar) {
     state.bar.remove();
