@@ -12,8 +12,9 @@ VIEWS = (single_tree.TREE, single_tree.MAP, single_tree.WHAT_IF)
 
 controls = ui.start(SINGLE_TREE)
 with st.sidebar:
-    shape = ui.tree_controls(controls, "Grow one tree")
+    # The lessons first, where the eye goes: under the page list, above the settings.
     lesson = views.chosen(VIEWS, controls.view(views.offered(VIEWS)))
+    shape = ui.tree_controls(controls, "Grow one tree")
 view = ui.view(controls.settings)
 
 st.title("Single tree")

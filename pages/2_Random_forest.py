@@ -12,6 +12,8 @@ VIEWS = (forest.FOREST, forest.VARIANCE)
 
 controls = ui.start(RANDOM_FOREST)
 with st.sidebar:
+    # The lessons first, where the eye goes: under the page list, above the settings.
+    lesson = views.chosen(VIEWS, controls.view(views.offered(VIEWS)))
     st.header("Grow a forest")
     shape = controls.dataset()
     controls.show("n_estimators")
@@ -24,7 +26,6 @@ with st.sidebar:
         controls.show("fit")
     controls.show("seed")
     controls.show("test_size")
-    lesson = views.chosen(VIEWS, controls.view(views.offered(VIEWS)))
 view = ui.view(controls.settings)
 
 st.title("Random forest")

@@ -12,6 +12,8 @@ VIEWS = (criteria.CRITERIA_VIEW, criteria.MATTERS, criteria.MAPS)
 
 controls = ui.start(GINI_VS_ENTROPY)
 with st.sidebar:
+    # The lessons first, where the eye goes: under the page list, above the settings.
+    lesson = views.chosen(VIEWS, controls.view(views.offered(VIEWS)))
     st.header("Two criteria, same data")
     shape = controls.dataset()
     controls.show("max_depth")
@@ -20,7 +22,6 @@ with st.sidebar:
     controls.show("fit")
     controls.show("seed")
     controls.show("test_size")
-    lesson = views.chosen(VIEWS, controls.view(views.offered(VIEWS)))
 st.title("Gini vs entropy")
 criteria.CRITERIA_VIEW.show(controls, shape, lesson)
 views.explain(criteria.CRITERIA_VIEW, lesson)

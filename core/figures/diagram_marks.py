@@ -90,8 +90,12 @@ def missing_sides(tree: FittedTree, X_train: ArrayLike | None, n_nodes: int) -> 
 
 
 def shown_nodes(arrays: Any, max_depth: int | None, unfold: Collection[int]) -> np.ndarray:
-    """Which nodes are drawn: down to ``max_depth``, and each unfolded node with its children
-    and its path up to the root, so that it hangs from the drawn tree."""
+    """Which nodes are drawn: down to ``max_depth``, each unfolded node with its children
+    and its path up to the root, so that it hangs from the drawn tree, and every leaf whose
+    parent is drawn.
+
+    A folded box stands for a subtree in one box; a single leaf already is one box, and the
+    leaf says what it predicts where the box would only say "1 leaf": leaves never fold."""
     left = np.asarray(arrays.children_left)
     right = np.asarray(arrays.children_right)
     n_nodes = len(left)
@@ -110,4 +114,6 @@ def shown_nodes(arrays: Any, max_depth: int | None, unfold: Collection[int]) -> 
         while node >= 0:  # the path up to the root
             shown[node] = True
             node = int(parent[node])
+    has_parent = parent >= 0
+    shown[has_parent] |= (left[has_parent] < 0) & shown[parent[has_parent]]
     return shown

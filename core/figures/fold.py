@@ -9,7 +9,8 @@ drawing shows as
 so its smallest text, ``SMALLEST_TEXT_PT`` points, shows at ``SMALLEST_TEXT_PT * s`` pixels.
 A deeper tree is a wider and taller drawing and so smaller text: :func:`fold_depth` finds the
 deepest level whose drawing keeps the text at ``MIN_TEXT_PX`` or more; the levels below fold
-into dashed "+ n more nodes" boxes, and the whole tree is one click (and a zoom) away.
+into grey "+ n more nodes" boxes (a leaf never does: it is one box already), and the whole
+tree is one click (and a zoom) away.
 """
 
 from __future__ import annotations

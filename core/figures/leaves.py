@@ -179,7 +179,8 @@ def compute_leaves(
 
 
 def _labels(leaves: Leaves) -> list[str]:
-    return [f"leaf {int(leaves.nodes[i])}" for i in leaves.shown]
+    # Named as the tree diagram numbers its nodes ("node 4"), so a bar is found on the tree.
+    return [f"node {int(leaves.nodes[i])}" for i in leaves.shown]
 
 
 def _class_traces(leaves: Leaves, class_names: Sequence[str]) -> list[dict[str, Any]]:

@@ -2,7 +2,8 @@
 
 Nodes are HTML-like labels (tables) so a class bar can sit inside a node. Split nodes have
 rounded corners; leaves have square corners, a heavier border and a bold ``predict`` line;
-hidden subtrees are dashed markers that say how much they hide. Every edge is labelled.
+hidden subtrees are grey stacked boxes that say how much they hide (dashes are kept for the
+nodes a page highlights). Every edge is labelled.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from core.figures.palette import (
     BACKGROUND,
     EDGE_COLOR,
     FONT_COLOR,
+    GRID_COLOR,
     LINE_COLORS,
     MUTED_COLOR,
     class_color,
@@ -41,6 +43,7 @@ EdgeLabels = Literal["truefalse", "inequality"]
 FONT = "Helvetica,Arial,sans-serif"
 MAX_EDGE_WIDTH = 8.0  # penwidth of an edge carrying every sample
 SELECTED_COLOR = LINE_COLORS[0]  # the double border of the selected node
+FOLDED_FILL = GRID_COLOR  # the grey of a folded box ("+ n more nodes")
 
 
 def _node_statement(
@@ -86,9 +89,11 @@ def _collapsed_statement(marker: CollapsedSubtree, detail: Detail) -> str:
     label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
     color = FONT_COLOR if marker.on_path else EDGE_COLOR
     width = 3.0 if marker.on_path else 1.0
+    # A grey stack, solid-edged: dashes mark a page's highlighted nodes (a step's newest
+    # split), and a folded box must not read as one.
     return (
-        f'c{marker.root} [label={label}, style="dashed,rounded,filled", '
-        f'fillcolor="{BACKGROUND}", color="{color}", penwidth={format_number(width, 1)}];'
+        f'c{marker.root} [label={label}, shape=box3d, style="filled", '
+        f'fillcolor="{FOLDED_FILL}", color="{color}", penwidth={format_number(width, 1)}];'
     )
 
 

@@ -57,10 +57,10 @@ def diagram(
     **Readable** (the default) draws as many levels as keep the smallest text at 10 px or more
     in a column beside the boundary on a 1280x720 projector (:func:`~core.figures.fold.
     fold_depth` on an estimate of the layout, checked on Graphviz's own when it is there);
-    deeper levels fold into dashed "+ n more nodes" boxes. **Whole tree** draws every level,
-    fitted into a box 70% of the window tall. Both zoom and pan. Full node details while the
-    tree has at most ``detailed_up_to`` leaves, unless rules and class bars alone show more
-    levels; only those beyond. ``node_numbers`` and ``selected`` go to
+    deeper levels fold into grey "+ n more nodes" boxes (leaves never do). **Whole tree**
+    draws every level, fitted into a box 70% of the window tall. Both zoom and pan. Full node
+    details while the tree has at most ``detailed_up_to`` leaves, unless rules and class bars
+    alone show more levels; only those beyond. ``node_numbers`` and ``selected`` go to
     :func:`~core.figures.to_dot`; ``unfold`` (node ids shown at any depth, with their path and
     children; the selected node always) to :func:`~core.figures.build_tree_diagram`.
     Returns the diagram and the SVG shown (None when the browser drew it).
@@ -96,8 +96,8 @@ def diagram(
         levels = max(node.depth for node in drawn.nodes) + 1
         st.caption(
             f"The first {levels} of the tree's {deepest + 1} levels, as large as a class can "
-            "read them; dashed boxes hold the rest. Choose **Whole tree** to see every level, "
-            "then zoom in on any part."
+            "read them; the grey stacked boxes hold the rest. Choose **Whole tree** to see "
+            "every level, then zoom in on any part."
         )
     return drawn, shown
 

@@ -31,11 +31,11 @@ def test_the_step_page_has_every_single_tree_setting() -> None:
     assert GROW_STEP_BY_STEP.settings is GrowStepSettings
 
 
-def test_an_empty_link_opens_wine_at_the_whole_tree() -> None:
+def test_an_empty_link_opens_wine_at_the_first_split() -> None:
     settings, notices = parse(GrowStepSettings, {}, CATALOGUE)
     assert notices == []
     assert (settings.dataset, settings.x, settings.y) == ("wine", 6, 12)  # wine's own pair
-    assert (settings.step, settings.node, settings.max_depth) == (None, 0, 4)
+    assert (settings.step, settings.node, settings.max_depth) == (1, 0, 4)
     # Other pages keep the catalogue's first dataset.
     assert parse(SingleTreeSettings, {}, CATALOGUE)[0].dataset == "iris"
 
@@ -44,15 +44,17 @@ def test_a_step_and_a_node_are_read_and_written() -> None:
     settings, notices = parse(GrowStepSettings, {"step": "5", "node": "7"}, CATALOGUE)
     assert (settings.step, settings.node, notices) == (5, 7, [])
     assert to_query(settings, full=True)["step"] == "5"
-    assert to_query(GrowStepSettings(), full=True)["step"] == "none"
+    assert to_query(GrowStepSettings(), full=True)["step"] == "1"
+    assert to_query(GrowStepSettings(step=None), full=True)["step"] == "none"
+    assert parse(GrowStepSettings, {"step": "none"}, CATALOGUE)[0].step is None
 
 
 @pytest.mark.parametrize("raw", ["-1", "abc", "1e9", "<b>", "99999999"])
-def test_a_hostile_step_falls_back_to_the_whole_tree_with_a_notice(raw: str) -> None:
+def test_a_hostile_step_falls_back_to_the_first_split_with_a_notice(raw: str) -> None:
     settings, notices = parse(GrowStepSettings, {"step": raw}, CATALOGUE)
-    assert settings.step is None
+    assert settings.step == 1
     (notice,) = notices
-    assert notice.startswith("step: ") and notice.endswith("using none.")
+    assert notice.startswith("step: ") and notice.endswith("using 1.")
     assert "<" not in notice
 
 

@@ -233,3 +233,31 @@ def test_dots_text_size_stays_within_the_estimates_error(loader: object) -> None
                     guess = estimated_size(diagram, detail=detail, node_numbers=shown)  # type: ignore[arg-type]
                     ratios.append(real / text_px(guess, PROJECTOR_COLUMN))
     assert low <= min(ratios) and max(ratios) <= high, (min(ratios), max(ratios))
+
+
+@pytest.mark.parametrize("cap", [0, 1, 2, 3])
+@pytest.mark.parametrize("load", [load_iris, load_wine])
+def test_a_single_leaf_never_folds_into_a_box(cap: int, load: object) -> None:
+    # A box for one leaf saves no room and hides what the leaf predicts.
+    data = load()  # type: ignore[operator]
+    model = DecisionTreeClassifier(random_state=0).fit(data.data, data.target)
+    left = model.tree_.children_left
+    diagram = build_tree_diagram(model, max_depth=cap)
+    assert all(left[marker.root] >= 0 for marker in diagram.collapsed)
+    assert all(marker.hidden_nodes > 1 for marker in diagram.collapsed)
+    assert "+ 1 more node" not in to_dot(diagram)
+    # Below the cap, only leaves hanging from a drawn split are drawn.
+    for node in diagram.nodes:
+        if node.depth > cap:
+            assert node.is_leaf and node.depth == cap + 1
+
+
+def test_a_folded_box_is_not_dashed_like_a_highlighted_node() -> None:
+    iris = load_iris()
+    model = DecisionTreeClassifier(random_state=0).fit(iris.data, iris.target)
+    dot = to_dot(build_tree_diagram(model, max_depth=1, highlight=[0]))
+    folded = [line for line in dot.splitlines() if line.startswith("c")]
+    highlighted = next(line for line in dot.splitlines() if line.startswith("n0 ["))
+    assert folded, "this drawing folds"
+    assert "dashed" in highlighted
+    assert all("dashed" not in line for line in folded)

@@ -122,7 +122,7 @@ def test_the_class_figure_stacks_one_bar_per_leaf_in_the_class_colours(iris: Any
     assert figure.layout.legend.traceorder == "normal"  # classes in their own order
     assert [trace.name for trace in figure.data] == ["setosa", "versicolor", "virginica"]
     assert [trace.marker.color for trace in figure.data] == [class_color(c) for c in range(3)]
-    labels = [f"leaf {node}" for node in leaves.nodes]
+    labels = [f"node {node}" for node in leaves.nodes]  # as the diagram numbers them
     for c, trace in enumerate(figure.data):
         assert list(trace.x) == labels
         np.testing.assert_array_equal(trace.y, leaves.counts[:, c])
@@ -138,5 +138,5 @@ def test_the_regression_figure_marks_each_leafs_mean() -> None:
     box, means = figure.data
     assert box.type == "box" and len(box.y) == 120
     np.testing.assert_allclose(means.y, [t.mean() for t in leaves.targets])
-    assert list(means.x) == [f"leaf {node}" for node in leaves.nodes]
+    assert list(means.x) == [f"node {node}" for node in leaves.nodes]
     assert figure.layout.yaxis.title.text == "y"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
-from page_helpers import SINGLE_TREE, assert_healthy, chart_spec, open_page, query_of, values
+from page_helpers import SINGLE_TREE, assert_healthy, chart_spec, open_page, query_of, svg, values
 
 from core.data.catalogue import load_dataset
 
@@ -66,3 +67,16 @@ def test_a_deep_tree_shows_its_forty_largest_leaves_and_says_so() -> None:
     spec = chart_spec(app, "leaves-chart")
     assert all(len(trace["x"]) == 40 for trace in spec["data"])
     assert spec["layout"]["title"]["text"] == f"The 40 largest of {n_leaves} leaves"
+
+
+def test_each_leaf_is_named_by_a_number_the_diagram_shows() -> None:
+    # "node 4" in the chart is "node 4" on the tree: a student finds the leaf it names.
+    closed = open_page(SINGLE_TREE)
+    assert "node 0" not in svg(closed), "numbers only once asked"
+    app = opened()
+    drawing = svg(app)
+    bars = [trace for trace in chart_spec(app, "leaves-chart")["data"] if trace["type"] == "bar"]
+    for name in bars[0]["x"]:
+        assert name.startswith("node ")
+        assert re.search(rf">{name}<", drawing), f"{name} is not on the diagram"
+    assert any("named by its node number" in c.value for c in app.caption)

@@ -235,7 +235,7 @@ def test_gini_page_only_offers_classification_datasets():
 
 
 def fold_note(app):
-    return [c.value for c in app.caption if "dashed boxes hold the rest" in c.value]
+    return [c.value for c in app.caption if "grey stacked boxes hold the rest" in c.value]
 
 
 def test_random_forest_says_levels_are_folded_only_when_they_are():

@@ -51,7 +51,7 @@ def test_single_tree_traces_the_chosen_sample():
     app.selectbox(key="sample").set_value(other).run()
 
     # Its leaf is on the fourth level, which the readable view folds: the path runs into the
-    # dashed box, and the whole tree shows the leaf.
+    # grey folded box, and the whole tree shows the leaf.
     assert "sample continues here" in svg(app)
     app.segmented_control(key="tree-diagram-size").set_value("whole").run()
     assert f"test sample #{other} lands here" in svg(app)

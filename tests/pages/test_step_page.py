@@ -98,6 +98,29 @@ def test_a_link_opens_at_its_step_and_next_grows_one_split(wine: Any) -> None:
     assert app.button(key="step-next").disabled and app.button(key="step-end").disabled
 
 
+def test_a_link_without_a_step_opens_at_the_first_split(wine: Any) -> None:
+    # The sidebar's link names no step: the page starts growing, not at the finished tree.
+    model, _, _ = wine
+    n_steps = len(growth_steps(model.tree_))
+    app = open_page(STEP_PAGE)
+    assert_healthy(app)
+    assert not app.warning
+    assert metric(app, "Splits made") == f"1 of {n_steps}"
+    assert (drawn_nodes(app), metric(app, "Leaves")) == (3, "2")
+    whole = open_page(STEP_PAGE, step="none")  # a link to the finished tree still opens it
+    assert metric(whole, "Splits made") == f"{n_steps} of {n_steps}"
+
+
+@pytest.mark.parametrize("step", ["3", "5", "7"])
+def test_the_readable_tree_never_folds_a_single_leaf(step: str) -> None:
+    # A step's new leaves are its point: none hides in a "+ 1 more node (1 leaf)" box.
+    app = open_page(STEP_PAGE, step=step)
+    assert_healthy(app)
+    assert "1 more node" not in svg(app)
+    single = open_page(SINGLE_TREE, dataset="wine")  # the same tree, finished
+    assert "1 more node" not in svg(single)
+
+
 def test_each_step_shows_the_scores_of_the_tree_after_it(wine: Any) -> None:
     model, _, _ = wine
     app = open_page(STEP_PAGE, step="0")
@@ -147,7 +170,7 @@ def test_a_hostile_step_gives_a_notice_not_a_traceback(raw: str) -> None:
     assert_healthy(app)
     (notice,) = warnings(app)
     assert "step" in notice and "node" in notice and "<script" not in notice
-    assert query_of(app)["step"] == "none"
+    assert query_of(app)["step"] == "1"  # the default: the first split
 
 
 def test_a_stale_step_after_a_smaller_tree_stays_in_range() -> None:

@@ -222,7 +222,9 @@ TABLE: tuple[Setting, ...] = (
         label="Edited values", reads="view",
         help="The traced test sample's values changed in the what-if view, by feature number.",
     ),
-    Setting("step", _on(None, STEP), "int", 0, STEP_LIMIT, none="the whole tree", reads="view"),
+    # A visit starts at the first split, so that the page grows the tree as its title says;
+    # the whole tree is a link away (step=none) and one click (Grow to the end).
+    Setting("step", _on(1, STEP), "int", 0, STEP_LIMIT, none="the whole tree", reads="view"),
     Setting("node", _on(0, STEP), "int", 0, NODE_LIMIT, label="Node", reads="view"),
 )
 # fmt: on

@@ -112,7 +112,9 @@ def diagram(
         unfold=() if prefix.newest is None else (prefix.newest,),
     )
     st.caption(
-        "The dashed box is the newest split. Nodes keep the numbers of the finished tree; "
+        "The box with a thick dashed border is the newest split; a grey stacked box, where "
+        "there is one, holds levels folded to keep the text readable. Nodes keep the numbers "
+        "of the finished tree; "
         f"node {node}, asked about below, has a double blue border"
         + ("." if grown_id >= 0 else f", once it grows: at step {k} it is not there yet.")
     )

@@ -35,10 +35,15 @@ def tree_with_why(
     test_on_tree: bool,
 ) -> None:
     """The tree's diagram in ``tree_column`` with its leaves below, and "why this split?"
-    under the page's columns: an opened node is numbered and outlined on the diagram."""
+    under the page's columns: an opened node is numbered and outlined on the diagram.
+
+    While "why this split?" or the leaves are open, every node shows its number: both name
+    nodes by it, and a name the diagram does not show would send a student nowhere.
+    """
     tree_column.subheader("The tree")
     why = WHY_SPLIT.box()
     node: int | None = WHY_SPLIT.fill(why, model, view)
+    numbered = bool(why.open) or LEAVES.is_open()
 
     with tree_column, ui.guard("the tree diagram"):
         ui.diagram(
@@ -48,11 +53,13 @@ def tree_with_why(
             name=f"arboretum-tree-{settings.dataset}",
             sample=sample,
             test_on_tree=test_on_tree,
-            node_numbers=range(model.tree_.node_count) if why.open else None,
+            node_numbers=range(model.tree_.node_count) if numbered else None,
             selected=node,
         )
         if why.open:
             st.caption(f"Node {node} has a double blue border; every node shows its number.")
+        elif numbered:
+            st.caption("Every node shows its number, the name its leaf has in the chart below.")
     with tree_column:
         LEAVES.draw(view, model)
 
@@ -80,11 +87,13 @@ def leaves(view: ModelView, model: Any) -> None:
         )
         ui.chart(figure, key="leaves-chart")
         st.caption(
-            "One bar per leaf, left to right as in the tree: the training samples that end "
-            "there, by class. The leaf predicts the class with the most."
+            "One bar per leaf, left to right as in the tree and named by its node number on "
+            "it: the training samples that end there, by class. The leaf predicts the class "
+            "with the most."
             if view.classify
-            else "One column per leaf, left to right as in the tree: the training targets "
-            "that end there. The diamond, their mean, is what the leaf predicts."
+            else "One column per leaf, left to right as in the tree and named by its node "
+            "number on it: the training targets that end there. The diamond, their mean, is "
+            "what the leaf predicts."
         )
 
 
