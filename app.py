@@ -21,12 +21,6 @@ st.markdown(
     "is; see where they lead to different trees."
 )
 
-st.subheader("Pages")
-with st.container(key="page-links", horizontal=True):
-    for page in PAGES:
-        if page.settings is not None:
-            st.page_link(page.path, label=page.title, icon=page.icon)
-
 
 st.subheader("Lessons to run")
 st.caption(
@@ -36,6 +30,12 @@ st.caption(
 )
 ui.lesson_cards()
 ui.own_lessons()
+
+st.subheader("Pages")
+with st.container(key="page-links", horizontal=True):
+    for page in PAGES:
+        if page.settings is not None:
+            st.page_link(page.path, label=page.title, icon=page.icon)
 
 st.subheader("Ready-made classroom links")
 st.caption("Each link opens a page in an exact state. Put one on the projector, then ask why.")

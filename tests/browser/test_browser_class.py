@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 from browser_helpers import VIEWPORT, AppPage, tab
 
+from core.app.settings import GrowStepSettings
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
 from deploy.haproxy import haproxy_binary
 from deploy.process import LiveServer
@@ -65,6 +66,7 @@ RUN_TIMEOUT_MS = 60_000
 ARTIFACT = Path(__file__).resolve().parents[1] / "artifacts" / "class" / "follow.json"
 
 SINGLE_TREE = "Single tree"
+STEP_DEFAULT = GrowStepSettings.entries["step"].defaults[GrowStepSettings.key]
 STEP_PAGE = "Grow it step by step"
 
 # A watcher per page: ``window.__watch(name, predicate)`` checks ``predicate()`` every 20 ms
@@ -246,7 +248,9 @@ def depth_is(depth: int) -> str:
 
 def step_is(step: int) -> str:
     shown = f"(thumb('step') || '').startsWith('{step} of ')"
-    return f"title() === '{STEP_PAGE}' && param('step') === '{step}' && {shown}"
+    # A link leaves out the page's default, and the step page opens at its first split.
+    linked = f"param('step') === {json.dumps(None if step == STEP_DEFAULT else str(step))}"
+    return f"title() === '{STEP_PAGE}' && {linked} && {shown}"
 
 
 def open_seat(browser: Any, cluster: Cluster, role: str, url: str) -> Seat:

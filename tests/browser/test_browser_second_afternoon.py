@@ -180,7 +180,7 @@ LESSONS = [
     (SINGLE_TREE, ".st-key-view button"),
     (RANDOM_FOREST, ".st-key-view button"),
     (GINI_VS_ENTROPY, ".st-key-view button"),
-    (HOME, '.st-key-classroom-links [data-testid="stPageLink"] a'),
+    (HOME, ".st-key-lesson-cards button"),
 ]
 
 
