@@ -84,11 +84,13 @@ typecheck: setup
 	$(BIN)/mypy
 
 # The tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this one process).
-# Each file's tests stay on one worker (--dist loadfile), so a module's own server starts once;
-# a worker starts the session's Chromium, Streamlit and Redis only when its files ask for them.
-# Every worker picks its own free ports and writes under its own temporary folder.
+# Each file's tests stay on one worker, so a module's own server starts once, unless the file
+# is marked `spread`; the browser files go first, the quick ones fill in at the end (conftest.py
+# groups and orders them, --dist loadgroup follows that order). A worker starts the session's
+# Chromium, Streamlit and Redis only when its tests ask for them. Every worker picks its own
+# free ports and writes under its own temporary folder.
 PYTEST_WORKERS ?= auto
-XDIST := -n $(PYTEST_WORKERS) --dist loadfile
+XDIST := -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 pytest: setup
 	$(BIN)/python -m pytest $(XDIST)
