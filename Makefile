@@ -34,7 +34,11 @@ dev: export MALLOC_ARENA_MAX ?= 2
 dev: setup system-graphviz
 	$(BIN)/streamlit run serve.py --server.headless true --server.port $(PORT) --browser.gatherUsageStats false --server.fileWatcherType auto --server.runOnSave true
 
-test: setup system-graphviz system-browser system-haproxy system-redis lint typecheck pytest floors
+# The set-up steps, each about one core's work, run side by side (the engine's compilation,
+# ruff, mypy, the floors' venv); then the tests take every core, then the floors.
+test: system-graphviz system-browser system-haproxy system-redis
+	$(MAKE) --no-print-directory -j4 --output-sync=target setup lint typecheck $(FLOORS_STAMP)
+	$(MAKE) --no-print-directory pytest floors
 
 # numba compiles the engine's loops once and keeps them (core/engine/__pycache__); later
 # processes load them in a fraction of a second, so no visitor waits for the compiler.
@@ -76,19 +80,22 @@ replicas: setup system-graphviz system-haproxy system-redis
 sizes: setup
 	$(BIN)/python -m tests.structure.sizes
 
-lint: setup
+# Lint and types read the source only: they need the venv, not the compiled engine.
+lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: setup
+typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this one process).
-# Each file's tests stay on one worker (--dist loadfile), so a module's own server starts once;
-# a worker starts the session's Chromium, Streamlit and Redis only when its files ask for them.
-# Every worker picks its own free ports and writes under its own temporary folder.
+# Each file's tests stay on one worker, so a module's own server starts once, unless the file
+# is marked `spread`; the browser files go first, the quick ones fill in at the end (conftest.py
+# groups and orders them, --dist loadgroup follows that order). A worker starts the session's
+# Chromium, Streamlit and Redis only when its tests ask for them. Every worker picks its own
+# free ports and writes under its own temporary folder.
 PYTEST_WORKERS ?= auto
-XDIST := -n $(PYTEST_WORKERS) --dist loadfile
+XDIST := -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 pytest: setup
 	$(BIN)/python -m pytest $(XDIST)
@@ -96,7 +103,7 @@ pytest: setup
 # What `make check` leaves to `make test`: the browser tests, every test that starts a server
 # (marked `live` by conftest.py), and tests/deploy/, which needs HAProxy. Any new test folder
 # is in both.
-check: lint typecheck
+check: setup lint typecheck
 	$(BIN)/python -m pytest $(XDIST) -m "not browser and not live" --ignore=tests/browser --ignore=tests/deploy
 
 # The dependency floors in pyproject.toml are claims; this proves them. It installs exactly

@@ -48,16 +48,56 @@ LIVE_FIXTURES = frozenset(
 )
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``live`` every test whose fixtures start a server.
+    """Mark ``live`` every test whose fixtures start a server; group and order them for workers.
 
-    Read from the fixtures rather than written in each file, so a new test that starts a server
-    through one is marked too, and ``make check`` (``-m "not browser and not live"``) stays quick
-    without anyone remembering the mark.
+    The mark is read from the fixtures rather than written in each file, so a new test that
+    starts a server through one is marked too, and ``make check`` (``-m "not browser and not
+    live"``) stays quick without anyone remembering the mark.
+
+    Then the tests are laid out for pytest-xdist's ``--dist loadgroup`` (``make pytest``), which
+    hands each worker one group at a time: see :func:`_group_by_file` and :func:`_slow_first`.
+    This runs before xdist reads the groups (``tryfirst``).
     """
     for item in items:
         if LIVE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.live)
+    _group_by_file(items)
+    items[:] = _slow_first(items)
+
+
+def _group_by_file(items: list[pytest.Item]) -> None:
+    """Keep each file's tests on one worker, unless the file is marked ``spread``.
+
+    A file's module-scoped fixtures (a server of its own, a prepared model) then start once. A
+    ``spread`` file's tests share none, so each goes to whichever worker is free: a long file of
+    browser tests no longer keeps one worker busy while the other has nothing left to do.
+    """
+    for item in items:
+        if item.get_closest_marker("spread") or item.get_closest_marker("xdist_group"):
+            continue
+        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+def _slow_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The files of browser tests first, then those that start a server, then the rest.
+
+    A worker takes the next group when it is free, so the long groups go first and the many
+    quick ones fill in at the end, and both workers finish at about the same time. Whole files
+    move, keeping their order inside, so a module-scoped fixture still starts once.
+    """
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("browser"):
+            return 0
+        return 1 if item.get_closest_marker("live") else 2
+
+    ranks: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        ranks[path] = min(ranks.get(path, 2), rank(item))
+    return sorted(items, key=lambda item: ranks[item.nodeid.split("::", 1)[0]])
 
 
 @pytest.fixture(scope="session")

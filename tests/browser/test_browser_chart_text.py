@@ -43,7 +43,7 @@ from core.app.lessons import ARTICLES, LESSONS, Lesson, classroom_links
 from core.app.settings import default_catalogue, to_query
 from deploy.process import LiveServer
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.spread]
 
 #: The smallest text a class reads on a 1280x720 projector (issue 24), in CSS pixels.
 MIN_TEXT_PX = 11.0

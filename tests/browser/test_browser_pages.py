@@ -25,7 +25,7 @@ from browser_helpers import (
 from core.app.lessons import LESSONS
 from core.data.catalogue import list_datasets
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.spread]
 
 TITLES = {info.name: info.title for info in list_datasets()}
 
