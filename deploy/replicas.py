@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
 
+from core.classroom.limits import TRUSTED_PROXIES_VARIABLE
 from deploy.haproxy import (
     DEFAULT_PORT,
     check_config,
@@ -326,7 +327,11 @@ class Cluster:
                     f"http://127.0.0.1:{replica_port}",
                     log_dir / f"{backend.name}.log",
                     name=backend.name,
-                    env={**store, HEALTH_PORT_VARIABLE: str(backend.health_port)},
+                    env={
+                        **store,
+                        HEALTH_PORT_VARIABLE: str(backend.health_port),
+                        TRUSTED_PROXIES_VARIABLE: "1",  # HAProxy's X-Forwarded-For
+                    },
                 )
                 cluster.replicas.append(
                     Replica(backend.name, replica_port, process, backend.health_port)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from core.classroom.limits import TRUSTED_PROXIES_VARIABLE
 from core.classroom.store import REDIS_URL_VARIABLE
 from deploy.haproxy import CONTAINER_HEALTH_PORT, CONTAINER_PORT, compose_config
 from deploy.replicas import DEFAULT_REPLICAS, replica_command
@@ -456,3 +457,17 @@ def test_make_replicas_starts_one_replica_per_core_by_default() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^REPLICAS \?= \$\(shell nproc", makefile, flags=re.MULTILINE)
     assert (os.cpu_count() or 2) == DEFAULT_REPLICAS
+
+
+def test_every_balancer_names_its_clients_and_the_replicas_trust_that_one_entry() -> None:
+    # Wrong class codes are counted per client address; behind a balancer that does not say
+    # who the client is, every student would be one address and share one allowance.
+    assert "option forwardfor" in compose_config(3)
+    assert "option forwardfor" in (ROOT / "deploy" / "haproxy.cfg.in").read_text()
+    for name, service in compose()["services"].items():
+        if name not in ("haproxy", "redis"):
+            assert service["environment"][TRUSTED_PROXIES_VARIABLE] == "1", name
+    spec = kubernetes()["Deployment"]["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    env = {item["name"]: item["value"] for item in container["env"]}
+    assert env[TRUSTED_PROXIES_VARIABLE] == "1"
