@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import sklearn
 from conftest import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
@@ -31,6 +32,14 @@ from core.data.datasets import Split, train_test_split
 from core.figures.node_label import format_number
 
 DATASETS = [info.name for info in list_datasets()]
+# The float32 semantics followed are scikit-learn 1.9's. Older releases differ where these
+# tests look: 1.6 (the floor) splits values one float32 step apart that 1.9 holds as one, and
+# its decision_path routes a missing value otherwise than its own apply. Compare with 1.9+.
+SKLEARN_19 = tuple(int(p) for p in sklearn.__version__.split(".")[:2]) >= (1, 9)
+versus_sklearn_19 = pytest.mark.skipif(
+    not SKLEARN_19,
+    reason=f"float32 semantics are compared with scikit-learn >= 1.9, not {sklearn.__version__}",
+)
 # Where splits tie exactly, scikit-learn picks one by its random feature order: none of 50
 # seeds grows our tree on these two (see test_oracle.py), so only the walk is compared there.
 TIED = {"breast_cancer", "penguins"}
@@ -121,6 +130,7 @@ def probe_rows(name: str) -> np.ndarray:
     )
 
 
+@versus_sklearn_19
 @pytest.mark.parametrize("name", DATASETS)
 def test_our_tree_walked_by_sklearn_sends_every_row_where_ours_does(name: str) -> None:
     model, X = ours(name), probe_rows(name)
@@ -130,6 +140,7 @@ def test_our_tree_walked_by_sklearn_sends_every_row_where_ours_does(name: str) -
     assert_array_equal(model.decision_path(X).toarray(), walk.decision_path(X32).toarray())
 
 
+@versus_sklearn_19
 @pytest.mark.parametrize("name", DATASETS)
 def test_where_sklearn_grows_our_tree_every_prediction_is_the_same(name: str) -> None:
     theirs = sklearns_same_tree(name)
@@ -172,6 +183,7 @@ def test_the_iris_flower_on_the_printed_threshold_goes_right_as_in_sklearn() -> 
     assert_array_equal(model.predict([[1.7], [1.6999999]]), [1, 0])
 
 
+@versus_sklearn_19
 @pytest.mark.parametrize("value", [1.0, 0.75])
 def test_values_one_or_two_float32_steps_apart_are_one_value_as_in_sklearn(value: float) -> None:
     # scikit-learn adds its 1e-7 tolerance to a float32 in float32: near 1.0 one step (1.2e-7)
