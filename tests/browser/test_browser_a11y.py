@@ -48,6 +48,11 @@ CASES: list[tuple[str, tuple[str, ...]]] = [
     (f"{RANDOM_FOREST.path}?view=variance", ("h1", _chart("variance-trees"))),
     (f"{GINI_VS_ENTROPY.path}?view=criterion-matters", ("h1", _chart("criterion-seeds"))),
     (f"{GINI_VS_ENTROPY.path}?view=map", ("h1", _chart("gve-map-difference"))),
+    # A lesson's screen: its words, question and controls above the page.
+    (
+        f"{SINGLE_TREE.path}?dataset=sine&max_depth=1&lesson=how-a-tree-grows&screen=1",
+        ("h1", ".st-key-lesson-bar"),
+    ),
 ]
 
 
