@@ -89,13 +89,14 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this one process).
-# Each file's tests stay on one worker, so a module's own server starts once, unless the file
-# is marked `spread`; the browser files go first, the quick ones fill in at the end (conftest.py
-# groups and orders them, --dist loadgroup follows that order). A worker starts the session's
+# Each file's tests stay on one worker (--dist loadfile), so a module's own server starts once
+# and a file whose tests build on one another runs them in order; the browser files go first
+# (conftest.py orders them). The per-file groups conftest.py marks for --dist loadgroup did not
+# reach pytest-xdist (one file's tests ran on both workers), so loadfile it is. A worker starts the session's
 # Chromium, Streamlit and Redis only when its tests ask for them. Every worker picks its own
 # free ports and writes under its own temporary folder.
 PYTEST_WORKERS ?= auto
-XDIST := -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+XDIST := -n $(PYTEST_WORKERS) --dist loadfile
 
 pytest: setup
 	$(BIN)/python -m pytest $(XDIST)
