@@ -70,7 +70,9 @@ LEFT_AND_BACK = """() => {
   const left = states.findIndex((s) => s[1] !== "CONNECTED");
   return left >= 0 && states.slice(left).some((s) => s[1] === "CONNECTED");
 }"""
-RAN_SINCE = "(since) => window.__states.some((s) => s[0] >= since && s[2] === 'running')"
+# The address differs from ``before``: a run has ended since the slider moved (a run writes
+# every setting there as it ends; one equal to its default is left out).
+ADDRESS_MOVED = "(before) => window.location.search !== before"
 
 
 @dataclass(frozen=True)
@@ -127,11 +129,28 @@ def replica_of(context: Any) -> str:
     return values[-1] if values else ""
 
 
-def nudge_and_wait(app: AppPage, key: str) -> None:
-    """Move a slider one step and wait until the run it started is over."""
-    since = app.page.evaluate("() => Date.now()")
+def nudge_and_wait(app: AppPage, key: str, launched: Launched) -> None:
+    """Move a slider one step and wait until the run it started has written the address.
+
+    A run writes every setting to the address as it ends, so a changed address says the run
+    happened however quickly it went: the script state can go from running back to idle
+    between two observations of a starved page, and a wait for "running" then never ends.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    before, address = app.slider_value(key), app.page.evaluate("() => window.location.search")
     app.nudge_slider(key)
-    app.page.wait_for_function(RAN_SINCE, arg=since, timeout=RUN_TIMEOUT_MS)
+    try:
+        app.page.wait_for_function(ADDRESS_MOVED, arg=address, timeout=RUN_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        states = app.page.evaluate("() => window.__states")
+        raise AssertionError(
+            f"{key} moved from {before} to {app.slider_value(key)}, but no run wrote it to "
+            f"the address {app.page.url} within {RUN_TIMEOUT_MS / 1000:.0f} s.\n"
+            f"Connection and script states seen: {states}\n"
+            f"HAProxy's log:\n{launched.haproxy_log()}\n"
+            f"The launcher's output:\n{launched.printed()[-4000:]}"
+        ) from None
     app.settle(READY, timeout=RUN_TIMEOUT_MS)
 
 
@@ -191,13 +210,13 @@ def run_scenario(
     moved_cookie_after = replica_of(moved_context)
 
     # The student on the live replica acts; then the moved student acts twice.
-    nudge_and_wait(staying, "max_depth")
+    nudge_and_wait(staying, "max_depth", launched)
     staying_after_action = View.of(staying)
     staying_states = [s[1] for s in staying.page.evaluate("() => window.__states")]
 
-    nudge_and_wait(moved, "max_depth")
+    nudge_and_wait(moved, "max_depth", launched)
     first_action_depth = moved.slider_value("max_depth")
-    nudge_and_wait(moved, "max_depth")
+    nudge_and_wait(moved, "max_depth", launched)
     second_action = View.of(moved)
 
     result = Failover(

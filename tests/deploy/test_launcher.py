@@ -299,17 +299,24 @@ def test_a_static_file_comes_from_haproxy_once_a_replica_has_sent_it(
     assert plain[1] is None and packed[1] == "gzip"
     assert gzip.decompress(packed[0]) == plain[0]
 
-    (port, pid) = launched.replicas["r1"]
-    os.kill(pid, signal.SIGKILL)  # no replica left to answer
-    deadline = time.monotonic() + 20
-    while not port_is_free(port) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    # No replica left to answer. Frozen, not killed: the launcher stops HAProxy as soon as
+    # every replica has exited, and a frozen one fails its health checks as a dead one does.
+    (_, pid) = launched.replicas["r1"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 60
+        while "r1 is DOWN" not in launched.haproxy_log() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "r1 is DOWN" in launched.haproxy_log(), launched.haproxy_log()
 
-    # The compressed form is kept for every browser, even though a client that refuses gzip
-    # asked first: its plain form was not kept, so it cannot be given to browsers instead.
-    assert fetch(fetched, browser) == packed, "the cached copy is the form the replica sent"
-    with pytest.raises((urllib.error.URLError, ConnectionError)):
-        fetch(fetched, refuses)
-    # A file no replica sent yet cannot come from the cache: with no replica, HAProxy fails it.
-    with pytest.raises((urllib.error.URLError, ConnectionError)):
-        urllib.request.urlopen(f"{launched.url}/{untouched}", timeout=30)
+        # The compressed form is kept for every browser, even though a client that refuses
+        # gzip asked first: its plain form was not kept, so it cannot be given to browsers.
+        assert fetch(fetched, browser) == packed, "the cached copy is the form the replica sent"
+        with pytest.raises((urllib.error.URLError, ConnectionError)):
+            fetch(fetched, refuses)
+        # A file no replica sent yet cannot come from the cache: with no replica, HAProxy
+        # fails it.
+        with pytest.raises((urllib.error.URLError, ConnectionError)):
+            urllib.request.urlopen(f"{launched.url}/{untouched}", timeout=30)
+    finally:
+        os.kill(pid, signal.SIGCONT)
