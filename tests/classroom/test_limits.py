@@ -8,28 +8,21 @@ import pytest
 from core.classroom import MISSES_PER_ADDRESS, SEATLESS_PER_CLASS, Limits
 from core.classroom.limits import TRUSTED_PROXIES_VARIABLE, WINDOW, client_address
 from core.classroom.store import MemoryStore
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 60 * 16_667 + 20.0  # 20 s into a window
-
-    def __call__(self) -> float:
-        return self.now
+from tests.hand_clock import HandClock
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock(60 * 16_667 + 20.0)  # 20 s into a window
 
 
 @pytest.fixture
-def limits(clock: Clock) -> Limits:
+def limits(clock: HandClock) -> Limits:
     return Limits(MemoryStore(clock=clock), clock=clock)
 
 
 def test_an_address_is_blocked_after_its_misses_until_the_window_ends(
-    limits: Limits, clock: Clock
+    limits: Limits, clock: HandClock
 ) -> None:
     for _ in range(MISSES_PER_ADDRESS - 1):
         limits.missed("203.0.113.7")
@@ -42,7 +35,7 @@ def test_an_address_is_blocked_after_its_misses_until_the_window_ends(
     assert not limits.blocked("203.0.113.7")
 
 
-def test_the_count_is_the_stores_so_every_replica_adds_to_it(clock: Clock) -> None:
+def test_the_count_is_the_stores_so_every_replica_adds_to_it(clock: HandClock) -> None:
     store = MemoryStore(clock=clock)
     replicas = [Limits(store, clock=clock), Limits(store, clock=clock)]
     for k in range(MISSES_PER_ADDRESS):
@@ -50,7 +43,9 @@ def test_the_count_is_the_stores_so_every_replica_adds_to_it(clock: Clock) -> No
     assert all(replica.blocked("203.0.113.7") for replica in replicas)
 
 
-def test_seatless_checks_of_a_class_are_limited_per_window(limits: Limits, clock: Clock) -> None:
+def test_seatless_checks_of_a_class_are_limited_per_window(
+    limits: Limits, clock: HandClock
+) -> None:
     assert all(limits.seatless("KX39PA") for _ in range(SEATLESS_PER_CLASS))
     assert not limits.seatless("KX39PA")
     assert limits.seatless("KX39AC")  # another class is not

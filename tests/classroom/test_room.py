@@ -26,37 +26,25 @@ from core.classroom import (
     seat_token,
 )
 from core.classroom.store import MemoryStore
+from tests.hand_clock import HandClock
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
 STEP = Shown("pages/3_Grow_it_step_by_step.py", {"dataset": "iris", "step": "2"})
 
 
-class Clock:
-    """Seconds that move only when a test moves them (one clock for the store and the class)."""
-
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+@pytest.fixture
+def clock() -> HandClock:
+    return HandClock()
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def store(clock: Clock) -> MemoryStore:
+def store(clock: HandClock) -> MemoryStore:
     return MemoryStore(clock=clock)
 
 
 @pytest.fixture
-def room(store: MemoryStore, clock: Clock) -> Classroom:
+def room(store: MemoryStore, clock: HandClock) -> Classroom:
     return Classroom(store, clock=clock)
 
 
@@ -269,7 +257,7 @@ def test_stored_answers_that_do_not_fit_are_left_out(room: Classroom, store: Mem
     assert room.answers(teacher.code, poll) == {"seat-a": ChoiceAnswer(0)}
 
 
-def test_students_are_the_seats_seen_lately(room: Classroom, clock: Clock) -> None:
+def test_students_are_the_seats_seen_lately(room: Classroom, clock: HandClock) -> None:
     teacher = room.start()
     code = teacher.code
     assert room.students(code) == 0
@@ -306,7 +294,7 @@ def test_end_removes_every_key(room: Classroom, store: MemoryStore) -> None:
     assert room.exists(other.code)  # another class goes on
 
 
-def test_a_class_left_alone_expires(room: Classroom, clock: Clock) -> None:
+def test_a_class_left_alone_expires(room: Classroom, clock: HandClock) -> None:
     teacher = room.start(TREE)
     clock.advance(CLASS_TTL / 2)
     room.show(teacher, DEEPER)  # the teacher's change keeps it for another CLASS_TTL

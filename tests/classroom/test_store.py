@@ -25,6 +25,7 @@ from core.classroom.store import (
     open_store,
 )
 from deploy.redis_server import RedisServer, start_redis
+from tests.hand_clock import HandClock
 from tests.live_app import free_port
 
 # Keys, fields and values as a class may hold them: accents, other scripts, an emoji, quotes,
@@ -36,19 +37,6 @@ AWKWARD = [
     '{"max_depth": 4, "page": "Single_tree"}',
     "",
 ]
-
-
-class FakeClock:
-    """A clock that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass
@@ -76,7 +64,7 @@ class Subject:
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.live)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
-        clock = FakeClock()
+        clock = HandClock(1000.0)
         return Subject(MemoryStore(clock=clock), 1.0, clock.advance)
     url: str = request.getfixturevalue("redis_url")
     step = 0.1
@@ -165,7 +153,7 @@ def test_every_kind_of_write_renews_the_whole_keys_ttl(subject: Subject) -> None
 
 
 def test_memory_store_expires_a_key_exactly_at_its_ttl() -> None:
-    clock = FakeClock()
+    clock = HandClock(1000.0)
     store = MemoryStore(clock=clock)
     store.put("view", "v", 10.0)
     clock.advance(9.999)

@@ -32,6 +32,7 @@ from server.class_check import (
     answer,
     check_middleware,
 )
+from tests.hand_clock import HandClock
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
 DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
@@ -39,19 +40,11 @@ DEEPER = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "4"})
 MADE_UP = "AbCdEfGhIjKlMnOpQrStUvWxYz01"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class CountingStore(MemoryStore):
     """The in-process store, counting reads of classes (not of the guessing counters or the
     seats' key) and able to go down."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: HandClock) -> None:
         super().__init__(clock=clock)
         self.reads = 0
         self.down = False
@@ -76,17 +69,17 @@ def not_served_after(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock()
 
 
 @pytest.fixture
-def store(clock: Clock) -> CountingStore:
+def store(clock: HandClock) -> CountingStore:
     return CountingStore(clock)
 
 
 @pytest.fixture
-def room(store: CountingStore, clock: Clock) -> Classroom:
+def room(store: CountingStore, clock: HandClock) -> Classroom:
     return Classroom(store, clock=clock)
 
 
@@ -102,7 +95,7 @@ def behind(request: Any) -> PlainTextResponse:
 
 
 @pytest.fixture
-def app(room: Classroom, clock: Clock) -> Starlette:
+def app(room: Classroom, clock: HandClock) -> Starlette:
     """Streamlit's place taken by one catch-all route; the check in front, as serve.py puts it."""
     return Starlette(
         routes=[Route("/{rest:path}", behind, methods=["GET", "POST"])],
@@ -181,7 +174,7 @@ def test_every_other_request_reaches_streamlit_untouched(app: Starlette, path: s
 
 
 def test_a_class_of_any_size_costs_one_store_read_per_fresh_window(
-    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+    app: Starlette, room: Classroom, store: CountingStore, clock: HandClock
 ) -> None:
     teacher = room.start(TREE)
     path = check_path(teacher.code)
@@ -210,7 +203,7 @@ class SlowStore(CountingStore):
         return super().get(key)
 
 
-def test_a_class_that_arrives_together_shares_one_read(clock: Clock) -> None:
+def test_a_class_that_arrives_together_shares_one_read(clock: HandClock) -> None:
     store = SlowStore(clock)
     room = Classroom(store, clock=clock)
     teacher = room.start(TREE)
@@ -247,7 +240,7 @@ def test_a_check_in_always_reaches_the_store(
 
 
 def test_the_check_says_when_the_store_is_down_and_recovers(
-    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+    app: Starlette, room: Classroom, store: CountingStore, clock: HandClock
 ) -> None:
     teacher = room.start(TREE)
     store.down = True

@@ -16,23 +16,16 @@ from core.classroom.cookie import COOKIE, TICKET_TTL, cookie_path, redeem, ticke
 from core.classroom.limits import TRUSTED_PROXIES_VARIABLE
 from core.classroom.store import MemoryStore
 from server.class_cookie import ClassCookie
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.hand_clock import HandClock
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock(1000.0)
 
 
 @pytest.fixture
-def room(clock: Clock) -> Classroom:
+def room(clock: HandClock) -> Classroom:
     return Classroom(MemoryStore(clock=clock), clock=clock)
 
 
@@ -64,7 +57,9 @@ def test_an_empty_value_clears_the_cookie(app: Starlette, room: Classroom) -> No
     assert cookie.startswith(f"{COOKIE}=;") and "Max-Age=0" in cookie
 
 
-def test_a_ticket_serves_once_and_expires(app: Starlette, room: Classroom, clock: Clock) -> None:
+def test_a_ticket_serves_once_and_expires(
+    app: Starlette, room: Classroom, clock: HandClock
+) -> None:
     held = ticket(room.store, "s.KX39PA.seat")
     assert post(app, held)[0] == 204
     assert post(app, held) == (404, "")

@@ -28,22 +28,15 @@ from core.classroom.check import check_path
 from core.classroom.limits import TRUSTED_PROXIES_VARIABLE, WINDOW
 from core.classroom.store import MemoryStore
 from server.class_check import ClassCheck
+from tests.hand_clock import HandClock
 
 TREE = Shown("pages/1_Single_tree.py", {"dataset": "iris", "max_depth": "3"})
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 60 * 20_000 + 1.0  # just after a window starts
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class LoggingStore(MemoryStore):
     """The in-process store, noting each command and the kind of key it touched."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: HandClock) -> None:
         super().__init__(clock=clock)
         self.log: list[tuple[str, str]] = []
 
@@ -67,21 +60,21 @@ def not_served_after(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock(60 * 20_000 + 1.0)  # just after a window starts
 
 
 @pytest.fixture
-def store(clock: Clock) -> LoggingStore:
+def store(clock: HandClock) -> LoggingStore:
     return LoggingStore(clock)
 
 
 @pytest.fixture
-def room(store: LoggingStore, clock: Clock) -> Classroom:
+def room(store: LoggingStore, clock: HandClock) -> Classroom:
     return Classroom(store, clock=clock)
 
 
-def replica(room: Classroom, clock: Clock) -> Starlette:
+def replica(room: Classroom, clock: HandClock) -> Starlette:
     """One server: Streamlit's place taken by one route, the check in front."""
     return Starlette(
         routes=[Route("/{rest:path}", lambda _: PlainTextResponse("streamlit"))],
@@ -90,7 +83,7 @@ def replica(room: Classroom, clock: Clock) -> Starlette:
 
 
 @pytest.fixture
-def app(room: Classroom, clock: Clock) -> Starlette:
+def app(room: Classroom, clock: HandClock) -> Starlette:
     return replica(room, clock)
 
 
@@ -128,7 +121,7 @@ def test_a_wrong_code_is_answered_exactly_as_an_ended_class(
 
 
 def test_an_address_out_of_misses_learns_nothing_more_until_its_window_ends(
-    app: Starlette, room: Classroom, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    app: Starlette, room: Classroom, clock: HandClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(TRUSTED_PROXIES_VARIABLE, "1")
     live = room.start(TREE)
@@ -149,7 +142,7 @@ def test_an_address_out_of_misses_learns_nothing_more_until_its_window_ends(
 
 
 def test_replicas_share_the_count_through_the_store(
-    room: Classroom, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    room: Classroom, clock: HandClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(TRUSTED_PROXIES_VARIABLE, "1")
     replicas = [replica(room, clock), replica(room, clock)]
@@ -196,7 +189,7 @@ def test_forty_made_up_seats_count_nobody(app: Starlette, room: Classroom) -> No
 
 
 def test_a_students_questions_check_the_seat_in_once_per_period(
-    app: Starlette, room: Classroom, store: LoggingStore, clock: Clock
+    app: Starlette, room: Classroom, store: LoggingStore, clock: HandClock
 ) -> None:
     teacher = room.start(TREE)
     seat = room.new_seat(teacher.code)

@@ -20,17 +20,8 @@ from server.health import (
     health_check,
     health_port,
 )
+from tests.hand_clock import HandClock
 from tests.live_app import free_port
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def ask(port: int, path: str = HEALTH_PATH) -> tuple[int, bytes]:
@@ -43,12 +34,12 @@ def ask(port: int, path: str = HEALTH_PATH) -> tuple[int, bytes]:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> HandClock:
+    return HandClock(100.0)
 
 
 @pytest.fixture
-def checked(clock: Clock) -> Iterator[tuple[int, Heartbeat]]:
+def checked(clock: HandClock) -> Iterator[tuple[int, Heartbeat]]:
     """A check server on a free port, serving a heart beaten by hand with ``clock``."""
     heart = Heartbeat(clock)
     server = check_server("127.0.0.1", 0, heart, limit=30.0)
@@ -59,7 +50,7 @@ def checked(clock: Clock) -> Iterator[tuple[int, Heartbeat]]:
     server.server_close()
 
 
-def test_a_heart_is_stalled_only_after_the_limit_without_a_beat(clock: Clock) -> None:
+def test_a_heart_is_stalled_only_after_the_limit_without_a_beat(clock: HandClock) -> None:
     heart = Heartbeat(clock)
     clock.now += 30.0
     assert not heart.stalled(30.0)
@@ -70,7 +61,7 @@ def test_a_heart_is_stalled_only_after_the_limit_without_a_beat(clock: Clock) ->
 
 
 def test_the_check_says_ok_then_stalled_then_ok_again(
-    checked: tuple[int, Heartbeat], clock: Clock
+    checked: tuple[int, Heartbeat], clock: HandClock
 ) -> None:
     port, heart = checked
     assert ask(port) == (200, b"ok")
