@@ -91,8 +91,8 @@ typecheck: $(STAMP)
 # The tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in this one process).
 # Each file's tests stay on one worker (--dist loadfile), so a module's own server starts once
 # and a file whose tests build on one another runs them in order; the browser files go first
-# (conftest.py orders them). The per-file groups conftest.py marks for --dist loadgroup did not
-# reach pytest-xdist (one file's tests ran on both workers), so loadfile it is. A worker starts the session's
+# (conftest.py orders them), and a long one is split by theme into files of its own so the
+# workers finish together. A worker starts the session's
 # Chromium, Streamlit and Redis only when its tests ask for them. Every worker picks its own
 # free ports and writes under its own temporary folder.
 PYTEST_WORKERS ?= auto

@@ -56,28 +56,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     starts a server through one is marked too, and ``make check`` (``-m "not browser and not
     live"``) stays quick without anyone remembering the mark.
 
-    Then the tests are laid out for pytest-xdist's ``--dist loadgroup`` (``make pytest``), which
-    hands each worker one group at a time: see :func:`_group_by_file` and :func:`_slow_first`.
-    This runs before xdist reads the groups (``tryfirst``).
+    Then the files are ordered for pytest-xdist's ``--dist loadfile`` (``make pytest``), which
+    hands each worker one whole file at a time in the order collected: see :func:`_slow_first`.
     """
     for item in items:
         if LIVE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.live)
-    _group_by_file(items)
     items[:] = _slow_first(items)
-
-
-def _group_by_file(items: list[pytest.Item]) -> None:
-    """Keep each file's tests on one worker, unless the file is marked ``spread``.
-
-    A file's module-scoped fixtures (a server of its own, a prepared model) then start once. A
-    ``spread`` file's tests share none, so each goes to whichever worker is free: a long file of
-    browser tests no longer keeps one worker busy while the other has nothing left to do.
-    """
-    for item in items:
-        if item.get_closest_marker("spread") or item.get_closest_marker("xdist_group"):
-            continue
-        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 def _slow_first(items: list[pytest.Item]) -> list[pytest.Item]:

@@ -23,6 +23,9 @@ from core.app.settings import link_meaning
 from deploy.process import LiveServer
 from tests.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
 
+#: A classroom projector: the size the app must read well at.
+PROJECTOR = {"width": 1280, "height": 720}
+
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
     from playwright.sync_api import Page
 

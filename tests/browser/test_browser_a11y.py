@@ -16,6 +16,7 @@ from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
     HOME,
+    PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
@@ -27,7 +28,6 @@ from deploy.process import LiveServer
 pytestmark = pytest.mark.browser
 
 #: A classroom projector's screen.
-PROJECTOR = {"width": 1280, "height": 720}
 
 #: axe-core's tags for the A and AA success criteria of WCAG 2.0 and 2.1.
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

@@ -17,6 +17,7 @@ from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
     OPEN_TIMEOUT_MS,
+    PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
@@ -28,7 +29,6 @@ from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-SCREEN = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 # Smallest (width, height) each may have: less and a boundary's regions or a diagram's boxes are
 # too small to make out. A diagram fitted to its column is as tall as its shape makes it, and a
@@ -78,7 +78,7 @@ _ON_THE_PAGE = """
 @pytest.fixture
 def small_screen(browser: Any, server: LiveServer) -> Iterator[AppPage]:
     """A fresh tab in a 1280x720 window; fails if the server raised meanwhile."""
-    with tab(browser, server, viewport=SCREEN) as app:
+    with tab(browser, server, viewport=PROJECTOR) as app:
         yield app
 
 
@@ -124,8 +124,8 @@ def test_boundary_and_tree_fit_one_1280x720_screen(
         assert box["height"] >= height, f"the {what} is only {box['height']:.0f} px tall"
         assert box["y"] >= below_header - 1, f"the {what} starts under the header: {box}"
         bottom = box["y"] + box["height"]
-        assert bottom <= SCREEN["height"] + 1, (
-            f"the {what} runs {bottom - SCREEN['height']:.0f} px below a 720 px screen "
+        assert bottom <= PROJECTOR["height"] + 1, (
+            f"the {what} runs {bottom - PROJECTOR['height']:.0f} px below a 720 px screen "
             f"when the {'tree' if what == 'boundary' else 'boundary'} is in view: {boxes}"
         )
 

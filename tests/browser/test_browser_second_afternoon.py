@@ -17,6 +17,7 @@ from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
     HOME,
+    PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
@@ -29,8 +30,6 @@ from deploy.process import LiveServer
 from tests.live_app import ROOT
 
 pytestmark = pytest.mark.browser
-
-PROJECTOR = {"width": 1280, "height": 720}
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ import pytest
 from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
+    PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
@@ -31,7 +32,6 @@ from tests.live_app import ROOT
 
 pytestmark = pytest.mark.browser
 
-PROJECTOR = {"width": 1280, "height": 720}
 FULL_HD = {"width": 1920, "height": 1080}
 
 # The diagram's own SVG (the server's, or the one st.graphviz_chart lays out), its text sizes

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import RANDOM_FOREST, tab
-from test_browser_chart_text import SCREEN, _measure, problems
+from browser_helpers import PROJECTOR, RANDOM_FOREST, tab
+from chart_text import measure, problems
 from test_browser_own_data import choose_kind, upload
 
 from deploy.process import LiveServer
@@ -40,13 +40,13 @@ def test_the_vote_labels_of_14_classes_stay_apart_at_1280(
     browser: Any, server: LiveServer, tmp_path: Path
 ) -> None:
     table = _fourteen_classes(tmp_path / "activities.csv")
-    with tab(browser, server, viewport=SCREEN) as app:
+    with tab(browser, server, viewport=PROJECTOR) as app:
         app.open(RANDOM_FOREST.path + "?n_estimators=100", RANDOM_FOREST.ready)
         choose_kind(app, "Upload")
         upload(app, table)
         app.settle((".st-key-votes .js-plotly-plot .main-svg",))
         app.assert_healthy()
-        charts = [chart for chart in _measure(app) if "votes" in chart.keys]
+        charts = [chart for chart in measure(app) if "votes" in chart.keys]
     (votes,) = charts
     names = [text.text for text in votes.texts if text.text.startswith("act")]
     assert len(names) == N_CLASSES, names  # the upload's classes, each named
