@@ -89,7 +89,8 @@ def reachable(lesson: ClassLesson) -> range:
 
 def allowed_screen(wanted: object, lesson: ClassLesson) -> tuple[int, str | None]:
     """The screen (from 0) a student who asked for screen ``wanted`` (from 1, as a link or
-    a button says it, possibly forged) opens, and why not the one asked for, if not.
+    a button says it, possibly forged) opens, and why not the one asked for, if not (a
+    sentence that never repeats what was asked: it may be anything).
 
     >>> allowed_screen("9", ClassLesson("", 5, at=2, pacing="free"))
     (2, 'The teacher is on screen 3: you can open screens 1 to 3.')
@@ -98,7 +99,7 @@ def allowed_screen(wanted: object, lesson: ClassLesson) -> tuple[int, str | None
     last = screens[-1]
     text = str(wanted).strip()
     if not text.isdigit() or len(text) > 4:
-        return last, f"There is no screen “{text[:12]}”: here is the teacher's."
+        return last, "There is no such screen in this lesson: here is the teacher's."
     number = int(text) - 1
     if number in screens:
         return number, None

@@ -1,0 +1,367 @@
+"""A prepared lesson run with a class, the Streamlit side: the students' bar, pacing, the
+pause, and the teacher's dashboard.
+
+The teacher's running lesson (:mod:`core.ui.classroom.lesson_run`) is published to the class
+as a :class:`~core.classroom.lesson_state.ClassLesson` (the file without its notes, the
+teacher's screen, pacing and pause), one field of the class's record, so every replica reads
+the same. A student's page shows the screen's words above its figures, as the teacher's does;
+held, a screen change brings every student along; free, a student may go back and forward up
+to the teacher's screen. Paused, a student's page is covered by "Eyes on the teacher" and keeps
+everything under it. The teacher's sidebar counts students per screen and sums up the answers,
+which download as CSV. A store that is lost takes only the live answers: the lesson is the
+teacher's file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+import streamlit as st
+
+from core.app.words import md
+from core.classroom import Answer, Membership, Poll, remembered
+from core.classroom.lesson_state import (
+    PACING_WORDS,
+    PACINGS,
+    ClassLesson,
+    Pacing,
+    Place,
+    allowed_screen,
+    progress,
+    reachable,
+)
+from core.classroom.plans import LessonPlan, Screen, class_copy, read_plan, write_plan
+from core.classroom.tally import summary_csv, summary_rows
+from core.ui.classroom.follow import check
+from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
+from core.ui.visit import change, visit
+
+_SENT = "lesson-class-sent"  # what the teacher last published: (code, plan, screen)
+_MINE = "lesson-class-mine"  # the student's screen, from 0
+_OPEN = "lesson-class-open"  # a screen the student chose: (page, query), opened by its page
+_WROTE = "lesson-class-wrote"  # the screen number this session last put in the address
+_PLACED = "lesson-class-placed"  # the place this seat last told the class: (code, text)
+
+
+@lru_cache(maxsize=32)
+def _plan(text: str) -> LessonPlan | None:
+    """The class's copy of the lesson, read once per process and text."""
+    return read_plan(text)[0]
+
+
+def _state_lesson(seat: Membership) -> ClassLesson | None:
+    state = reach(lambda: classroom().state(seat.code))
+    return None if state is None else state.lesson
+
+
+# --- the teacher ------------------------------------------------------------------------------
+
+
+def publish(plan: LessonPlan, at: int) -> None:
+    """The teacher runs ``plan`` at screen ``at`` (from 0): the class reads it, notes left out;
+    the pacing and the pause stay as the teacher set them."""
+    seat = current_seat()
+    if seat is None or not seat.teaching:
+        return
+    text = write_plan(class_copy(plan))
+    sent = (seat.code, text, at)
+    if st.session_state.get(_SENT) == sent:
+        return
+    held = _state_lesson(seat)
+    pacing: Pacing = held.pacing if held is not None else "held"
+    paused = held.paused if held is not None else False
+    lesson = ClassLesson(text, len(plan.screens), at, pacing, paused)
+    if reached(lambda: classroom().run_lesson(seat.teacher, lesson)):
+        st.session_state[_SENT] = sent
+
+
+def end_for_class() -> None:
+    """The teacher ended the lesson: the students' bars go (the class goes on)."""
+    seat = current_seat()
+    st.session_state.pop(_SENT, None)
+    if seat is not None and seat.teaching:
+        reach(lambda: classroom().run_lesson(seat.teacher, None))
+
+
+def _set(**changes: Any) -> None:
+    seat = current_seat()
+    if seat is None or not seat.teaching:
+        return
+    held = _state_lesson(seat)
+    if held is not None:
+        reach(lambda: classroom().run_lesson(seat.teacher, replace(held, **changes)))
+
+
+def _paced() -> None:
+    pacing = st.session_state.get("lesson-pacing")
+    if pacing in PACINGS:
+        _set(pacing=pacing)
+
+
+def teacher_panel(plan: LessonPlan, at: int) -> None:
+    """The teacher's part with a class: tell the class the screen (:func:`publish`), a pause
+    notice above the page, and in the sidebar the pacing, the pause and the dashboard."""
+    publish(plan, at)
+    seat = current_seat()
+    problem = visit().class_problem or ""
+    if seat is None:
+        if visit().class_away is not None or "store" in problem:
+            st.info(
+                "The class's store was lost, and the class's live answers with it. Your lesson "
+                "is your own file and runs on; the students come back with the store.",
+                icon=":material/cloud_off:",
+            )
+        return
+    if not seat.teaching:
+        return
+    lesson = _state_lesson(seat)
+    if lesson is None:
+        return
+    if lesson.paused:
+        with st.container(border=True, key="lesson-paused-teacher", horizontal=True):
+            st.markdown(
+                "**:material/front_hand: The class is paused:** students see “Eyes on "
+                "the teacher”, their pages kept underneath."
+            )
+            st.button(
+                "Resume",
+                icon=":material/play_arrow:",
+                key="lesson-resume",
+                type="primary",
+                on_click=_set,
+                kwargs={"paused": False},
+            )
+    with st.sidebar, st.container(border=True, key="lesson-class"):
+        st.markdown("**:material/slideshow: The lesson with your class**")
+        st.session_state["lesson-pacing"] = lesson.pacing
+        st.radio(
+            "Pacing",
+            PACINGS,
+            format_func=PACING_WORDS.__getitem__,
+            key="lesson-pacing",
+            on_change=_paced,
+        )
+        st.button(
+            "Resume the class" if lesson.paused else "Pause the class",
+            icon=":material/play_arrow:" if lesson.paused else ":material/front_hand:",
+            key="lesson-pause",
+            width="stretch",
+            on_click=_set,
+            kwargs={"paused": not lesson.paused},
+            help="Paused, every student's page shows “Eyes on the teacher” and keeps its work.",
+        )
+        _dashboard(lesson.count, lesson.at)
+
+
+@st.fragment(run_every=TEACHER_SECONDS)
+def _dashboard(count: int, at: int) -> None:
+    """Students per screen, how many follow, and the answers so far: redrawn every couple of
+    seconds, without running the page."""
+    seat = current_seat()
+    if seat is None:
+        return
+    room = classroom()
+    read = reach(lambda: (room.places(seat.code), room.present(seat.code), room.asked(seat.code)))
+    if read is None:
+        st.rerun()  # the store went, or the class: the page says so
+        return
+    places, present, asked = read
+    counted = progress(places, present, count)
+    st.caption(f"**{counted.students}** in the lesson · **{counted.following}** follow you")
+    lines = [
+        f"| {n + 1}{' (you)' if n == at else ''} | {'▮' * min(k, 30)} {k} |"
+        for n, k in enumerate(counted.per_screen)
+    ]
+    st.markdown("| Screen | Students |\n|---|---|\n" + "\n".join(lines))
+    rows = lesson_summary(seat.code, asked)
+    with st.expander("Answers per screen", icon=":material/table_chart:"):
+        if rows:
+            for row in rows:
+                st.markdown(
+                    f"**{row['screen']}.** {md(str(row['question']))}  \n"
+                    f"{row['answered']} answered · {md(str(row['answers']))}"
+                )
+        else:
+            st.caption("No question asked yet: “Ask the class” on a screen with a question.")
+    st.download_button(
+        "Download the answers (CSV)",
+        summary_csv(rows),
+        file_name="lesson-answers.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        key="lesson-summary",
+        on_click="ignore",
+        disabled=not rows,
+        width="stretch",
+    )
+
+
+def lesson_summary(code: str, asked: list[Poll]) -> list[dict[str, str | int]]:
+    """One row per question a lesson's screen asked class ``code``, with its answers summed up
+    (:func:`core.classroom.tally.summary_rows`): what the dashboard shows and downloads."""
+    room = classroom()
+    lesson_polls = [poll for poll in asked if poll.screen is not None]
+    answers: dict[int, list[Answer]] = {}
+    for poll in lesson_polls:
+        held = reach(lambda poll=poll: room.answers(code, poll))  # type: ignore[misc]
+        answers[poll.number] = list((held or {}).values())
+    return summary_rows(lesson_polls, answers)
+
+
+# --- a student --------------------------------------------------------------------------------
+
+
+def student_lesson(page: str, requested: str | None) -> bool:
+    """A student's part when the class runs a lesson: go where pacing allows, the bar, the
+    pause. ``requested``: the screen the address asks for (a reload's, or a forged one).
+    Returns whether the class runs a lesson (this session then runs none of its own)."""
+    seat = current_seat()
+    if seat is None or seat.teaching:
+        return False
+    lesson = _state_lesson(seat)
+    plan = None if lesson is None else _plan(lesson.plan)
+    if lesson is None or plan is None or len(plan.screens) != lesson.count:
+        st.session_state.pop(_MINE, None)
+        return False
+    if requested == st.session_state.get(_WROTE):
+        requested = None  # what this session wrote itself
+    mine = st.session_state.get(_MINE)
+    if seat.following or not isinstance(mine, int):
+        mine = lesson.at
+    why = None
+    if requested is not None:
+        wanted, why = allowed_screen(requested, lesson)
+        if wanted != mine:
+            mine = _go(page, seat, plan, lesson, wanted)
+    elif mine not in reachable(lesson):  # held, or the teacher went back before this screen
+        mine = _go(page, seat, plan, lesson, lesson.at)
+    st.session_state[_MINE] = mine
+    if why:
+        st.info(why, icon=":material/block:")
+    now = current_seat() or seat
+    _place(now, Place(mine, now.following))
+    _student_bar(plan, lesson, mine)
+    if lesson.paused:
+        _paused()
+    return True
+
+
+def _go(page: str, seat: Membership, plan: LessonPlan, lesson: ClassLesson, to: int) -> int:
+    """Open screen ``to``: the teacher's screen by following again, another by its link."""
+    if to == lesson.at:
+        seat = seat.follow(True)
+        change(seat=seat, class_cookie=remembered(seat))
+        st.session_state.pop(_OPEN, None)
+        check(page, timer=False)  # opens the teacher's view (this page's, or another's)
+        return to
+    seat = seat.follow(False)
+    change(seat=seat, class_cookie=remembered(seat))
+    screen = plan.screens[to]
+    st.session_state[_OPEN] = (screen.page.path, dict(screen.query))
+    if screen.page.path != page:
+        st.switch_page(screen.page.path, query_params=dict(screen.query))
+    return to
+
+
+def _moved(to: int) -> None:
+    """A student's Previous or Next: the next run opens the screen (``requested``)."""
+    st.session_state[_WROTE] = None
+    st.session_state["lesson-class-ask"] = str(to + 1)
+
+
+def requested_screen(from_address: str | None) -> str | None:
+    """The screen a student asked for: a button's this run, else the address's."""
+    asked = st.session_state.pop("lesson-class-ask", None)
+    return asked if isinstance(asked, str) else from_address
+
+
+def student_opened(page: str) -> dict[str, str] | None:
+    """The settings of the screen a student chose, for the run of its page that opens it."""
+    held = st.session_state.get(_OPEN)
+    if not isinstance(held, tuple) or held[0] != page:
+        return None
+    del st.session_state[_OPEN]
+    return dict(held[1])
+
+
+def student_screen() -> int | None:
+    """The student's screen (from 1) for the address, or None outside a class's lesson."""
+    mine = st.session_state.get(_MINE)
+    if not isinstance(mine, int):
+        return None
+    st.session_state[_WROTE] = str(mine + 1)
+    return mine + 1
+
+
+def _place(seat: Membership, place: Place) -> None:
+    """Tell the class where this seat is, when it moved (the teacher's dashboard counts it)."""
+    placed = (seat.code, place.text())
+    if st.session_state.get(_PLACED) != placed and reached(
+        lambda: classroom().place(seat.code, seat.seat, place)
+    ):
+        st.session_state[_PLACED] = placed
+
+
+def _student_bar(plan: LessonPlan, lesson: ClassLesson, mine: int) -> None:
+    screen: Screen = plan.screens[mine]
+    with st.container(border=True, key="lesson-bar"):
+        where = f"screen {mine + 1} of {lesson.count}"
+        if mine != lesson.at:
+            where += f" · the teacher is on screen {lesson.at + 1}"
+        st.caption(f":material/slideshow: **{md(plan.title)}** · {where}")
+        with st.container(key="lesson-words"):
+            if screen.words:
+                st.markdown(screen.words)
+            question = screen.question
+            if question is not None:
+                options = "  ·  ".join(f"**{i}.** {o}" for i, o in enumerate(question.options, 1))
+                st.markdown(f":material/quiz: **{question.prompt}**  {options}")
+        if lesson.pacing == "held":
+            st.caption("Your teacher moves the class from screen to screen.")
+            return
+        with st.container(horizontal=True, key="lesson-controls", vertical_alignment="center"):
+            st.button(
+                "Previous screen",
+                icon=":material/arrow_back:",
+                key="lesson-previous",
+                disabled=mine == 0,
+                on_click=_moved,
+                args=(mine - 1,),
+            )
+            st.button(
+                "Next screen",
+                icon=":material/arrow_forward:",
+                key="lesson-next",
+                type="primary",
+                disabled=mine >= lesson.at,
+                on_click=_moved,
+                args=(mine + 1,),
+            )
+            st.caption(f"You can go back, and on up to the teacher's screen ({lesson.at + 1}).")
+
+
+def _paused() -> None:
+    """ "Eyes on the teacher" over the whole page; the page stays as it is underneath."""
+    st.markdown(
+        "<div class='lesson-paused' role='alert' style='position:fixed;inset:0;z-index:999990;"
+        "background:rgba(17,24,39,0.9);color:#fff;display:flex;flex-direction:column;"
+        "align-items:center;justify-content:center;text-align:center;padding:2rem'>"
+        "<div style='font-size:4rem;font-weight:700;line-height:1.2'>Eyes on the teacher</div>"
+        "<div style='font-size:1.5rem;margin-top:1rem'>The teacher paused the class. Your page "
+        "and your settings stay just as they are.</div></div>",
+        unsafe_allow_html=True,
+    )
+
+
+__all__ = [
+    "end_for_class",
+    "lesson_summary",
+    "publish",
+    "requested_screen",
+    "student_lesson",
+    "student_opened",
+    "student_screen",
+    "teacher_panel",
+]
