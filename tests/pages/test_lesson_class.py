@@ -16,7 +16,7 @@ from core.classroom import Membership
 from core.classroom.shipped import shipped_plans
 from core.classroom.tally import summary_csv
 from core.ui.classroom import classroom
-from core.ui.classroom.lesson_class import lesson_summary
+from core.ui.classroom.lesson_teach import lesson_summary
 
 TREE_LESSON = "how-a-tree-grows"
 PLAN = shipped_plans()[TREE_LESSON]

@@ -10,9 +10,10 @@ teacher, the questions.
 - :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
 - :mod:`core.ui.classroom.lesson_run`: a prepared lesson's screens, run one after another
   (the lessons themselves are :mod:`core.classroom.plans`, plain files);
-  :mod:`core.ui.classroom.lesson_class` runs one with a class (the students' bar, pacing,
-  the pause, the teacher's dashboard); :mod:`core.ui.classroom.lesson_build` builds
-  one, :mod:`core.ui.classroom.lesson_home` lists them on Home.
+  :mod:`core.ui.classroom.lesson_teach` runs one with a class (pacing, the pause, the
+  dashboard) and :mod:`core.ui.classroom.lesson_class` is a student's side of it;
+  :mod:`core.ui.classroom.lesson_build` builds one, :mod:`core.ui.classroom.lesson_home` lists
+  them on Home.
 
 Class mode joins every page through :mod:`core.ui.page_hooks`, registered here once: the
 pages and ``url_state`` import none of it. The class itself (its model, store and polls) is

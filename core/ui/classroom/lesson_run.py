@@ -19,13 +19,12 @@ from core.classroom import choice_poll, number_poll
 from core.classroom.plans import LessonPlan, Screen, plan_from_token, plan_token
 from core.classroom.shipped import shipped_plans
 from core.ui.classroom.lesson_class import (
-    end_for_class,
     requested_screen,
     student_lesson,
     student_opened,
     student_screen,
-    teacher_panel,
 )
+from core.ui.classroom.lesson_teach import end_for_class, teacher_panel
 from core.ui.classroom.seat import classroom, current_seat, reach
 
 #: The address bar's names for the running lesson and its screen (1 is the first).
