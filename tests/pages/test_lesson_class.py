@@ -9,10 +9,11 @@ import csv
 import io
 from typing import Any
 
+import pytest
 from page_helpers import HOME, ROOT, SINGLE_TREE, assert_healthy, block, open_page, raw_query_of
 from streamlit.testing.v1 import AppTest
 
-from core.classroom import Membership
+from core.classroom import Membership, StoreDown
 from core.classroom.shipped import shipped_plans
 from core.classroom.tally import summary_csv
 from core.ui.classroom import classroom
@@ -182,3 +183,24 @@ def test_a_number_question_is_answered_shown_to_the_class_and_summed_up() -> Non
             "answers": "1 answer: middle 0.9, from 0.9 to 0.9",
         }
     ]
+
+
+def test_a_lost_store_loses_the_live_answers_and_says_so_and_the_lesson_runs_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    teacher, _ = teach_lesson()
+    store = classroom().store
+
+    def down(*_: object, **__: object) -> None:
+        raise StoreDown("the class store cannot be reached")
+
+    for command in ("get", "put", "bump", "put_field", "fields", "count_fields"):
+        monkeypatch.setattr(store, command, down)
+    teacher.run()
+    teacher.run()
+    assert_healthy(teacher)
+    said = " ".join(i.value for i in teacher.info)
+    assert "live answers" in said and "runs on" in said
+    click(teacher, "lesson-next")
+    assert "screen 2 of 5" in bar_text(teacher)
+    assert not [b for b in teacher.button if b.key == "lesson-pause"]
