@@ -181,10 +181,15 @@ def _student_bar(plan: LessonPlan, lesson: ClassLesson, mine: int) -> None:
 
 
 def _paused() -> None:
-    """ "Eyes on the teacher" over the whole page; the page stays as it is underneath."""
+    """ "Eyes on the teacher" over the whole page; the page stays as it is underneath.
+
+    The notice is drawn in the main column, whose layer lies under the sidebar's: while it
+    shows, the sidebar is put on the main column's level, so the notice covers both.
+    """
     st.markdown(
+        "<style>section[data-testid='stSidebar']{z-index:0}</style>"
         "<div class='lesson-paused' role='alert' style='position:fixed;inset:0;z-index:999990;"
-        "background:rgba(17,24,39,0.9);color:#fff;display:flex;flex-direction:column;"
+        "background:rgba(17,24,39,0.95);color:#fff;display:flex;flex-direction:column;"
         "align-items:center;justify-content:center;text-align:center;padding:2rem'>"
         "<div style='font-size:4rem;font-weight:700;line-height:1.2'>Eyes on the teacher</div>"
         "<div style='font-size:1.5rem;margin-top:1rem'>The teacher paused the class. Your page "
