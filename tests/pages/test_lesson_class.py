@@ -204,3 +204,25 @@ def test_a_lost_store_loses_the_live_answers_and_says_so_and_the_lesson_runs_on(
     click(teacher, "lesson-next")
     assert "screen 2 of 5" in bar_text(teacher)
     assert not [b for b in teacher.button if b.key == "lesson-pause"]
+
+
+def test_a_held_student_who_explored_is_brought_to_the_next_screen_and_the_end_clears_it() -> None:
+    teacher, code = teach_lesson()
+    student = join(code)
+    student.select_slider(key="max_depth").set_value(6).run()
+    student.run()
+    assert not seat(student).following
+    assert "screen 1 of 5" in bar_text(student)  # exploring on the teacher's screen
+
+    click(teacher, "lesson-next")
+    student.run()
+    assert_healthy(student)
+    assert seat(student).following
+    assert "screen 2 of 5" in bar_text(student)
+    assert student.select_slider(key="max_depth").value == 2
+
+    click(teacher, "lesson-end")
+    student.run()
+    assert_healthy(student)
+    assert not [b for b in student.container if b.proto.id.endswith("lesson-bar")]
+    assert "screen" not in raw_query_of(student)

@@ -34,6 +34,7 @@ _MINE = "lesson-class-mine"  # the student's screen, from 0
 _OPEN = "lesson-class-open"  # a screen the student chose: (page, query), opened by its page
 _WROTE = "lesson-class-wrote"  # the screen number this session last put in the address
 _PLACED = "lesson-class-placed"  # the place this seat last told the class: (code, text)
+_LEFT = "lesson-class-left"  # the class's lesson just ended for this student
 
 
 @lru_cache(maxsize=32)
@@ -61,7 +62,8 @@ def student_lesson(page: str, requested: str | None) -> bool:
     lesson = class_lesson(seat)
     plan = None if lesson is None else _plan(lesson.plan)
     if lesson is None or plan is None or len(plan.screens) != lesson.count:
-        st.session_state.pop(_MINE, None)
+        if st.session_state.pop(_MINE, None) is not None:
+            st.session_state[_LEFT] = True
         return False
     if requested == st.session_state.get(_WROTE):
         requested = None  # what this session wrote itself
@@ -122,6 +124,11 @@ def student_opened(page: str) -> dict[str, str] | None:
         return None
     del st.session_state[_OPEN]
     return dict(held[1])
+
+
+def left_class_lesson() -> bool:
+    """Whether the class's lesson ended since this student's last run (once)."""
+    return bool(st.session_state.pop(_LEFT, False))
 
 
 def student_screen() -> int | None:
@@ -200,6 +207,7 @@ def _paused() -> None:
 
 __all__ = [
     "class_lesson",
+    "left_class_lesson",
     "requested_screen",
     "student_lesson",
     "student_opened",

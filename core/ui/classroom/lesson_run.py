@@ -19,6 +19,7 @@ from core.classroom import choice_poll, number_poll
 from core.classroom.plans import LessonPlan, Screen, plan_from_token, plan_token
 from core.classroom.shipped import shipped_plans
 from core.ui.classroom.lesson_class import (
+    left_class_lesson,
     requested_screen,
     student_lesson,
     student_opened,
@@ -99,6 +100,8 @@ def lesson_opening(page: str) -> None:
         if LESSON_PARAMETER in st.query_params:
             del st.query_params[LESSON_PARAMETER]
         return
+    if left_class_lesson() and SCREEN_PARAMETER in st.query_params:
+        del st.query_params[SCREEN_PARAMETER]  # the class's screen, not a lesson of one's own
     problems = _from_link()
     if problems:
         lines = "\n".join(f"- {problem}" for problem in problems)
