@@ -51,12 +51,18 @@ class NumberSummary:
     edges: NDArray[np.float64]
     counts: NDArray[np.intp]
 
+    def spread(self) -> str:
+        """The middle answer and the range: "middle 0.8, from 0.6 to 0.95" ("" with none)."""
+        if self.n == 0 or self.median is None:
+            return ""
+        return f"middle {self.median:g}, from {self.low:g} to {self.high:g}"
+
     def text(self) -> str:
         """One line: "12 answers: middle 0.8, from 0.6 to 0.95"."""
-        if self.n == 0 or self.median is None:
+        if self.n == 0:
             return "No answers yet."
         word = "answer" if self.n == 1 else "answers"
-        return f"{self.n} {word}: middle {self.median:g}, from {self.low:g} to {self.high:g}"
+        return f"{self.n} {word}: {self.spread()}"
 
 
 def number_summary(values: Iterable[float], n_bins: int = NUMBER_BINS) -> NumberSummary:
@@ -94,12 +100,13 @@ def numbers(answers: Iterable[Answer]) -> list[float]:
 
 
 def brief(poll: Poll, answers: Sequence[Answer]) -> str:
-    """What the class answered to ``poll``, in one line (counts per option, or the spread)."""
+    """What the class answered to ``poll``, in one line beside how many answered: the counts
+    per option, or a number question's middle answer and range."""
     if poll.kind == "choice":
         counts = choice_counts(poll, answers)
         return "; ".join(f"{option}: {n}" for option, n in zip(poll.options, counts, strict=True))
     if poll.kind == "number":
-        return number_summary(numbers(answers)).text()
+        return number_summary(numbers(answers)).spread()
     return f"{len(answers)} splits (scored on the step page)"
 
 

@@ -126,6 +126,12 @@ def test_a_teacher_runs_a_lesson_with_two_students_held_paused_and_asked(
             student.settle()
         teacher.settle()
         _shoot(teacher, screenshot_dirs, "lesson-class-teacher.png")
+        board = teacher.page.locator(".st-key-lesson-class")
+        board.get_by_text("Answers per screen").click()
+        board.get_by_text("2 answered").wait_for(timeout=RUN_TIMEOUT_MS)
+        assert board.get_by_role("button", name="Download the answers (CSV)").is_enabled()
+        board.get_by_role("button", name="Download the answers (CSV)").scroll_into_view_if_needed()
+        teacher.page.screenshot(path=str(screenshot_dirs[0] / "lesson-class-dashboard.png"))
         _shoot(second, screenshot_dirs, "lesson-class-answers.png")
         for app in (teacher, *students):
             app.assert_healthy()

@@ -186,7 +186,7 @@ def test_the_summary_has_one_row_per_lesson_question_and_no_formula_cells() -> N
     assert rows[1]["answers"] == "yes: 0; no: 1"
     read = list(csv.DictReader(io.StringIO(summary_csv(rows))))
     assert read[0]["question"] == "'=HYPERLINK(1)"
-    assert read[0]["answers"] == "2 answers: middle 0.8, from 0.7 to 0.9"
+    assert read[0]["answers"] == "middle 0.8, from 0.7 to 0.9"
 
 
 def test_the_class_copy_of_a_lesson_keeps_no_private_notes() -> None:

@@ -180,7 +180,7 @@ def test_a_number_question_is_answered_shown_to_the_class_and_summed_up() -> Non
             "question": PLAN.screens[3].question.prompt,  # type: ignore[union-attr]
             "kind": "number",
             "answered": "1",
-            "answers": "1 answer: middle 0.9, from 0.9 to 0.9",
+            "answers": "middle 0.9, from 0.9 to 0.9",
         }
     ]
 

@@ -35,6 +35,7 @@ _OPEN = "lesson-class-open"  # a screen the student chose: (page, query), opened
 _WROTE = "lesson-class-wrote"  # the screen number this session last put in the address
 _PLACED = "lesson-class-placed"  # the place this seat last told the class: (code, text)
 _LEFT = "lesson-class-left"  # the class's lesson just ended for this student
+_ASK = "lesson-class-ask"  # the screen (from 1) a student's Previous or Next asks for
 
 
 @lru_cache(maxsize=32)
@@ -108,12 +109,12 @@ def _go(page: str, seat: Membership, plan: LessonPlan, lesson: ClassLesson, to: 
 def _moved(to: int) -> None:
     """A student's Previous or Next: the next run opens the screen (``requested``)."""
     st.session_state[_WROTE] = None
-    st.session_state["lesson-class-ask"] = str(to + 1)
+    st.session_state[_ASK] = str(to + 1)
 
 
 def requested_screen(from_address: str | None) -> str | None:
     """The screen a student asked for: a button's this run, else the address's."""
-    asked = st.session_state.pop("lesson-class-ask", None)
+    asked = st.session_state.pop(_ASK, None)
     return asked if isinstance(asked, str) else from_address
 
 
