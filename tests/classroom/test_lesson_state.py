@@ -197,3 +197,35 @@ def test_the_class_copy_of_a_lesson_keeps_no_private_notes() -> None:
     copy, problems = read_plan(text)
     assert copy is not None and not problems
     assert [s.words for s in copy.screens] == [s.words for s in plan.screens]
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.live)])
+def two_replicas(request: pytest.FixtureRequest) -> tuple[Classroom, Classroom]:
+    """Two servers' classes over one store: one process's memory, or one Redis for two
+    clients, as two replicas hold it."""
+    if request.param == "memory":
+        shared = MemoryStore()
+        return Classroom(shared), Classroom(shared)
+    from core.classroom.store import RedisStore
+
+    url: str = request.getfixturevalue("redis_url")
+    return Classroom(RedisStore(url)), Classroom(RedisStore(url))
+
+
+def test_a_replica_reads_the_pacing_pause_places_and_answers_another_wrote(
+    two_replicas: tuple[Classroom, Classroom],
+) -> None:
+    teachers, students = two_replicas
+    teacher = teachers.start(TREE)
+    teachers.run_lesson(teacher, ClassLesson("format = 1", 5, 3, "free", True))
+    assert students.state(teacher.code).lesson == ClassLesson("format = 1", 5, 3, "free", True)
+    seat = students.new_seat(teacher.code)
+    students.check_in(teacher.code, seat)
+    students.place(teacher.code, seat, Place(1, False))
+    poll = teachers.ask(teacher, number_poll("Accuracy at depth 8?", screen=4))
+    students.answer(teacher.code, poll, seat, number_answer("0.8"))
+    counted = progress(teachers.places(teacher.code), teachers.present(teacher.code), count=5)
+    assert counted.per_screen == (0, 1, 0, 0, 0) and counted.following == 0
+    assert list(teachers.answers(teacher.code, poll).values()) == [NumberAnswer(0.8)]
+    teachers.end(teacher)
+    assert students.places(teacher.code) == {} and students.asked(teacher.code) == []
