@@ -73,7 +73,8 @@ def number_summary(values: Iterable[float], n_bins: int = NUMBER_BINS) -> Number
     ----------
     values : iterable of float
     n_bins : int, default 10
-        At most this many bars; fewer with fewer distinct answers.
+        Bars between the smallest and the largest answer, so two answers far apart stand
+        apart; one bar when every answer is the same.
 
     Raises
     ------
@@ -86,7 +87,7 @@ def number_summary(values: Iterable[float], n_bins: int = NUMBER_BINS) -> Number
     if kept.size == 0:
         return NumberSummary(0, None, None, None, np.zeros(0), np.zeros(0, dtype=np.intp))
     low, high = float(kept.min()), float(kept.max())
-    bins = min(n_bins, int(np.unique(kept).size))
+    bins = 1 if high <= low else n_bins
     left, right = (low - 0.5, high + 0.5) if high <= low else (low, high)
     counts, edges = np.histogram(kept, bins=bins, range=(left, right))
     return NumberSummary(

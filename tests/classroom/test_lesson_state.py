@@ -131,6 +131,7 @@ def test_a_number_summary_gives_the_spread_and_a_histogram_of_every_answer() -> 
     summary = number_summary([0.6, 0.8, 0.8, 0.9, 1.0])
     assert (summary.n, summary.low, summary.median, summary.high) == (5, 0.6, 0.8, 1.0)
     assert int(summary.counts.sum()) == 5 and summary.edges[0] == 0.6 and summary.edges[-1] == 1.0
+    assert list(summary.counts) == [1, 0, 0, 0, 0, 2, 0, 1, 0, 1]  # bars 0.04 wide from 0.6
     assert summary.text() == "5 answers: middle 0.8, from 0.6 to 1"
     one = number_summary([3.0, 3.0, math.nan])
     assert one.n == 2 and list(one.counts) == [2] and np.allclose(one.edges, [2.5, 3.5])
