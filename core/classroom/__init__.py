@@ -5,6 +5,8 @@
   count the seats, end.
 - :mod:`core.classroom.following`: a session's seat (:class:`Membership`) and following the
   teacher, as pure transitions.
+- :mod:`core.classroom.lesson_state`: a lesson run with the class: the teacher's screen,
+  pacing, pause, and where each seat is; :mod:`core.classroom.tally` sums its answers up.
 - :mod:`core.classroom.store`: the key-value store every session and replica shares.
 - :mod:`core.classroom.seats`: seats only the server gives (signed), so a made-up one counts
   nobody.
@@ -25,6 +27,7 @@ from core.classroom.limits import MISSES_PER_ADDRESS, SEATLESS_PER_CLASS, Limits
 from core.classroom.model import (
     ALPHABET,
     CODE_LENGTH,
+    MOST_NUMBER,
     MOST_OPTIONS,
     OPTION_CHARACTERS,
     QUESTION_CHARACTERS,
@@ -33,6 +36,7 @@ from core.classroom.model import (
     ClassState,
     NoClass,
     NotTeacher,
+    NumberAnswer,
     Poll,
     Shown,
     SplitAnswer,
@@ -40,6 +44,8 @@ from core.classroom.model import (
     choice_counts,
     choice_poll,
     clean_code,
+    number_answer,
+    number_poll,
     read_answer,
 )
 from core.classroom.room import CHECK_IN_EVERY, CLASS_TTL, SEAT_ALIVE, Classroom
@@ -58,6 +64,7 @@ __all__ = [
     "CLASS_TTL",
     "CODE_LENGTH",
     "MISSES_PER_ADDRESS",
+    "MOST_NUMBER",
     "MOST_OPTIONS",
     "OPTION_CHARACTERS",
     "QUESTION_CHARACTERS",
@@ -73,6 +80,7 @@ __all__ = [
     "MemoryStore",
     "NoClass",
     "NotTeacher",
+    "NumberAnswer",
     "Poll",
     "RedisStore",
     "Shown",
@@ -83,6 +91,8 @@ __all__ = [
     "choice_counts",
     "choice_poll",
     "clean_code",
+    "number_answer",
+    "number_poll",
     "open_store",
     "read_answer",
     "recalled",

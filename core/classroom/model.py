@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from core.classroom.lesson_state import ClassLesson
+
 #: Letters and digits that cannot be mistaken for one another when read off a projector
 #: (no 0/O/D/Q, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V).
 ALPHABET = "ACEFHJKMNPRTWXY3479"
@@ -22,8 +24,12 @@ CODE_LENGTH = 6
 QUESTION_CHARACTERS = 200
 OPTION_CHARACTERS = 80
 MOST_OPTIONS = 6
+#: The largest number answer kept (either sign): beyond any accuracy, depth or count a lesson
+#: asks about, and far from where a float loses its whole digits.
+MOST_NUMBER = 1e9
 
-PollKind = Literal["split", "choice"]
+PollKind = Literal["split", "choice", "number"]
+KINDS: tuple[PollKind, ...] = ("split", "choice", "number")
 
 
 class NotTeacher(PermissionError):
@@ -86,9 +92,10 @@ class Poll:
     ----------
     number : int
         Its number in the class (1, 2, ...): its answers are kept under it.
-    kind : {"split", "choice"}
+    kind : {"split", "choice", "number"}
         "split": where will the tree split node ``node`` of the tree ``shown`` draws? Each
-        answer is a feature and a threshold. "choice": one of ``options``.
+        answer is a feature and a threshold. "choice": one of ``options``. "number": a
+        number each student types (a test score they expect, a count).
     question : str
         The question as the teacher typed it (shown escaped), or the split question.
     options : tuple of str
@@ -98,7 +105,11 @@ class Poll:
     node : int
         A split poll's node.
     revealed : bool
-        Whether the teacher has revealed the answer (a split) or the counts (a choice).
+        Whether the teacher has revealed the answer (a split) or the counts (a choice, a
+        number).
+    screen : int or None
+        The lesson's screen (from 1) that asked it, when a lesson's screen did: the lesson's
+        summary is per screen.
     """
 
     number: int
@@ -108,6 +119,7 @@ class Poll:
     shown: Shown | None = None
     node: int = 0
     revealed: bool = False
+    screen: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -118,12 +130,14 @@ class Poll:
             "shown": self.shown.as_dict() if self.shown is not None else None,
             "node": self.node,
             "revealed": self.revealed,
+            "screen": self.screen,
         }
 
     @classmethod
     def from_dict(cls, held: Any) -> Poll | None:
-        if not isinstance(held, dict) or held.get("kind") not in ("split", "choice"):
+        if not isinstance(held, dict) or held.get("kind") not in KINDS:
             return None
+        screen = held.get("screen")
         try:
             return cls(
                 number=int(held["number"]),
@@ -133,6 +147,7 @@ class Poll:
                 shown=Shown.from_dict(held.get("shown")),
                 node=int(held.get("node", 0)),
                 revealed=bool(held.get("revealed", False)),
+                screen=int(screen) if screen is not None else None,
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -153,14 +168,50 @@ class ChoiceAnswer:
     option: int
 
 
-Answer = SplitAnswer | ChoiceAnswer
+@dataclass(frozen=True)
+class NumberAnswer:
+    """A student's number (finite, at most :data:`MOST_NUMBER` either way)."""
+
+    value: float
+
+
+Answer = SplitAnswer | ChoiceAnswer | NumberAnswer
 
 
 def answer_text(answer: Answer) -> str:
     """What the store keeps of ``answer`` (JSON), read back by :func:`read_answer`."""
     if isinstance(answer, SplitAnswer):
         return json.dumps({"feature": answer.feature, "threshold": answer.threshold})
+    if isinstance(answer, NumberAnswer):
+        return json.dumps({"value": answer.value})
     return json.dumps({"option": answer.option})
+
+
+def _fits(value: float) -> bool:
+    return math.isfinite(value) and abs(value) <= MOST_NUMBER
+
+
+def number_answer(typed: str) -> NumberAnswer:
+    """The number a student typed: ``0.85``, ``85 %`` (read as 85), ``0,85``, ``1e3``.
+
+    Raises
+    ------
+    ValueError
+        With a friendly message for anything else: no number, NaN, an infinity, or a number
+        beyond :data:`MOST_NUMBER`.
+    """
+    text = typed.strip().removesuffix("%").strip().replace(" ", "")
+    if text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")  # a decimal comma
+    try:
+        if len(text) > 60:
+            raise ValueError(text)
+        value = float(text)
+    except ValueError:
+        raise ValueError("Type a number, like 0.85 or 85.") from None
+    if not _fits(value):
+        raise ValueError(f"Type a number between {-MOST_NUMBER:,.0f} and {MOST_NUMBER:,.0f}.")
+    return NumberAnswer(value)
 
 
 def read_answer(text: str, poll: Poll) -> Answer | None:
@@ -172,6 +223,9 @@ def read_answer(text: str, poll: Poll) -> Answer | None:
             if not math.isfinite(threshold):
                 return None
             return SplitAnswer(int(held["feature"]), threshold)
+        if poll.kind == "number":
+            value = float(held["value"])
+            return NumberAnswer(value) if _fits(value) else None
         option = int(held["option"])
         return ChoiceAnswer(option) if 0 <= option < len(poll.options) else None
     except (ValueError, TypeError, KeyError, OverflowError):
@@ -199,6 +253,21 @@ class ClassState:
     version: int
     shown: Shown | None
     poll: Poll | None
+    lesson: ClassLesson | None = None
+
+
+def number_poll(question: str, screen: int | None = None) -> Poll:
+    """A number question from what the teacher typed (numbered when asked).
+
+    Raises
+    ------
+    ValueError
+        With a friendly message when the question is empty.
+    """
+    question = " ".join(question.split())[:QUESTION_CHARACTERS]
+    if not question:
+        raise ValueError("Type a question first.")
+    return Poll(0, "number", question, screen=screen)
 
 
 def choice_poll(number: int, question: str, options: list[str]) -> Poll:
@@ -230,6 +299,7 @@ class Teacher:
 __all__ = [
     "ALPHABET",
     "CODE_LENGTH",
+    "MOST_NUMBER",
     "MOST_OPTIONS",
     "OPTION_CHARACTERS",
     "QUESTION_CHARACTERS",
@@ -238,6 +308,7 @@ __all__ = [
     "ClassState",
     "NoClass",
     "NotTeacher",
+    "NumberAnswer",
     "Poll",
     "PollKind",
     "Shown",
@@ -247,5 +318,7 @@ __all__ = [
     "choice_counts",
     "choice_poll",
     "clean_code",
+    "number_answer",
+    "number_poll",
     "read_answer",
 ]

@@ -32,7 +32,7 @@ import json
 import tomllib
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -242,6 +242,12 @@ def write_plan(plan: LessonPlan) -> str:
     return "\n".join(lines) + "\n"
 
 
+def class_copy(plan: LessonPlan) -> LessonPlan:
+    """The lesson as its class may read it: the teacher's private notes left out."""
+    screens = tuple(replace(screen, notes="") for screen in plan.screens)
+    return replace(plan, screens=screens)
+
+
 def plan_token(plan: LessonPlan) -> str | None:
     """The lesson packed for a link (``?lesson=...``): its file, compressed, in URL-safe
     base64; None when it is too long for a link (send the file instead)."""
@@ -275,6 +281,7 @@ __all__ = [
     "LessonPlan",
     "Question",
     "Screen",
+    "class_copy",
     "page_of",
     "plan_from_token",
     "plan_token",

@@ -18,6 +18,11 @@ Keys (``{code}`` is the class code)::
     arb:class:{code}:v          its version: one more at every change of the class
     arb:class:{code}:seats      seat token -> last time the seat checked in
     arb:class:{code}:poll:{n}   seat token -> that seat's answer to poll n (JSON)
+    arb:class:{code}:asked      n -> poll n as asked (JSON): a lesson's summary reads them all
+    arb:class:{code}:places     seat token -> its screen in the class's lesson ("3f", "2e")
+
+The class's lesson (:class:`~core.classroom.lesson_state.ClassLesson`: the file without its
+notes, the teacher's screen, pacing, pause) is one field of the class's record.
 
 Beside them, the seats' signing key (``arb:key``, :mod:`core.classroom.seats`) and the guessing
 counters (``arb:limit:...``, :mod:`core.classroom.limits`).
@@ -36,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from core.classroom.lesson_state import ClassLesson, Place
 from core.classroom.limits import Limits
 from core.classroom.model import (
     ALPHABET,
@@ -63,6 +69,13 @@ CHECK_IN_EVERY = 30.0
 
 def _key(code: str, part: str = "") -> str:
     return f"arb:class:{code}{':' + part if part else ''}"
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _digest(secret: str) -> str:
@@ -150,6 +163,12 @@ class Classroom:
         """Open ``poll`` (numbered after the class's last one); the open poll, if any, closes."""
         record = self._owned(teacher)
         numbered = replace(poll, number=int(record.get("polls", 0)) + 1, revealed=False)
+        self.store.put_field(
+            _key(teacher.code, "asked"),
+            str(numbered.number),
+            json.dumps(numbered.as_dict()),
+            CLASS_TTL,
+        )
         self._write(teacher, {**record, "poll": numbered.as_dict(), "polls": numbered.number})
         return numbered
 
@@ -166,12 +185,20 @@ class Classroom:
         if record.get("poll") is not None:
             self._write(teacher, {**record, "poll": None})
 
+    def run_lesson(self, teacher: Teacher, lesson: ClassLesson | None) -> None:
+        """The class now runs ``lesson`` (its screen, pacing, pause), or none; unchanged, no
+        write (the students' checks see nothing move)."""
+        record = self._owned(teacher)
+        held = ClassLesson.from_dict(record.get("lesson"))
+        if held != lesson:
+            self._write(teacher, {**record, "lesson": lesson.as_dict() if lesson else None})
+
     def end(self, teacher: Teacher) -> None:
         """End the class: every key goes; students learn it at their next check."""
         record = self._owned(teacher)
         polls = [_key(teacher.code, f"poll:{n}") for n in range(1, int(record.get("polls", 0)) + 1)]
         self.store.drop(_key(teacher.code), _key(teacher.code, "v"), _key(teacher.code, "seats"))
-        self.store.drop(*polls)
+        self.store.drop(_key(teacher.code, "asked"), _key(teacher.code, "places"), *polls)
 
     # -- everyone ---------------------------------------------------------------------------
 
@@ -195,6 +222,7 @@ class Classroom:
             version or 0,
             Shown.from_dict(record.get("shown")),
             Poll.from_dict(record.get("poll")),
+            ClassLesson.from_dict(record.get("lesson")),
         )
 
     def exists(self, code: str) -> bool:
@@ -218,11 +246,30 @@ class Classroom:
         """Seat ``seat`` left: it stops counting at once."""
         self.store.put_field(_key(code, "seats"), seat, "0", CLASS_TTL)
 
+    def present(self, code: str) -> list[str]:
+        """The seats that checked in within the last :data:`SEAT_ALIVE` seconds."""
+        since = self.clock() - SEAT_ALIVE
+        seen = self.store.fields(_key(code, "seats")).items()
+        return [seat for seat, when in seen if when.isdigit() and float(when) >= since]
+
     def students(self, code: str) -> int:
         """How many seats checked in within the last :data:`SEAT_ALIVE` seconds."""
-        since = self.clock() - SEAT_ALIVE
-        seen = self.store.fields(_key(code, "seats")).values()
-        return sum(1 for when in seen if when.isdigit() and float(when) >= since)
+        return len(self.present(code))
+
+    def place(self, code: str, seat: str, place: Place) -> None:
+        """Seat ``seat`` is at ``place`` in the class's lesson (the teacher's dashboard counts
+        it); the caller has checked the seat."""
+        self.store.put_field(_key(code, "places"), seat, place.text(), CLASS_TTL)
+
+    def places(self, code: str) -> dict[str, str]:
+        """Every seat's place as the store keeps it (``lesson_state.progress`` counts them)."""
+        return self.store.fields(_key(code, "places"))
+
+    def asked(self, code: str) -> list[Poll]:
+        """Every poll the class was asked, in order (closed ones too: a lesson's summary)."""
+        held = self.store.fields(_key(code, "asked"))
+        polls = [Poll.from_dict(_json(text)) for text in held.values()]
+        return sorted((poll for poll in polls if poll is not None), key=lambda p: p.number)
 
     def answer(self, code: str, poll: Poll, seat: str, answer: Answer) -> None:
         """Seat ``seat``'s answer to ``poll``, replacing its earlier one (until the reveal).

@@ -5,12 +5,15 @@ teacher, the questions.
 - :mod:`core.ui.classroom.follow`: following the teacher (the check, opening the teacher's
   view, publishing what the teacher's page shows); ``class_check.js`` is the check's script.
 - :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar.
-- :mod:`core.ui.classroom.choice`: a multiple-choice question at the top of any page.
+- :mod:`core.ui.classroom.choice`: a question at the top of any page: multiple choice, or a
+  number.
 - :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
 - :mod:`core.ui.classroom.lesson_run`: a prepared lesson's screens, run one after another
   (the lessons themselves are :mod:`core.classroom.plans`, plain files);
-  :mod:`core.ui.classroom.lesson_build` builds one, :mod:`core.ui.classroom.lesson_home`
-  lists them on Home.
+  :mod:`core.ui.classroom.lesson_teach` runs one with a class (pacing, the pause, the
+  dashboard) and :mod:`core.ui.classroom.lesson_class` is a student's side of it;
+  :mod:`core.ui.classroom.lesson_build` builds one, :mod:`core.ui.classroom.lesson_home` lists
+  them on Home.
 
 Class mode joins every page through :mod:`core.ui.page_hooks`, registered here once: the
 pages and ``url_state`` import none of it. The class itself (its model, store and polls) is
@@ -28,21 +31,15 @@ from core.ui.classroom.seat import classroom
 from core.ui.classroom.split import split_poll
 from core.ui.page_hooks import PageHooks, register
 
-
-def _opening(page: str) -> None:
-    """The class's part of a page's first calls: the sidebar's section, then an open
-    multiple-choice question at the top."""
-    class_panel(page)
-    choice_box()
-
-
-register(PageHooks("class", opening=_opening, opened=opened_view, wrote=class_wrote))
+register(PageHooks("class", opening=class_panel, opened=opened_view, wrote=class_wrote))
 
 
 def _lesson_opening(page: str) -> None:
-    """A prepared lesson's part of a page's first calls: its bar at the top, and the
-    sidebar's "Prepare a lesson"."""
+    """A prepared lesson's part of a page's first calls, after the class's sidebar: its bar at
+    the top, the class's open question under the screen's words, and the sidebar's "Prepare
+    a lesson"."""
     lesson_opening(page)
+    choice_box()
     add_view_box(page)
 
 

@@ -15,9 +15,17 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from core.app.pages import HOME
-from core.classroom import choice_poll
+from core.classroom import choice_poll, number_poll
 from core.classroom.plans import LessonPlan, Screen, plan_from_token, plan_token
 from core.classroom.shipped import shipped_plans
+from core.ui.classroom.lesson_class import (
+    left_class_lesson,
+    requested_screen,
+    student_lesson,
+    student_opened,
+    student_screen,
+)
+from core.ui.classroom.lesson_teach import end_for_class, teacher_panel
 from core.ui.classroom.seat import classroom, current_seat, reach
 
 #: The address bar's names for the running lesson and its screen (1 is the first).
@@ -85,7 +93,15 @@ def _from_link() -> list[str]:
 
 def lesson_opening(page: str) -> None:
     """The lesson's part of a page's first calls: read a lesson's link, go to the chosen
-    screen's page, and draw the lesson's bar at the top."""
+    screen's page, and draw the lesson's bar at the top. A student whose class runs a lesson
+    sees the class's (:mod:`core.ui.classroom.lesson_class`) and runs none of its own."""
+    if student_lesson(page, requested_screen(st.query_params.get(SCREEN_PARAMETER))):
+        st.session_state.pop(_KEY, None)
+        if LESSON_PARAMETER in st.query_params:
+            del st.query_params[LESSON_PARAMETER]
+        return
+    if left_class_lesson() and SCREEN_PARAMETER in st.query_params:
+        del st.query_params[SCREEN_PARAMETER]  # the class's screen, not a lesson of one's own
     problems = _from_link()
     if problems:
         lines = "\n".join(f"- {problem}" for problem in problems)
@@ -97,11 +113,15 @@ def lesson_opening(page: str) -> None:
         _go()  # a lesson's link to the home page opens its screen
     if now.opening and now.screen.page.path != page:
         _go()
+    teacher_panel(now.plan, now.at)
     _bar(now)
 
 
 def lesson_opened(page: str) -> dict[str, str] | None:
     """The chosen screen's settings, for the first run of its page after the choice."""
+    chosen = student_opened(page)
+    if chosen is not None:
+        return chosen
     now = running()
     if now is None or not now.opening or now.screen.page.path != page:
         return None
@@ -110,7 +130,12 @@ def lesson_opened(page: str) -> dict[str, str] | None:
 
 
 def lesson_wrote(page: str, query: dict[str, str]) -> None:
-    """Keep the running lesson in the address bar, beside the page's settings."""
+    """Keep the running lesson in the address bar, beside the page's settings (a student's
+    screen in the class's lesson alone)."""
+    mine = student_screen()
+    if mine is not None and page != HOME.path:
+        st.query_params[SCREEN_PARAMETER] = str(mine)
+        return
     now = running()
     if now is None or page == HOME.path:
         return
@@ -131,6 +156,7 @@ def _jumped() -> None:
 
 
 def _end() -> None:
+    end_for_class()
     st.session_state.pop(_KEY, None)
     for name in (LESSON_PARAMETER, SCREEN_PARAMETER):
         if name in st.query_params:
@@ -191,18 +217,23 @@ def _label(screen: Screen) -> str:
 
 
 def _question_controls(now: Running) -> None:
-    """Ask the class the screen's question (a teacher with a class, multiple choice: the
-    class's poll), and show the expected answer when the teacher chooses."""
+    """Ask the class the screen's question (a teacher with a class: the class's poll, kept
+    under the screen's number for the summary), and show the expected answer when the
+    teacher chooses."""
     question = now.screen.question
     assert question is not None
     seat = current_seat()
     if (
-        question.options
-        and seat is not None
+        seat is not None
         and seat.teaching
         and st.button("Ask the class", icon=":material/send:", key=f"lesson-ask-{now.at}")
     ):
-        poll = choice_poll(0, question.prompt, list(question.options))
+        if question.options:
+            poll = replace(
+                choice_poll(0, question.prompt, list(question.options)), screen=now.at + 1
+            )
+        else:
+            poll = number_poll(question.prompt, screen=now.at + 1)
         reach(lambda: classroom().ask(seat.teacher, poll))
     if question.answer is not None and st.toggle("Show the answer", key=f"lesson-a-{now.at}"):
         answer = question.answer
