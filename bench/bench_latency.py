@@ -16,6 +16,12 @@ Cases
   breast cancer, walking ``max_depth``; every new depth also fits the 500-tree forest behind
   the score curve.
 
+Each page is measured beside the floor: the floor's server runs for the whole benchmark, both
+pages are open, and the changes alternate, one on the floor's page, one on the case's. The
+table gives the floor's median over the changes made beside each case and the case's ratio to
+it: on a shared machine the load moves from minute to minute, and a page run needs many times
+the floor's CPU, so only a floor measured at the same time says how far the page is from it.
+
 Each case opens its page, then presses ArrowRight ``--steps`` times on the slider, ArrowLeft
 as many times, and ArrowRight once more (15 changes by default): ``max_depth`` 1..8..1..2,
 ``n_estimators`` 100..107..100..101. The way up meets new settings, so the server has to fit
