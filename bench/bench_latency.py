@@ -16,6 +16,12 @@ Cases
   breast cancer, walking ``max_depth``; every new depth also fits the 500-tree forest behind
   the score curve.
 
+Each page is measured beside the floor: the floor's server runs for the whole benchmark, both
+pages are open, and the changes alternate, one on the floor's page, one on the case's. The
+table gives the floor's median over the changes made beside each case and the case's ratio to
+it: on a shared machine the load moves from minute to minute, and a page run needs many times
+the floor's CPU, so only a floor measured at the same time says how far the page is from it.
+
 Each case opens its page, then presses ArrowRight ``--steps`` times on the slider, ArrowLeft
 as many times, and ArrowRight once more (15 changes by default): ``max_depth`` 1..8..1..2,
 ``n_estimators`` 100..107..100..101. The way up meets new settings, so the server has to fit
@@ -292,51 +298,67 @@ def walk(steps: int) -> list[str]:
     return ["ArrowRight"] * steps + ["ArrowLeft"] * steps + ["ArrowRight"]
 
 
-def measure(browser: Any, server: Server, case: Case, steps: int) -> list[Change]:
-    from playwright.sync_api import Page
+class Session:
+    """One case's page, open in its own browser context, changed one key press at a time."""
 
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page: Page = context.new_page()
-        page.goto(server.url + case.path)
-        page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=OPEN_TIMEOUT_MS)
-        _check_healthy(page, case)
-        thumb = page.locator(f'.st-key-{case.slider} input[type="range"]')
-        changes = []
-        for key in walk(steps):
-            time.sleep(PAUSE_S)
-            page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=CHANGE_TIMEOUT_MS)
-            shown = thumb.get_attribute("aria-valuetext")
-            fits = server.fits()
-            thumb.focus()
-            page.evaluate(ARM_JS, case.watch)
-            thumb.press(key)
-            page.wait_for_function(OVER_JS, timeout=CHANGE_TIMEOUT_MS)
-            result = page.evaluate("() => window.__latency")
-            if result["end"] is None:
-                _check_healthy(page, case)
-                raise RuntimeError(f"{case.name}: the run after {key} left {case.watch} unchanged")
-            value = thumb.get_attribute("aria-valuetext") or ""
-            if value == shown:
-                raise RuntimeError(f"{case.name}: {key} did not move {case.slider} from {shown}")
+    def __init__(self, browser: Any, server: Server, case: Case) -> None:
+        self.server, self.case = server, case
+        self.context = browser.new_context(viewport=VIEWPORT)
+        self.page = self.context.new_page()
+        self.page.goto(server.url + case.path)
+        self.page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=OPEN_TIMEOUT_MS)
+        _check_healthy(self.page, case)
+        self.thumb = self.page.locator(f'.st-key-{case.slider} input[type="range"]')
+
+    def change(self, key: str) -> Change:
+        """Press ``key`` on the slider and time the page's answer."""
+        page, case, thumb = self.page, self.case, self.thumb
+        time.sleep(PAUSE_S)
+        page.wait_for_function(SETTLED_JS, arg=list(case.ready), timeout=CHANGE_TIMEOUT_MS)
+        shown = thumb.get_attribute("aria-valuetext")
+        fits = self.server.fits()
+        thumb.focus()
+        page.evaluate(ARM_JS, case.watch)
+        thumb.press(key)
+        page.wait_for_function(OVER_JS, timeout=CHANGE_TIMEOUT_MS)
+        result = page.evaluate("() => window.__latency")
+        if result["end"] is None:
             _check_healthy(page, case)
-            # A run too short for its states to be seen apart counts as ending with the page.
-            start, end = float(result["start"]), float(result["end"])
-            run_start = float(result["runStart"] if result["runStart"] is not None else end)
-            run_end = float(result["runEnd"] if result["runEnd"] is not None else end)
-            changes.append(
-                Change(
-                    value,
-                    end - start,
-                    run_start - start,
-                    run_end - start,
-                    server.fits() - fits,
-                    bool(result["sawStatus"]),
-                )
-            )
+            raise RuntimeError(f"{case.name}: the run after {key} left {case.watch} unchanged")
+        value = thumb.get_attribute("aria-valuetext") or ""
+        if value == shown:
+            raise RuntimeError(f"{case.name}: {key} did not move {case.slider} from {shown}")
+        _check_healthy(page, case)
+        # A run too short for its states to be seen apart counts as ending with the page.
+        start, end = float(result["start"]), float(result["end"])
+        run_start = float(result["runStart"] if result["runStart"] is not None else end)
+        run_end = float(result["runEnd"] if result["runEnd"] is not None else end)
+        return Change(
+            value,
+            end - start,
+            run_start - start,
+            run_end - start,
+            self.server.fits() - fits,
+            bool(result["sawStatus"]),
+        )
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def measure(browser: Any, sessions: list[tuple[Server, Case]], steps: int) -> list[list[Change]]:
+    """Walk every session's slider, one change of each in turn: side by side, a busy machine
+    slows them alike, and the ratios between them hold."""
+    opened = [Session(browser, server, case) for server, case in sessions]
+    try:
+        changes: list[list[Change]] = [[] for _ in opened]
+        for key in walk(steps):
+            for session, measured in zip(opened, changes, strict=True):
+                measured.append(session.change(key))
         return changes
     finally:
-        context.close()
+        for session in opened:
+            session.close()
 
 
 def _check_healthy(page: Any, case: Case) -> None:
@@ -371,6 +393,8 @@ COLUMNS = (
     ("fit/hit", "", 7),
     ("fitted", "median", 7),
     ("cached", "median", 7),
+    ("floor", "median", 7),
+    ("ratio", "x floor", 7),
 )
 
 
@@ -380,8 +404,10 @@ def header() -> str:
     return f"{top}\n{unit}"
 
 
-def report(case: Case, changes: list[Change], verbose: bool) -> str:
+def report(case: Case, changes: list[Change], floor: list[Change], verbose: bool) -> str:
+    """One case's row; ``floor`` holds the floor's changes measured beside it."""
     times = [c.ms for c in changes]
+    floor_ms = statistics.median(c.ms for c in floor)
     fitted = [c.ms for c in changes if c.fits]
     cached = [c.ms for c in changes if not c.fits]
     target = f"<={case.target_ms:.0f}" if case.target_ms else "-"
@@ -390,7 +416,8 @@ def report(case: Case, changes: list[Change], verbose: bool) -> str:
         verdict = "ok" if statistics.median(times) <= case.target_ms else "MISS"
     line = (
         f"{case.label:52s} {target:>6s} {statistics.median(times):7.0f} {p90(times):7.0f} "
-        f"{f'{len(fitted)}/{len(cached)}':>7s} {_ms(fitted)} {_ms(cached)}  {verdict}"
+        f"{f'{len(fitted)}/{len(cached)}':>7s} {_ms(fitted)} {_ms(cached)} "
+        f"{floor_ms:7.0f} {statistics.median(times) / floor_ms:7.1f}  {verdict}"
     )
     if any(c.saw_status for c in changes):
         line += f"  (status widget shown in {sum(c.saw_status for c in changes)})"
@@ -444,12 +471,19 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright, chromium)
             try:
-                for case in (c for c in CASES if c.name in args.cases):
-                    script = floor if case.floor else ROOT / "serve.py"
-                    server = Server.start(script, workdir)
-                    with server.live:
-                        measured = measure(browser, server, case, args.steps)
-                    print(report(case, measured, args.verbose), flush=True)
+                floor_case = next(case for case in CASES if case.floor)
+                floor_server = Server.start(floor, workdir)
+                with floor_server.live:
+                    for case in (c for c in CASES if c.name in args.cases):
+                        if case.floor:
+                            alone = measure(browser, [(floor_server, case)], args.steps)[0]
+                            print(report(case, alone, alone, args.verbose), flush=True)
+                            continue
+                        server = Server.start(ROOT / "serve.py", workdir)
+                        with server.live:
+                            both = [(floor_server, floor_case), (server, case)]
+                            beside, measured = measure(browser, both, args.steps)
+                        print(report(case, measured, beside, args.verbose), flush=True)
             finally:
                 browser.close()
     print(f"load average after: {_load()}  ({os.cpu_count()} CPUs)")
