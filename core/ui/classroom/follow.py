@@ -1,14 +1,14 @@
 """Following the teacher, the Streamlit side: read the class's version, open the teacher's
 view, and tell the class what a run wrote.
 
-A student's sidebar holds a small script (``class_check.js``) that asks the server for the
-class's version over plain HTTP (:mod:`server.class_check` answers when it moves or after a few
-seconds: no Streamlit run while nothing changed). When it moved, the script asks the page for
-one run, which opens the teacher's view (another page by ``st.switch_page``, the same page by a
-rerun whose ``url_state.arrive`` reads the teacher's settings as a link's). A server started
-from ``app.py`` alone, without ``serve.py``'s check, checks with a fragment on a timer instead
-(a Streamlit run each time). The rules of each step are
-:class:`core.classroom.Membership`'s; this module reads the store and keeps the result.
+Every page's sidebar holds a small script (``class_check.js``, :func:`check_widget`): a
+student's asks the server for the class's version over plain HTTP (:mod:`server.class_check`
+answers when it moves or after a few seconds: no Streamlit run while nothing changed). When it
+moved, the script asks the page for one run, which opens the teacher's view (another page by
+``st.switch_page``, the same page by a rerun whose ``url_state.arrive`` reads the teacher's
+settings as a link's). A server started from ``app.py`` alone, without ``serve.py``'s check,
+checks with a fragment on a timer instead (a Streamlit run each time). The rules of each step
+are :class:`core.classroom.Membership`'s; this module reads the store and keeps the result.
 """
 
 from __future__ import annotations
