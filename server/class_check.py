@@ -28,10 +28,12 @@ Answers (JSON, never cached by a browser or a proxy):
 (:mod:`core.classroom.seats`). A question with a seat of its class is a member's: it is never
 limited, and it checks the seat in (it counts as present, see
 :meth:`core.classroom.Classroom.check_in`) at most once per
-:data:`core.classroom.CHECK_IN_EVERY` seconds on this server. Any other question is a guess as
-far as the server can tell (:mod:`core.classroom.limits`): it counts against its class code's
-limit, and when it names no class, against its client address's misses; an address out of
-misses is answered 429 on every code until its window ends. A made-up seat is no seat.
+:data:`core.classroom.CHECK_IN_EVERY` seconds on this server, unless it says ``?present=0``:
+the teacher's page asks too, to learn at once when the store goes down, and is no student.
+Any other question is a guess as far as the server can tell (:mod:`core.classroom.limits`): it
+counts against its class code's limit, and when it names no class, against its client
+address's misses; an address out of misses is answered 429 on every code until its window
+ends. A made-up seat is no seat.
 """
 
 from __future__ import annotations
@@ -218,7 +220,12 @@ class ClassCheck:
         status, version = await self.read(code)
         if guessing and status == 200 and version is None:
             await run_in_threadpool(missed, room, address)
-        due = self.due(seat) if not guessing and status == 200 and version is not None else None
+        counted = query.get("present", [""])[0] != "0"  # the teacher's page: not a student
+        due = (
+            self.due(seat)
+            if counted and not guessing and status == 200 and version is not None
+            else None
+        )
         if status == 200 and version is not None and seen == str(version):
             await receive()  # the request's (empty) body; the next receive is a disconnect
             status, version = await self.until_moved(code, status, version, receive)

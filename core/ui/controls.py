@@ -70,6 +70,22 @@ class Controls(Binding):
         ):
             session[key] = self.settings_type.entries[key].to_widget(getattr(self.last, key))
 
+    def _relabel(self, key: str, labels: list[str]) -> None:
+        """Send the held value of the widget keyed ``key`` to the browser again when its option
+        labels changed since it was last drawn.
+
+        A select slider or a select box keeps its value in the browser as the label it showed
+        ("2 of 10"): once the labels change (another tree, with another number of splits or
+        nodes), the browser finds no such label and shows the first option, while the page
+        goes on with the held value; the visitor's next move would then send the first
+        option back. Written again, the value reaches the browser with the new labels.
+        """
+        session, seen = st.session_state, f"_labels_{key}"
+        before, now = session.get(seen), hash(tuple(labels))
+        session[seen] = now
+        if before not in (None, now) and key in session and key not in reconnected_keys():
+            session[key] = session[key]
+
     def finish(self) -> state.Settings:
         """The page's settings: put them in the URL and show the share link in the sidebar.
 
@@ -250,6 +266,7 @@ class Controls(Binding):
             return f"{n_steps} of {n_steps}" if value == whole else f"{value} of {n_steps}"
 
         self._stale_label("step", lambda: [label(option) for option in options])
+        self._relabel("step", [label(option) for option in options])
         held = entry.from_widget(session.get("step"))
         if isinstance(held, int) and not isinstance(held, bool) and held >= n_steps:
             session["step"] = whole
@@ -264,6 +281,7 @@ class Controls(Binding):
     def node(self, describe: Callable[[int], str], n_nodes: int, label: str = "Node") -> int:
         """Which node of a tree of ``n_nodes`` to ask about, by its number."""
         self._stale_label("node", lambda: [describe(i) for i in range(n_nodes)])
+        self._relabel("node", [describe(i) for i in range(n_nodes)])
         held = st.session_state.get("node")
         if isinstance(held, int) and not isinstance(held, bool) and held >= n_nodes:
             st.session_state["node"] = 0

@@ -22,6 +22,7 @@ import pyarrow as pa
 import streamlit as st
 
 from core.figures import dot_available, render_png, render_svg
+from core.figures.describe import chart_text, tree_text
 from core.figures.overlays import clicked_sample
 from core.figures.wire import wire_form
 from core.ui.cached import svg
@@ -91,6 +92,12 @@ def _source(function: Callable[..., Any]) -> str:
         return "# source not available"
 
 
+def figure_text(text: str) -> None:
+    """``text`` for a screen reader, just before the figure it describes; on screen it takes
+    no room (``page.css``): a chart's shapes and a diagram's boxes say nothing to a reader."""
+    st.html(f'<p class="arboretum-figure-text">{html.escape(text)}</p>')
+
+
 def show_svg(
     svg: str,
     *,
@@ -99,6 +106,7 @@ def show_svg(
     max_scale: float = 1.5,
     max_height_vh: int = 70,
     whole: bool = False,
+    label: str = "",
 ) -> None:
     """A server-rendered diagram, inline (its text stays searchable), in a keyed container.
 
@@ -111,7 +119,8 @@ def show_svg(
     the boundary beside it with it.
 
     ``whole`` draws it in a box exactly ``max_height_vh`` tall, fitted inside it whichever
-    way is tighter: the frame :func:`tree_diagram` zooms and pans.
+    way is tighter: the frame :func:`tree_diagram` zooms and pans. ``label`` names the
+    drawing for a screen reader (its ``aria-label``; the boxes' text stays readable).
     """
     start = svg.find("<svg")  # the XML prolog and doctype are not HTML
     tag_end = svg.find(">", start)
@@ -129,7 +138,8 @@ def show_svg(
         if min_scale > 0:
             style += f";min-width:{min_scale * width:.0f}pt"
         box = "overflow-x:auto"
-    body = f'{tag} style="{style}"{svg[tag_end:]}'
+    named = f' aria-label="{html.escape(label)}"' if label else ""
+    body = f'{tag} style="{style}"{named}{svg[tag_end:]}'
     with st.container(key=key, border=False):
         # Markdown, not st.html: st.html's sanitizer drops <svg>. The SVG is ours: dot's
         # output of labels the figure builders escape.
@@ -152,10 +162,12 @@ def tree_diagram(dot: str, *, key: str, name: str, whole: bool = False) -> str |
         The SVG shown, or None when the browser laid the tree out.
     """
     drawing: str | None = None
+    label = tree_text(dot)
     with st.container(key=key, border=False):
+        figure_text(label)
         if dot_available():
             drawing = svg(dot)
-            show_svg(drawing, key=f"{key}-drawing", whole=whole)
+            show_svg(drawing, key=f"{key}-drawing", whole=whole, label=label)
         else:
             st.caption(
                 "Graphviz is not installed on the server, so your browser lays out the tree."
@@ -306,10 +318,12 @@ def plotly_chart(figure: Chart, *, key: str, **options: Any) -> None:
     The figures carry their projector-friendly look (``theme=None``), and go to the browser
     in the form :func:`~core.figures.wire.wire_form` makes: the same chart, less CPU per run.
     A ``figure`` that is a dict is that form already. Plotly's toolbar is hidden
-    (:data:`PLOTLY_CONFIG`), for every chart, here.
+    (:data:`PLOTLY_CONFIG`), for every chart, here, and every chart gets its text alternative
+    (:func:`figure_text`).
     """
     form = figure if isinstance(figure, dict) else wire_form(figure)
     config = {**PLOTLY_CONFIG, **options.pop("config", {})}
+    figure_text(chart_text(form))
     st.plotly_chart(_Wired(form), key=key, width="stretch", theme=None, config=config, **options)
 
 

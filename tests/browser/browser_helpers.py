@@ -21,7 +21,7 @@ import pytest
 from core.app import pages as app_pages
 from core.app.settings import link_meaning
 from deploy.process import LiveServer
-from tests.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
+from tests.live_app import ROOT, SETTLED_FN, VIEWPORT, free_port, streamlit_command
 
 #: A classroom projector: the size the app must read well at.
 PROJECTOR = {"width": 1280, "height": 720}
@@ -324,6 +324,23 @@ def serve(
         command = ["/usr/bin/env", f"PATH={Path(sys.executable).parent}", *command]
     try:
         running = LiveServer.start(command, port, log)
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@contextmanager
+def serve_with(folder: Path, environment: dict[str, str]) -> Iterator[LiveServer]:
+    """Serve ``serve.py`` on a free port with ``environment`` added, until the block ends; its
+    log goes to ``folder``."""
+    port = free_port()
+    settings = [f"{name}={value}" for name, value in environment.items()]
+    command = ["/usr/bin/env", *settings, *streamlit_command(ROOT / "serve.py", port)]
+    try:
+        running = LiveServer.start(command, port, folder / "server.log")
     except RuntimeError as error:
         pytest.fail(str(error), pytrace=False)
     try:

@@ -239,6 +239,24 @@ def test_a_check_in_always_reaches_the_store(
     assert room.students(teacher.code) == 3
 
 
+def test_the_teachers_check_is_a_members_but_not_counted_present(
+    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+) -> None:
+    """The teacher's page asks too (to learn at once when the store goes down), with its
+    seat and ``present=0``: answered as a member's, never limited, and no student."""
+    teacher = room.start(TREE)
+    path = check_path(teacher.code)
+    (seat,) = seats(room, teacher.code, 1)
+    for _ in range(3):
+        status, _, body = get(app, f"{path}?seat={seat}&present=0")
+        assert (status, body) == (200, {"version": room.version(teacher.code)})
+    assert room.students(teacher.code) == 0
+    store.down = True
+    clock.now += FRESH
+    status, _, body = get(app, f"{path}?seat={seat}&present=0")
+    assert (status, body) == (503, {"version": None, "down": True})
+
+
 def test_the_check_says_when_the_store_is_down_and_recovers(
     app: Starlette, room: Classroom, store: CountingStore, clock: HandClock
 ) -> None:

@@ -1,19 +1,30 @@
-// A following student's check (server/class_check.py). It asks the server for the class's
-// version, saying which version it already knows (`?seen=`): the server holds the question
-// until the class moves, or answers "nothing new" after a few seconds, and it asks again.
-// When the version is not the one this page last acted on (`seen`), or the class ended, or
-// its store is down, it asks the page for one run, which opens the teacher's view; if that
-// run got lost, it asks again after `retry` ms. Every question names this page's seat, which
-// the server signed: it tells a student from a guess, and the server counts the seat present
-// (at most every 30 s). Two questions start at least `every` ms apart.
+// The class check (server/class_check.py), in the sidebar of every page. It asks the server
+// for the class's version, saying which version it already knows (`?seen=`): the server holds
+// the question until the class moves, or answers "nothing new" after a few seconds, and it
+// asks again. Every question names this page's seat, which the server signed: it tells a
+// member from a guess. Two questions start at least `every` ms apart.
+//
+// A following student's page: when the version is not the one this page last acted on
+// (`seen`), or the class ended, or its store is down, it asks the page for one run, which
+// opens the teacher's view; if that run got lost, it asks again after `retry` ms. The server
+// counts the seat present (at most every 30 s).
+// The teacher's page (`teaching`): its own moves change the version, so it asks for a run
+// only when the store is down, which the run then says; its seat is not counted present.
+// Outside a class (no `url`) it asks nothing: drawn all the same, it is loaded already when
+// the visitor joins, and starts at once.
 
 const memories = new WeakMap();
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function news(data, known) {
+  if (known === undefined) return false;
+  return data.teaching ? known === "down" : known !== data.seen;
+}
+
 function consider(memory) {
   const { data, known } = memory;
-  if (known === undefined || known === data.seen) return;
+  if (!news(data, known)) return;
   const now = Date.now();
   if (memory.asked === known && now - memory.askedAt < data.retry) return;
   memory.asked = known;
@@ -30,6 +41,7 @@ async function ask(memory, generation) {
     const query = new URLSearchParams();
     if (Number.isInteger(known)) query.set("seen", String(known));
     query.set("seat", data.seat);
+    if (data.teaching) query.set("present", "0");
     try {
       const response = await fetch(`${data.url}?${query}`, {
         cache: "no-store",
@@ -54,8 +66,12 @@ export default function ({ data, parentElement, setTriggerValue }) {
     memory = { generation: 0, asked: null, askedAt: 0, serial: 0 };
     memories.set(parentElement, memory);
   }
+  if (memory.data && (memory.data.url !== data.url || memory.data.seat !== data.seat)) {
+    memory.known = undefined; // another class, or another seat: nothing of the last is known
+  }
   memory.data = data;
   memory.setTriggerValue = setTriggerValue;
+  if (!data.url) return () => {};
   if (!memory.retryTimer) {
     memory.generation += 1; // a loop of an earlier mount ends at its next answer
     memory.retryTimer = setInterval(() => consider(memory), data.every);

@@ -1,14 +1,14 @@
 """Following the teacher, the Streamlit side: read the class's version, open the teacher's
 view, and tell the class what a run wrote.
 
-A student's sidebar holds a small script (``class_check.js``) that asks the server for the
-class's version over plain HTTP (:mod:`server.class_check` answers when it moves or after a few
-seconds: no Streamlit run while nothing changed). When it moved, the script asks the page for
-one run, which opens the teacher's view (another page by ``st.switch_page``, the same page by a
-rerun whose ``url_state.arrive`` reads the teacher's settings as a link's). A server started
-from ``app.py`` alone, without ``serve.py``'s check, checks with a fragment on a timer instead
-(a Streamlit run each time). The rules of each step are
-:class:`core.classroom.Membership`'s; this module reads the store and keeps the result.
+Every page's sidebar holds a small script (``class_check.js``, :func:`check_widget`): a
+student's asks the server for the class's version over plain HTTP (:mod:`server.class_check`
+answers when it moves or after a few seconds: no Streamlit run while nothing changed). When it
+moved, the script asks the page for one run, which opens the teacher's view (another page by
+``st.switch_page``, the same page by a rerun whose ``url_state.arrive`` reads the teacher's
+settings as a link's). A server started from ``app.py`` alone, without ``serve.py``'s check,
+checks with a fragment on a timer instead (a Streamlit run each time). The rules of each step
+are :class:`core.classroom.Membership`'s; this module reads the store and keeps the result.
 """
 
 from __future__ import annotations
@@ -90,24 +90,33 @@ def check(page: str, *, timer: bool) -> None:
             change(seat=seat.follow(False))
 
 
-def check_widget(held: Membership, page: str) -> None:
-    """The follower's check in the sidebar: the script when ``serve.py`` serves the check,
-    else a fragment on a timer."""
-    if served():
-        _CHECK(
-            key="class-check",
-            data={
-                "url": check_path(held.code),
-                "seen": held.seen,
-                "seat": held.seat,
-                "every": round(1000 * CHECK_SECONDS),
-                "retry": round(1000 * RETRY_SECONDS),
-            },
-            on_moved_change=_moved,
-            height=0,
-        )
-    else:
-        _follower_check(page)
+def check_widget(held: Membership | None, page: str) -> None:
+    """The class check in the sidebar, drawn on every page, in or out of a class.
+
+    Served by ``serve.py``, it is the script, in one of three modes: a student's follows the
+    class's version; a teacher's only listens for the store going down, so the teacher's page
+    says so as soon as the students' do (the teacher's own moves change the version, and its
+    seat is not counted present); outside a class it waits. Drawn before a class too, its
+    script is loaded already when a student joins, and starts asking at once: a script that
+    first loads with a joined page waits behind that page's charts, seconds on a busy laptop.
+    Without ``serve.py``'s check, a student checks with a fragment on a timer instead.
+    """
+    if not served():
+        if held is not None and not held.teaching:
+            _follower_check(page)
+        return
+    data: dict[str, object] = {
+        "every": round(1000 * CHECK_SECONDS),
+        "retry": round(1000 * RETRY_SECONDS),
+    }
+    if held is not None:
+        data |= {
+            "url": check_path(held.code),
+            "seen": held.seen,
+            "seat": held.seat,
+            "teaching": held.teaching,
+        }
+    _CHECK(key="class-check", data=data, on_moved_change=_moved, height=0)
 
 
 _CHECK = st.components.v2.component(

@@ -188,6 +188,7 @@ def class_panel(page: str) -> None:
         check(page, timer=False)
     with st.sidebar, st.container(key="class-panel"):
         _remember()
+        check_widget(current_seat(), page)
         problem = visit().class_problem
         seat = current_seat()
         if seat is None:
@@ -368,7 +369,6 @@ def _student_sidebar(seat: Membership, page: str) -> None:
     if st.button("Leave the class", icon=":material/logout:", key="class-leave"):
         _leave()
         st.rerun()
-    check_widget(seat, page)
 
 
 __all__ = ["COOKIE", "JOIN_PARAMETER", "class_panel", "join_link", "qr_png"]
