@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, tab
+from browser_helpers import PROJECTOR, AppPage, tab
 
 from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT_MS = 60_000
-PROJECTOR = {"width": 1280, "height": 720}
 LESSON = "/Single_tree?dataset=sine&max_depth=1&lesson=how-a-tree-grows&screen=1"
 
 

@@ -240,7 +240,7 @@ def test_a_check_in_always_reaches_the_store(
 
 
 def test_the_teachers_check_is_a_members_but_not_counted_present(
-    app: Starlette, room: Classroom, store: CountingStore, clock: Clock
+    app: Starlette, room: Classroom, store: CountingStore, clock: HandClock
 ) -> None:
     """The teacher's page asks too (to learn at once when the store goes down), with its
     seat and ``present=0``: answered as a member's, never limited, and no student."""
