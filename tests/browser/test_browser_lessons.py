@@ -14,10 +14,21 @@ from core.classroom.plans import read_plan
 pytestmark = pytest.mark.browser
 
 
-def _after_url_change(app: AppPage, act: object) -> None:
-    before = app.page.evaluate("() => window.location.href")
+# The address shows the page (its path's end) and, when asked, the lesson's screen.
+_SHOWS = """([page, screen]) => window.location.pathname.endsWith(page)
+  && (screen === null || new URLSearchParams(window.location.search).get("screen") === screen)"""
+
+
+def _go(app: AppPage, act: object, page: str, screen: int | None = None) -> None:
+    """Act, then wait until the address shows ``page`` (and ``screen``) and the run is over.
+
+    A move to another screen can write the address twice, the screen on the page it leaves and
+    then the next page's path, so waiting for any change of address could read the page between
+    the two.
+    """
     act()  # type: ignore[operator]
-    app.page.wait_for_function("(before) => window.location.href !== before", arg=before)
+    wanted = None if screen is None else str(screen)
+    app.page.wait_for_function(_SHOWS, arg=[page, wanted])
     app.settle(("h1",))
 
 
@@ -27,7 +38,7 @@ def _bar_text(app: AppPage) -> str:
 
 def test_a_shipped_lesson_runs_screen_by_screen_and_survives_a_reload(app: AppPage) -> None:
     app.open("/", ("h1", ".st-key-lesson-cards"))
-    _after_url_change(app, app.page.locator(".st-key-lesson-start-how-a-tree-grows button").click)
+    _go(app, app.page.locator(".st-key-lesson-start-how-a-tree-grows button").click, "/Single_tree")
     assert app.page.url.split("?")[0].endswith("/Single_tree")
     assert "screen 1 of 5" in _bar_text(app)
     # The words sit above the page's own heading, inside the first screen of a projector.
@@ -36,7 +47,7 @@ def test_a_shipped_lesson_runs_screen_by_screen_and_survives_a_reload(app: AppPa
     app.page.evaluate("() => window.scrollTo(0, 0)")
     assert app.page.locator(".st-key-lesson-bar").bounding_box()["y"] < 720  # type: ignore[index]
     for screen, page in ((2, "/Single_tree"), (3, "/Grow_it_step_by_step")):
-        _after_url_change(app, app.page.get_by_role("button", name="Next screen").click)
+        _go(app, app.page.get_by_role("button", name="Next screen").click, page, screen)
         assert app.page.url.split("?")[0].endswith(page)
         assert f"screen {screen} of 5" in _bar_text(app)
         assert url_query(app)["screen"] == str(screen)
@@ -44,7 +55,7 @@ def test_a_shipped_lesson_runs_screen_by_screen_and_survives_a_reload(app: AppPa
     app.page.reload()
     app.settle(("h1", ".st-key-lesson-bar"))
     assert "screen 3 of 5" in _bar_text(app)
-    _after_url_change(app, app.page.get_by_role("button", name="Previous screen").click)
+    _go(app, app.page.get_by_role("button", name="Previous screen").click, "/Single_tree", 2)
     assert url_query(app)["max_depth"] == "2"
     app.page.get_by_role("button", name="End lesson").click()
     app.page.locator(".st-key-lesson-bar").wait_for(state="detached")
@@ -67,9 +78,9 @@ def test_a_teacher_builds_a_lesson_downloads_it_and_opens_it_again(
     app.open("/Single_tree?dataset=sine&max_depth=3", ("h1",))
     _add_view(app)
     nav = app.page.locator(".st-key-app-navigation a", has_text="Random forest")
-    _after_url_change(app, nav.click)
+    _go(app, nav.click, "/Random_forest")
     _add_view(app)
-    _after_url_change(app, app.page.locator(".st-key-app-navigation a", has_text="Home").click)
+    _go(app, app.page.locator(".st-key-app-navigation a", has_text="Home").click, "/")
     actions = app.page.locator(".st-key-lesson-actions")
     actions.wait_for()
     with app.page.expect_download() as download:
@@ -93,7 +104,7 @@ def test_a_teacher_builds_a_lesson_downloads_it_and_opens_it_again(
     app.page.get_by_text("Your own lesson", exact=False).click()
     app.page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(saved))
     app.page.get_by_role("button", name="Run it").wait_for()
-    _after_url_change(app, app.page.get_by_role("button", name="Run it").click)
+    _go(app, app.page.get_by_role("button", name="Run it").click, "/Single_tree")
     assert "My lesson · screen 1 of 2" in _bar_text(app).replace("\n", " ")
     assert url_query(app)["dataset"] == "sine"
 
@@ -102,6 +113,6 @@ def test_a_teacher_builds_a_lesson_downloads_it_and_opens_it_again(
     app.page.wait_for_url("**/Single_tree?**")
     app.settle(("h1", ".st-key-lesson-bar"))
     assert "screen 1 of 2" in _bar_text(app)
-    _after_url_change(app, app.page.get_by_role("button", name="Next screen").click)
+    _go(app, app.page.get_by_role("button", name="Next screen").click, "/Random_forest", 2)
     assert app.page.url.split("?")[0].endswith("/Random_forest")
     app.assert_healthy()
