@@ -31,7 +31,7 @@ from core.classroom import ALPHABET, CODE_LENGTH, MISSES_PER_ADDRESS, Membership
 from core.classroom import check as protocol
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.classroom import classroom
-from core.ui.classroom.panel import ASK_POPOVER
+from core.ui.classroom.ask import ASK_POPOVER
 from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path

@@ -4,7 +4,8 @@ teacher, the questions.
 - :mod:`core.ui.classroom.seat`: the server's classes, this session's seat, reaching the store.
 - :mod:`core.ui.classroom.follow`: following the teacher (the check, opening the teacher's
   view, publishing what the teacher's page shows); ``class_check.js`` is the check's script.
-- :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar.
+- :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar;
+  :mod:`core.ui.classroom.ask` is its "Ask the class a question".
 - :mod:`core.ui.classroom.choice`: a question at the top of any page: multiple choice, or a
   number.
 - :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
