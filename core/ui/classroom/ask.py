@@ -47,7 +47,9 @@ def ask_popover(seat: Membership) -> None:
             key="class-number-question",
             placeholder="What test accuracy do you expect at depth 8?",
         )
-        unit = st.text_input("Unit (optional)", max_chars=20, key="class-number-unit")
+        unit = st.text_input(
+            "Unit (optional)", max_chars=20, key="class-number-unit", placeholder="e.g. %"
+        )
         st.caption("Each student types a number; you see the middle answer, the range and a chart.")
         if st.form_submit_button("Ask", icon=":material/send:"):
             _ask(seat, lambda: number_poll(prompt, unit=unit))
