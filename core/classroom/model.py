@@ -23,6 +23,7 @@ CODE_LENGTH = 6
 #: Longest question and option a teacher can type, and most options.
 QUESTION_CHARACTERS = 200
 OPTION_CHARACTERS = 80
+UNIT_CHARACTERS = 20
 MOST_OPTIONS = 6
 #: The largest number answer kept (either sign): beyond any accuracy, depth or count a lesson
 #: asks about, and far from where a float loses its whole digits.
@@ -256,17 +257,23 @@ class ClassState:
     lesson: ClassLesson | None = None
 
 
-def number_poll(question: str, screen: int | None = None) -> Poll:
+def number_poll(question: str, screen: int | None = None, unit: str = "") -> Poll:
     """A number question from what the teacher typed (numbered when asked).
+
+    A unit ("%", "leaves") is written after the question, "(in %)", so every student reads
+    it and the store keeps a number question as it always has.
 
     Raises
     ------
     ValueError
         With a friendly message when the question is empty.
     """
-    question = " ".join(question.split())[:QUESTION_CHARACTERS]
+    question = " ".join(question.split())
+    unit = " ".join(unit.split())[:UNIT_CHARACTERS]
     if not question:
         raise ValueError("Type a question first.")
+    after = f" (in {unit})" if unit else ""
+    question = question[: QUESTION_CHARACTERS - len(after)] + after
     return Poll(0, "number", question, screen=screen)
 
 

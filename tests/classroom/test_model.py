@@ -17,6 +17,7 @@ from core.classroom import (
     choice_counts,
     choice_poll,
     clean_code,
+    number_poll,
     read_answer,
 )
 
@@ -155,3 +156,18 @@ def test_choice_counts_count_each_option_and_nothing_else() -> None:
     assert choice_counts(poll, answers) == [1, 0, 2]
     assert choice_counts(poll, [ChoiceAnswer(3), ChoiceAnswer(-1)]) == [0, 0, 0]  # none fits
     assert choice_counts(poll, []) == [0, 0, 0]
+
+
+def test_a_number_question_carries_its_unit_in_its_words() -> None:
+    poll = number_poll("  What test accuracy\n at depth 8? ", unit=" % ")
+    assert (poll.kind, poll.question, poll.options) == (
+        "number",
+        "What test accuracy at depth 8? (in %)",
+        (),
+    )
+    assert number_poll("How many leaves?").question == "How many leaves?"
+    long = number_poll("x" * 500, unit="u" * 500)
+    assert len(long.question) == QUESTION_CHARACTERS
+    assert long.question.endswith(" (in " + "u" * 20 + ")")
+    with pytest.raises(ValueError, match="Type a question first"):
+        number_poll("   ", unit="%")

@@ -31,7 +31,7 @@ from core.classroom import ALPHABET, CODE_LENGTH, MISSES_PER_ADDRESS, Membership
 from core.classroom import check as protocol
 from core.classroom.store import REDIS_URL_VARIABLE, RedisStore
 from core.ui.classroom import classroom
-from core.ui.classroom.panel import ASK_POPOVER
+from core.ui.classroom.ask import ASK_POPOVER
 from deploy.redis_server import RedisServer, start_redis
 
 STEP_PAGE = ROOT / GROW_STEP_BY_STEP.path
@@ -267,6 +267,51 @@ def test_a_choice_question_counts_every_answer_and_reveals() -> None:
     teacher.button(key="class-close").click().run()
     students[1].run()
     assert not [b for b in students[1].container if "class-choice" in b.proto.id]
+
+
+def test_a_number_question_from_the_sidebar_reaches_students_and_is_summed_up() -> None:
+    teacher, code = start_class()
+    teacher.text_input(key="class-number-question").input("Test accuracy at depth 8?")
+    teacher.text_input(key="class-number-unit").input("%")
+    teacher.button(key="FormSubmitter:class-ask-number-Ask").click().run()
+    assert_healthy(teacher)
+    poll = classroom().state(code).poll
+    assert poll is not None and poll.kind == "number" and poll.screen is None
+    assert poll.question == "Test accuracy at depth 8? (in %)"
+    students = [join(code) for _ in range(2)]
+    key = f"class-number-{code}-{poll.number}"
+    box = block(students[0], "class-choice")
+    assert r"Test accuracy at depth 8? \(in %\)" in box.markdown[0].value  # escaped
+    for hostile in ("nan", "NaN", "1e999", "-inf", "lots", "ninety"):
+        students[0].text_input(key=key).set_value(hostile).run()
+        students[0].button(key=f"{key}-send").click().run()
+        assert_healthy(students[0])
+        assert any("Type a number" in w.value for w in students[0].warning)
+    assert classroom().answers(code, poll) == {}
+    for student, typed in zip(students, ("80", "92,5 %"), strict=True):
+        student.text_input(key=key).set_value(typed).run()
+        student.button(key=f"{key}-send").click().run()
+        assert any("Sent" in s.value for s in student.success)
+
+    teacher.run()
+    assert_healthy(teacher)
+    shown = " ".join(m.value for m in block(teacher, "class-choice").markdown)
+    assert "2 answers: middle 86.25, from 80 to 92.5" in shown
+    spec = chart_spec(teacher, "class-choice")
+    assert sum(values(spec["data"][0]["y"])) == 2
+    teacher.button(key="class-reveal").click().run()
+    students[1].run()
+    assert students[1].text_input(key=key).disabled
+    assert [c for c in students[1].get("plotly_chart") if "class-number-chart" in c.proto.id]
+
+
+def test_an_empty_number_question_is_not_asked_and_says_why() -> None:
+    teacher, code = start_class()
+    teacher.text_input(key="class-number-unit").input("%")
+    teacher.button(key="FormSubmitter:class-ask-number-Ask").click().run()
+    assert_healthy(teacher)
+    assert classroom().state(code).poll is None
+    assert any("Type a question first" in w.value for w in teacher.sidebar.warning)
 
 
 def test_the_step_page_poll_hides_the_answer_counts_answers_and_reveals() -> None:

@@ -4,7 +4,8 @@ teacher, the questions.
 - :mod:`core.ui.classroom.seat`: the server's classes, this session's seat, reaching the store.
 - :mod:`core.ui.classroom.follow`: following the teacher (the check, opening the teacher's
   view, publishing what the teacher's page shows); ``class_check.js`` is the check's script.
-- :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar.
+- :mod:`core.ui.classroom.panel`: start, join or leave a class, in the sidebar;
+  :mod:`core.ui.classroom.ask` is its "Ask the class a question".
 - :mod:`core.ui.classroom.choice`: a question at the top of any page: multiple choice, or a
   number.
 - :mod:`core.ui.classroom.split`: the step page's "where will the tree split next?".
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from core.ui.classroom.choice import choice_box, class_poll
 from core.ui.classroom.follow import class_wrote, opened_view
-from core.ui.classroom.lesson_build import add_view_box
+from core.ui.classroom.lesson_build import add_view_box, keep_draft
 from core.ui.classroom.lesson_run import lesson_opened, lesson_opening, lesson_wrote
 from core.ui.classroom.panel import class_panel
 from core.ui.classroom.seat import classroom
@@ -43,6 +44,12 @@ def _lesson_opening(page: str) -> None:
     add_view_box(page)
 
 
-register(PageHooks("lesson", opening=_lesson_opening, opened=lesson_opened, wrote=lesson_wrote))
+def _lesson_wrote(page: str, query: dict[str, str]) -> None:
+    """The running lesson and the lesson being built, kept in the address."""
+    lesson_wrote(page, query)
+    keep_draft(page, query)
+
+
+register(PageHooks("lesson", opening=_lesson_opening, opened=lesson_opened, wrote=_lesson_wrote))
 
 __all__ = ["choice_box", "class_panel", "class_poll", "class_wrote", "classroom", "split_poll"]

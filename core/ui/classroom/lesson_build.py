@@ -5,6 +5,14 @@ The lesson being built is the session's (:data:`_DRAFT`): rows as the editor sho
 edit in the editor is applied to those rows by the editor's own callback, and the editor then
 starts afresh from them, so an edit is never applied twice and survives a visit to another page
 to add a screen there.
+
+A session does not survive a reload, so every page also keeps the draft in its address
+(``?draft=``, the packed lesson a lesson's link uses), and a new session starts from it. The
+address rather than the browser's storage: Streamlit reads and writes the address itself,
+with no script of our own and no round trip before the first run, and the server keeps nothing
+of the teacher's. A reload, the browser's back button or a bookmarked page keeps the
+draft; the screens only, without a row still too incomplete to read as a screen, and none of
+a lesson too long for a link (download its file).
 """
 
 from __future__ import annotations
@@ -18,19 +26,48 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from core.app.pages import HOME, PAGES
 from core.classroom.plan_table import COLUMNS, apply_edits, plan_rows, rows_plan, screen_row
-from core.classroom.plans import LessonPlan, Screen, plan_token, write_plan
+from core.classroom.plans import LessonPlan, Screen, plan_from_token, plan_token, write_plan
 from core.ui.classroom.lesson_run import LESSON_PARAMETER, start_lesson
 from core.ui.visit import visit
 
 _DRAFT = "lesson-draft"
+#: The query parameter that keeps the lesson being built across a reload: ``?draft=...``.
+DRAFT_PARAMETER = "draft"
 
 
 def _draft() -> dict[str, Any]:
+    """The lesson being built; a new session's is the one its address keeps, if any."""
     draft = st.session_state.get(_DRAFT)
     if not isinstance(draft, dict):
         draft = {"title": "My lesson", "rows": [], "version": 0}
+        plan, _ = plan_from_token(st.query_params.get(DRAFT_PARAMETER) or "")
+        if plan is not None:
+            draft.update(title=plan.title, rows=plan_rows(plan))
         st.session_state[_DRAFT] = draft
     return draft
+
+
+def _draft_token(draft: dict[str, Any]) -> str | None:
+    """The draft packed for the address, packed again only when it changed."""
+    if not draft["rows"]:
+        return None
+    made = (draft["version"], draft["title"])
+    if draft.get("packed", (None,))[0] != made:
+        plan, _ = rows_plan(draft["title"], draft["rows"])
+        draft["packed"] = (made, None if plan is None else plan_token(plan))
+    token: str | None = draft["packed"][1]
+    return token
+
+
+def keep_draft(page: str, query: dict[str, str]) -> None:
+    """Keep the lesson being built in the address, after the page wrote its own settings
+    there (a page hook: ``query`` is the page's, unused)."""
+    token = _draft_token(_draft())
+    if token is not None:
+        if st.query_params.get(DRAFT_PARAMETER) != token:
+            st.query_params[DRAFT_PARAMETER] = token
+    elif DRAFT_PARAMETER in st.query_params:
+        del st.query_params[DRAFT_PARAMETER]
 
 
 def draft_screens() -> int:
@@ -146,6 +183,8 @@ def _lesson_actions(plan: LessonPlan) -> None:
         )
         if st.button("Start over", icon=":material/delete:", key="lesson-clear"):
             st.session_state.pop(_DRAFT, None)
+            if DRAFT_PARAMETER in st.query_params:
+                del st.query_params[DRAFT_PARAMETER]  # else the next run reads it back
             st.rerun()
     token = plan_token(plan)
     if token is None:
@@ -156,4 +195,11 @@ def _lesson_actions(plan: LessonPlan) -> None:
         st.code(link, language=None, wrap_lines=True)
 
 
-__all__ = ["add_view_box", "draft_screens", "edit_copy", "lesson_editor"]
+__all__ = [
+    "DRAFT_PARAMETER",
+    "add_view_box",
+    "draft_screens",
+    "edit_copy",
+    "keep_draft",
+    "lesson_editor",
+]

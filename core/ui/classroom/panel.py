@@ -4,8 +4,8 @@ Every page's run calls :func:`class_panel` first (through :mod:`core.ui.page_hoo
 its settings are read).
 
 - **The teacher** starts a class from the sidebar, shows its code, link and QR code on the
-  projector, asks multiple-choice questions on any page (and "where will the tree split next?"
-  on the step page, :mod:`core.ui.classroom.split`), and ends the class.
+  projector, asks questions on any page (:mod:`core.ui.classroom.ask`; and "where will the
+  tree split next?" on the step page, :mod:`core.ui.classroom.split`), and ends the class.
 - **A student** joins by the link, the QR code or the code, and follows the teacher
   (:mod:`core.ui.classroom.follow`); moving a control leaves the teacher's view and stops
   following, and the toggle jumps back.
@@ -31,7 +31,6 @@ from core.app.words import md
 from core.classroom import (
     CLASS_TTL,
     Membership,
-    choice_poll,
     clean_code,
     recalled,
     remembered,
@@ -40,6 +39,7 @@ from core.classroom.check import served
 from core.classroom.cookie import COOKIE, cookie_path, ticket
 from core.classroom.limits import client_address
 from core.classroom.store import StoreDown
+from core.ui.classroom.ask import ask_popover
 from core.ui.classroom.follow import check, check_widget, here
 from core.ui.classroom.seat import (
     RETRY_STORE_SECONDS,
@@ -53,10 +53,6 @@ from core.ui.classroom.seat import (
 )
 from core.ui.visit import change, visit
 
-#: The key of the teacher's "Ask the class a question" popover (its open state), and of the
-#: note that a question just went, which closes it at the next run.
-ASK_POPOVER = "class-ask-popover"
-_ASKED = "class-asked"
 #: The query parameter of a join link: ``/?class=KX39PA``.
 JOIN_PARAMETER = "class"
 
@@ -300,38 +296,7 @@ def _teacher_sidebar(seat: Membership) -> None:
     ):
         _end()
         st.rerun()
-    if st.session_state.pop(_ASKED, False):
-        st.session_state[ASK_POPOVER] = False  # asked: the popover closes
-    asking = st.popover(
-        "Ask the class a question",
-        icon=":material/quiz:",
-        width="stretch",
-        key=ASK_POPOVER,
-        on_change="rerun",  # its open state is the session's, so a run can close it
-    )
-    with asking, st.form("class-ask", border=False):
-        question = st.text_input("Question", max_chars=200, key="class-question")
-        options = st.text_area(
-            "Answers to choose from, one per line",
-            "Yes\nNo\nIt depends",
-            max_chars=600,
-            key="class-options",
-        )
-        if st.form_submit_button("Ask", icon=":material/send:") and _ask_choice(
-            seat, question, options
-        ):
-            st.session_state[_ASKED] = True
-            st.rerun()
-
-
-def _ask_choice(seat: Membership, question: str, options: str) -> bool:
-    """Put the teacher's question to the class; whether it went (else the popover says why)."""
-    try:
-        poll = choice_poll(0, question, options.splitlines())
-    except ValueError as problem:
-        st.warning(str(problem), icon=":material/edit:")
-        return False
-    return reach(lambda: classroom().ask(seat.teacher, poll)) is not None
+    ask_popover(seat)
 
 
 @st.fragment(run_every=TEACHER_SECONDS)
