@@ -25,6 +25,9 @@ from tests.live_app import ROOT, SETTLED_FN, VIEWPORT, free_port, streamlit_comm
 
 #: A classroom projector: the size the app must read well at.
 PROJECTOR = {"width": 1280, "height": 720}
+#: A phone held upright, and a large screen: the other sizes a class opens the app at.
+PHONE = {"width": 390, "height": 844}
+LARGE = {"width": 1920, "height": 1080}
 
 if TYPE_CHECKING:  # Playwright is imported by the fixtures, which fail clearly without it.
     from playwright.sync_api import Page
@@ -305,6 +308,25 @@ GROW_STEP_BY_STEP = PageCase(
     "page-grow-step-by-step.png",
 )
 PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY)
+#: Home and every page of the app, the step page included.
+EVERY_PAGE = (*PAGES, GROW_STEP_BY_STEP)
+
+
+def chart_drawn(key: str) -> str:
+    """The selector that matches once the chart in the container keyed ``key`` is drawn."""
+    return f".st-key-{key} .js-plotly-plot .main-svg"
+
+
+#: Every page as it opens, then the views a link opens, each with the selectors that show it
+#: is drawn: what the page-wide checks (axe, the text alternatives) go through.
+EVERY_VIEW: tuple[tuple[str, tuple[str, ...]], ...] = (
+    *((case.path, case.ready) for case in EVERY_PAGE),
+    (f"{SINGLE_TREE.path}?view=map", ("h1", chart_drawn("param-map"))),
+    (f"{SINGLE_TREE.path}?view=what-if", ("h1", chart_drawn("what-if-contributions"))),
+    (f"{RANDOM_FOREST.path}?view=variance", ("h1", chart_drawn("variance-trees"))),
+    (f"{GINI_VS_ENTROPY.path}?view=criterion-matters", ("h1", chart_drawn("criterion-seeds"))),
+    (f"{GINI_VS_ENTROPY.path}?view=map", ("h1", chart_drawn("gve-map-difference"))),
+)
 
 
 @contextmanager

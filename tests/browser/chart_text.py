@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from browser_helpers import OPEN_TIMEOUT_MS, PROJECTOR, AppPage, PageCase, tab
+from browser_helpers import LARGE, OPEN_TIMEOUT_MS, PHONE, PROJECTOR, AppPage, PageCase, tab
 
 from core.app.lessons import ARTICLES, LESSONS, Lesson, classroom_links
 from core.app.settings import default_catalogue, to_query
@@ -38,8 +38,8 @@ SLACK_PX = 1.0
 
 VIEWPORTS = {
     "1280x720": PROJECTOR,
-    "1920x1080": {"width": 1920, "height": 1080},
-    "390x844": {"width": 390, "height": 844},
+    "1920x1080": LARGE,
+    "390x844": PHONE,
 }
 #: The viewport where the size of text is held to :data:`MIN_TEXT_PX`.
 SIZE_CHECKED = "1280x720"

@@ -12,42 +12,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import (
-    GINI_VS_ENTROPY,
-    GROW_STEP_BY_STEP,
-    HOME,
-    PROJECTOR,
-    RANDOM_FOREST,
-    SINGLE_TREE,
-    AppPage,
-    tab,
-)
+from browser_helpers import EVERY_VIEW, PROJECTOR, SINGLE_TREE, AppPage, tab
 
 from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-#: A classroom projector's screen.
-
 #: axe-core's tags for the A and AA success criteria of WCAG 2.0 and 2.1.
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 
-def _chart(key: str) -> str:
-    return f".st-key-{key} .js-plotly-plot .main-svg"
-
-
 CASES: list[tuple[str, tuple[str, ...]]] = [
-    (HOME.path, HOME.ready),
-    (SINGLE_TREE.path, SINGLE_TREE.ready),
-    (RANDOM_FOREST.path, RANDOM_FOREST.ready),
-    (GINI_VS_ENTROPY.path, GINI_VS_ENTROPY.ready),
-    (GROW_STEP_BY_STEP.path, GROW_STEP_BY_STEP.ready),
-    (f"{SINGLE_TREE.path}?view=map", ("h1", _chart("param-map"))),
-    (f"{SINGLE_TREE.path}?view=what-if", ("h1", _chart("what-if-contributions"))),
-    (f"{RANDOM_FOREST.path}?view=variance", ("h1", _chart("variance-trees"))),
-    (f"{GINI_VS_ENTROPY.path}?view=criterion-matters", ("h1", _chart("criterion-seeds"))),
-    (f"{GINI_VS_ENTROPY.path}?view=map", ("h1", _chart("gve-map-difference"))),
+    *EVERY_VIEW,
     # A lesson's screen: its words, question and controls above the page.
     (
         f"{SINGLE_TREE.path}?dataset=sine&max_depth=1&lesson=how-a-tree-grows&screen=1",

@@ -15,11 +15,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
-    GINI_VS_ENTROPY,
-    GROW_STEP_BY_STEP,
-    HOME,
-    RANDOM_FOREST,
-    SINGLE_TREE,
+    EVERY_PAGE,
     PageCase,
     tab,
 )
@@ -28,7 +24,6 @@ from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY, GROW_STEP_BY_STEP)
 #: Tab presses at most: more than any page's controls.
 MOST_TABS = 400
 
@@ -104,7 +99,7 @@ FOCUS = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("case", PAGES, ids=[case.name for case in PAGES])
+@pytest.mark.parametrize("case", EVERY_PAGE, ids=[case.name for case in EVERY_PAGE])
 def test_tab_reaches_every_control_and_shows_the_focus(
     browser: Any, server: LiveServer, case: PageCase
 ) -> None:

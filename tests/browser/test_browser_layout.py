@@ -17,6 +17,7 @@ from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
     OPEN_TIMEOUT_MS,
+    PHONE,
     PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
@@ -29,7 +30,6 @@ from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # Smallest (width, height) each may have: less and a boundary's regions or a diagram's boxes are
 # too small to make out. A diagram fitted to its column is as tall as its shape makes it, and a
 # shallow tree is wide and short: the forest's tree 0 on iris is 218 px tall at 378 px wide.

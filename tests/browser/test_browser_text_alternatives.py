@@ -11,35 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import (
-    GINI_VS_ENTROPY,
-    GROW_STEP_BY_STEP,
-    HOME,
-    RANDOM_FOREST,
-    SINGLE_TREE,
-    tab,
-)
+from browser_helpers import EVERY_VIEW, HOME, tab
 
 from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-
-def _chart(key: str) -> str:
-    return f".st-key-{key} .js-plotly-plot .main-svg"
-
-
-CASES: list[tuple[str, tuple[str, ...]]] = [
-    (HOME.path, HOME.ready),
-    (SINGLE_TREE.path, SINGLE_TREE.ready),
-    (RANDOM_FOREST.path, RANDOM_FOREST.ready),
-    (GINI_VS_ENTROPY.path, GINI_VS_ENTROPY.ready),
-    (GROW_STEP_BY_STEP.path, GROW_STEP_BY_STEP.ready),
-    (f"{SINGLE_TREE.path}?view=map", ("h1", _chart("param-map"))),
-    (f"{SINGLE_TREE.path}?view=what-if", ("h1", _chart("what-if-contributions"))),
-    (f"{RANDOM_FOREST.path}?view=variance", ("h1", _chart("variance-trees"))),
-    (f"{GINI_VS_ENTROPY.path}?view=criterion-matters", ("h1", _chart("criterion-seeds"))),
-]
 
 # Each chart and tree on the page, and whether what a screen reader gets names it.
 FIGURES = """() => {
@@ -63,7 +40,7 @@ FIGURES = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("path", "ready"), CASES, ids=[path for path, _ in CASES])
+@pytest.mark.parametrize(("path", "ready"), EVERY_VIEW, ids=[path for path, _ in EVERY_VIEW])
 def test_every_figure_has_a_text_alternative(
     browser: Any, server: LiveServer, path: str, ready: tuple[str, ...]
 ) -> None:

@@ -18,6 +18,7 @@ import pytest
 from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
+    LARGE,
     PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
@@ -32,7 +33,6 @@ from tests.live_app import ROOT
 
 pytestmark = pytest.mark.browser
 
-FULL_HD = {"width": 1920, "height": 1080}
 
 # The diagram's own SVG (the server's, or the one st.graphviz_chart lays out), its text sizes
 # as shown, and where its frame and nodes are on the screen.
@@ -125,7 +125,7 @@ def test_fitted_trees_read_at_10_px_on_a_projector(
 def test_fitted_trees_read_at_12_px_at_1920(
     browser: Any, either_server: LiveServer, case: PageCase, query: str, key: str
 ) -> None:
-    with tab(browser, either_server, viewport=FULL_HD) as app:
+    with tab(browser, either_server, viewport=LARGE) as app:
         open_tree(app, case, query, key)
         shown = measure(app, key)
         assert shown["smallest"] >= 12, f"{case.name}{query}: {shown['smallest']:.1f} px"

@@ -13,11 +13,9 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
-    GINI_VS_ENTROPY,
-    GROW_STEP_BY_STEP,
-    HOME,
-    RANDOM_FOREST,
-    SINGLE_TREE,
+    EVERY_PAGE,
+    LARGE,
+    PHONE,
     PageCase,
     tab,
 )
@@ -26,9 +24,6 @@ from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LARGE = {"width": 1920, "height": 1080}
-MAIN_PAGES = (HOME, SINGLE_TREE, RANDOM_FOREST, GINI_VS_ENTROPY, GROW_STEP_BY_STEP)
 
 # How far the page and its main column reach beyond the window, in CSS pixels, and the
 # elements of the main column whose right edge lies beyond it (the first few, to find them).
@@ -52,9 +47,9 @@ OVERFLOW = """() => {
 
 @pytest.mark.parametrize(
     ("viewport", "case"),
-    [(PHONE, case) for case in MAIN_PAGES] + [(LARGE, case) for case in MAIN_PAGES],
-    ids=[f"phone-{case.name}" for case in MAIN_PAGES]
-    + [f"large-{case.name}" for case in MAIN_PAGES],
+    [(PHONE, case) for case in EVERY_PAGE] + [(LARGE, case) for case in EVERY_PAGE],
+    ids=[f"phone-{case.name}" for case in EVERY_PAGE]
+    + [f"large-{case.name}" for case in EVERY_PAGE],
 )
 def test_the_page_fits_the_screen_across(
     browser: Any,
