@@ -8,6 +8,7 @@ watch must also differ from before.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -369,6 +370,20 @@ def serve_with(folder: Path, environment: dict[str, str]) -> Iterator[LiveServer
         yield running
     finally:
         running.stop()
+
+
+def start_class(teacher: AppPage, path: str) -> str:
+    """The teacher opens ``path`` and starts a class; its code."""
+    teacher.open(path, ("h1",))
+    teacher.page.get_by_text("Class mode", exact=True).click()
+    teacher.page.locator(".st-key-class-start button").click()
+    teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
+        timeout=RERUN_TIMEOUT_MS
+    )
+    teacher.settle()
+    found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.page.inner_text("body"))
+    assert found is not None
+    return found.group(1)
 
 
 @contextmanager

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import VIEWPORT, AppPage, tab
+from browser_helpers import VIEWPORT, AppPage, start_class, tab
 
 from core.app.settings import GrowStepSettings
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
@@ -587,15 +587,7 @@ def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_agai
     the toggle off and "explore on your own" when that move's run is over, not only after the
     teacher's next change, and one click on the toggle opens the teacher's view again."""
     with tab(browser, server) as teacher, tab(browser, server) as student:
-        teacher.open("/Single_tree", ("h1",))
-        teacher.page.get_by_text("Class mode", exact=True).click()
-        teacher.page.locator(".st-key-class-start button").click()
-        teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
-            timeout=RUN_TIMEOUT_MS
-        )
-        teacher.settle()
-        found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.page.inner_text("body"))
-        assert found is not None
+        code = start_class(teacher, "/Single_tree")
         before = int(teacher.slider_value("max_depth"))
         teacher.nudge_slider("max_depth")
         teacher.page.wait_for_function(
@@ -603,7 +595,7 @@ def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_agai
             timeout=RUN_TIMEOUT_MS,
         )
 
-        student.open(f"/?class={found.group(1)}", ())
+        student.open(f"/?class={code}", ())
         student.page.wait_for_function(
             f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 1)} && settled(); }}",
             timeout=RUN_TIMEOUT_MS,

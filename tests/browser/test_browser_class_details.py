@@ -9,7 +9,6 @@ live in a redis-server that the test stops.
 
 from __future__ import annotations
 
-import re
 import signal
 import time
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, serve_with, tab
+from browser_helpers import AppPage, serve_with, start_class, tab
 
 from deploy.process import LiveServer
 from deploy.redis_server import RedisServer, redis_binary, redis_url, start_redis
@@ -35,20 +34,6 @@ THUMB = """(key) => {
   const shown = document.querySelector(`.st-key-${key} [data-testid="stSliderThumbValue"]`);
   return shown ? shown.innerText.trim() : null;
 }"""
-
-
-def start_class(teacher: AppPage, path: str) -> str:
-    """The teacher opens ``path`` and starts a class; its code."""
-    teacher.open(path, ("h1",))
-    teacher.page.get_by_text("Class mode", exact=True).click()
-    teacher.page.locator(".st-key-class-start button").click()
-    teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
-        timeout=RUN_TIMEOUT_MS
-    )
-    teacher.settle()
-    found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.page.inner_text("body"))
-    assert found is not None
-    return found.group(1)
 
 
 def splits_made(app: AppPage) -> str:
