@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import random
 import re
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import numpy as np
+import websockets
 
 from classroom_load.page_check import PageCheck
 from classroom_load.st_client import ProtocolError, Run, StudentSession
@@ -35,6 +37,7 @@ class Seen:
     query: str
     exceptions: tuple[str, ...] = ()
     following: bool = True
+    screen: int | None = None
 
 
 @dataclass
@@ -54,8 +57,17 @@ class Member:
         exceptions = tuple(run.exceptions()) if run.whole_page else ()
         # A student's sidebar says whether it follows (a run of a fragment redraws only that).
         alone = run.whole_page and any(t.startswith("You explore on your own") for t in run.texts())
+        screen = lesson_screen(run) if run.whole_page else None
         self.seen.append(
-            Seen(time.monotonic(), run.whole_page, run.page_hash, run.query, exceptions, not alone)
+            Seen(
+                time.monotonic(),
+                run.whole_page,
+                run.page_hash,
+                run.query,
+                exceptions,
+                not alone,
+                screen,
+            )
         )
 
     def following(self) -> bool:
@@ -65,6 +77,15 @@ class Member:
 
     def since(self, moment: float) -> list[Seen]:
         return [s for s in self.seen if s.at >= moment]
+
+
+def lesson_screen(run: Run) -> int | None:
+    """The lesson screen (from 1) a page shows in its lesson bar ("screen 2 of 5"), or None."""
+    for text in run.texts():
+        found = re.search(r"\*\* · screen (\d+) of \d+", text)
+        if found:
+            return int(found.group(1))
+    return None
 
 
 def same_view(page_a: str, query_a: str, page_b: str, query_b: str) -> bool:
@@ -148,3 +169,29 @@ def students_per_replica(members: list[Member]) -> dict[str, int]:
         if name:
             found[name] = found.get(name, 0) + 1
     return dict(sorted(found.items()))
+
+
+async def join_class(
+    url: str, code: str, students: int, ramp: float, rng: random.Random, timeout: float
+) -> list[Member]:
+    """``students`` sessions that open the join link (``/?class=CODE``) over ``ramp`` seconds,
+    each with the check its page runs, as a class does when the teacher hands out the link.
+    A student that could not join keeps why in :attr:`Member.error`."""
+    members = [Member(who, StudentSession(url, timeout=timeout)) for who in range(students)]
+
+    async def join(member: Member) -> None:
+        await asyncio.sleep(rng.uniform(0, ramp))
+        member.check = PageCheck(member.session)
+        member.session.on_run = member.record
+        began = time.monotonic()
+        try:
+            await member.session.connect()
+            await member.session.open("", {"class": code})
+        except (ProtocolError, OSError) as failure:  # TimeoutError is an OSError
+            member.error = f"join: {type(failure).__name__} {failure}"[:200]
+        except websockets.InvalidStatus as refused:  # a load balancer with no replica: 503
+            member.error = f"join: refused with {refused.response.status_code}"
+        member.joined_s = time.monotonic() - began
+
+    await asyncio.gather(*(join(m) for m in members))
+    return members

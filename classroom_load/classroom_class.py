@@ -37,21 +37,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import websockets
-
 from classroom_load.class_members import (
     Member,
     caught_up,
     choice_counts,
     class_code,
     connections,
+    join_class,
     missed_state,
     same_view,
     students_per_replica,
     wait_all,
 )
 from classroom_load.classroom_students import new_value
-from classroom_load.page_check import PageCheck
 from classroom_load.st_client import ProtocolError, Run, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
@@ -133,25 +131,7 @@ async def run_class(
     result["alone"] = {"seconds": plan.alone, "cpu_per_s": round(alone_rate, 4)}
 
     # 2. Joining over the ramp.
-    students = [
-        Member(who, StudentSession(url, timeout=plan.timeout)) for who in range(plan.students)
-    ]
-
-    async def join(member: Member) -> None:
-        await asyncio.sleep(rng.uniform(0, plan.ramp))
-        member.check = PageCheck(member.session)
-        member.session.on_run = member.record
-        began = time.monotonic()
-        try:
-            await member.session.connect()
-            await member.session.open("", {"class": code})
-        except (ProtocolError, OSError) as failure:  # TimeoutError is an OSError
-            member.error = f"join: {type(failure).__name__} {failure}"[:200]
-        except websockets.InvalidStatus as refused:  # a load balancer with no replica: 503
-            member.error = f"join: refused with {refused.response.status_code}"
-        member.joined_s = time.monotonic() - began
-
-    await asyncio.gather(*(join(m) for m in students))
+    students = await join_class(url, code, plan.students, plan.ramp, rng, plan.timeout)
     view = (teacher.session.page_hash, teacher.session.query)
     deadline = time.monotonic() + WAIT_S
     await wait_all(
