@@ -4,10 +4,10 @@ The teacher opens the shipped "How a tree grows", starts a class, and two studen
 the code. Held to the teacher's screen, both see the screen's words and move when the teacher
 does, with no way on alone; paused, both pages say "Eyes on the teacher" and keep their
 settings; resumed, the notice goes. A number question is asked, a hostile answer gets a
-sentence, both students answer, and the teacher shows the answers to the class. Free up to the
-teacher's screen, a student goes back and on again, never past the teacher, whose moves carry
-the limit along. Screenshots at 1280x720 go to ``tests/artifacts/screenshots/`` (and
-``docs/images/`` when asked).
+sentence, both students answer, the teacher shows the answers to the class and downloads the
+summary, byte for byte. Free up to the teacher's screen, a student goes back and on again,
+never past the teacher, whose moves carry the limit along. Screenshots at 1280x720 go to
+``tests/artifacts/screenshots/`` (and ``docs/images/`` when asked).
 """
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT_MS = 60_000
 LESSON = "/Single_tree?dataset=sine&max_depth=1&lesson=how-a-tree-grows&screen=1"
+#: The summary downloaded after the number question of screen 4 got 0.8 and 0.9: UTF-8 ("R²").
+SUMMARY_CSV = (
+    b"screen,question,kind,answered,answers\n"
+    b"4,Depth 8 has up to 256 leaves. What test score (R\xc2\xb2) do you expect there?,"
+    b'number,2,"middle 0.85, from 0.8 to 0.9"\n'
+)
 
 
 def _shoot(app: AppPage, dirs: list[Path], name: str) -> None:
@@ -130,9 +136,14 @@ def test_a_teacher_runs_a_lesson_with_two_students_held_paused_and_asked(
         board = teacher.page.locator(".st-key-lesson-class")
         board.get_by_text("Answers per screen").click()
         board.get_by_text("2 answered").wait_for(timeout=RUN_TIMEOUT_MS)
-        assert board.get_by_role("button", name="Download the answers (CSV)").is_enabled()
-        board.get_by_role("button", name="Download the answers (CSV)").scroll_into_view_if_needed()
+        download = board.get_by_role("button", name="Download the answers (CSV)")
+        assert download.is_enabled()
+        download.scroll_into_view_if_needed()
         teacher.page.screenshot(path=str(screenshot_dirs[0] / "lesson-class-dashboard.png"))
+        with teacher.page.expect_download() as downloaded:
+            download.click()
+        assert downloaded.value.suggested_filename == "lesson-answers.csv"
+        assert Path(downloaded.value.path()).read_bytes() == SUMMARY_CSV
         _shoot(second, screenshot_dirs, "lesson-class-answers.png")
         for app in (teacher, *students):
             app.assert_healthy()
