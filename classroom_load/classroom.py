@@ -41,7 +41,10 @@ behind HAProxy as ``make replicas`` runs them, unless ``--url`` names a server t
 - ``--class-mode --students 30``: the class mode (issue 21, :mod:`classroom_load.classroom_class`):
   a teacher starts a class, the students join by its link and follow; the time from each of the
   teacher's changes to each student's page showing it, what an idle follower's check costs the
-  server, and a poll every student answers, counted exactly.
+  server, and a poll every student answers, counted exactly. With ``--lesson NAME``
+  (:mod:`classroom_load.classroom_lesson`) the teacher runs a shipped lesson instead: each screen
+  change timed to each student's page, each question answered by every student and counted on
+  the teacher's page (and in the store, on Redis).
 - ``--distinct 1000``: 30 students at once open fresh random links (each a new session, no
   page load over HTTP) until the server has shown that many distinct settings; memory during
   and after.
@@ -80,7 +83,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +93,13 @@ from urllib.parse import parse_qsl
 from bench.yardstick import loop_seconds, yardstick_line
 from classroom_load.classroom_browsers import BrowserRiders
 from classroom_load.classroom_class import ClassPlan, run_class
+from classroom_load.classroom_lesson import (
+    LESSON_HEADER,
+    LessonClassPlan,
+    lesson_row,
+    run_lesson,
+    store_answers,
+)
 from classroom_load.classroom_server import (
     ProcessWatch,
     cpu_seconds,
@@ -112,6 +122,7 @@ from classroom_load.page_load import PageAssets, PageLoad, find_page_assets, loa
 from classroom_load.st_client import StudentSession
 from core.app import settings as app_settings
 from core.app.pages import Page
+from core.classroom.shipped import shipped_plans
 from deploy.haproxy import COOKIE, replica_names
 from deploy.process import LiveServer
 from tests.live_app import ROOT, streamlit_command
@@ -652,18 +663,20 @@ def _redis_of(target: Target) -> tuple[str, int] | None:
     return None
 
 
-def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
-    """A teacher and ``--students`` followers on fresh servers (:mod:`.classroom_class`)."""
-    plan = ClassPlan(
-        students=args.students[0] if args.students else 30,
-        ramp=args.ramp,
-        changes=args.class_changes,
-        every=args.class_every,
-        idle=args.idle,
-        alone=args.alone,
-        seed=args.seed,
-    )
-    name = f"{args.label}-class-{plan.students}"
+#: A class taught: ``teach(url, cpu)`` drives it, ``cpu()`` reading the servers' CPU seconds.
+Teach = Callable[[str, Callable[[], dict[int, float]]], Coroutine[Any, Any, dict[str, Any]]]
+
+
+def teach_on_servers(
+    args: argparse.Namespace,
+    name: str,
+    students: int,
+    teach: Teach,
+    count_store: Callable[[str, dict[str, Any]], None],
+) -> dict[str, Any]:
+    """A class taught on fresh servers (or ``--url``), with the load, the servers' memory and
+    what their logs say went uncaught beside what ``teach`` returns. ``count_store(redis_url,
+    result)`` reads the store's own counts into the result while Redis still runs."""
     with served(args, name) as target:
         if args.warm:
             asyncio.run(warm_up(target.url, len(target.pids)))
@@ -673,17 +686,17 @@ def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
         offsets = log_offsets(target.logs)
         load_before = load_average()
         driver0 = time.process_time()
-        result = asyncio.run(run_class(target.url, plan, lambda: {p: cpu_seconds(p) for p in pids}))
+        result = asyncio.run(teach(target.url, lambda: {p: cpu_seconds(p) for p in pids}))
         driver = time.process_time() - driver0
         load_after = load_average()
         if redis is not None:  # the store's own count, beside the teacher's page's
-            result["poll"]["store_count"] = _store_count(redis[0], result["code"])
+            count_store(redis[0], result)
         time.sleep(args.settle)
         watch.stop()
         uncaught = uncaught_since(target.logs, offsets)
         row = {
             "name": name,
-            "students": plan.students,
+            "students": students,
             "replicas": len(target.pids),
             "store": "Redis" if redis else "memory",
             "redis_pid": redis[1] if redis else None,
@@ -699,6 +712,28 @@ def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
         }
     if uncaught:
         row["errors"].append(f"{len(uncaught)} uncaught in the server log")
+    return row
+
+
+def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
+    """A teacher and ``--students`` followers on fresh servers (:mod:`.classroom_class`)."""
+    plan = ClassPlan(
+        students=args.students[0] if args.students else 30,
+        ramp=args.ramp,
+        changes=args.class_changes,
+        every=args.class_every,
+        idle=args.idle,
+        alone=args.alone,
+        seed=args.seed,
+    )
+
+    def count_store(url: str, result: dict[str, Any]) -> None:
+        result["poll"]["store_count"] = _store_count(url, result["code"])
+
+    name = f"{args.label}-class-{plan.students}"
+    row = teach_on_servers(
+        args, name, plan.students, lambda url, cpu: run_class(url, plan, cpu), count_store
+    )
     if not row["poll"]["exact"]:
         row["errors"].append(
             f"poll: counted {row['poll']['teacher_counts']}, sent {row['poll']['expected_counts']}"
@@ -706,6 +741,39 @@ def run_class_mode(args: argparse.Namespace) -> dict[str, Any]:
     if row["idle"]["page_runs"]:
         row["errors"].append(f"idle checks reran the page {row['idle']['page_runs']} times")
     print(class_row(row), flush=True)
+    return row
+
+
+def run_lesson_mode(args: argparse.Namespace) -> dict[str, Any]:
+    """A teacher runs ``--lesson`` with ``--students`` on fresh servers
+    (:mod:`.classroom_lesson`)."""
+    plan = LessonClassPlan(
+        lesson=args.lesson,
+        students=args.students[0] if args.students else 30,
+        ramp=args.ramp,
+        every=args.class_every,
+        seed=args.seed,
+    )
+
+    def count_store(url: str, result: dict[str, Any]) -> None:
+        held = store_answers(url, result["code"])
+        for question in result["questions"]:
+            question["store"] = held.get(question["poll"])
+            question["exact"] = question["exact"] and question["store"] == question["sent"]
+
+    name = f"{args.label}-lesson-{plan.students}"
+    row = teach_on_servers(
+        args, name, plan.students, lambda url, cpu: run_lesson(url, plan), count_store
+    )
+    row["lesson"] = plan.lesson
+    for question in row["questions"]:
+        if not question["exact"]:
+            row["errors"].append(
+                f"screen {question['screen']}: sent {question['sent']} of {question['students']}"
+                f", counted {question['live']} live, {question['dashboard']} on the dashboard"
+                + (f", {question['store']} in the store" if "store" in question else "")
+            )
+    print(lesson_row(row, CLASS_P95_TARGET_S), flush=True)
     return row
 
 
@@ -943,6 +1011,8 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
         parts += ["", MEMORY_HEADER, memory_row(results["distinct"])]
     if results.get("class_mode"):
         parts += ["", CLASS_MODE_HEADER, class_row(results["class_mode"])]
+    if results.get("lesson"):
+        parts += ["", LESSON_HEADER, lesson_row(results["lesson"], CLASS_P95_TARGET_S)]
     for when in ("before", "after"):
         if f"loop_seconds_{when}" in results:
             parts += ["", f"{yardstick_line(results[f'loop_seconds_{when}'])} ({when} the run)"]
@@ -1023,10 +1093,21 @@ def main(argv: list[str] | None = None) -> None:
         help="a teacher and --students followers (the first size given; default 30)",
     )
     parser.add_argument(
+        "--lesson",
+        default="",
+        choices=["", *shipped_plans()],
+        metavar="NAME",
+        help="with --class-mode: the teacher runs this shipped lesson with the class instead "
+        f"({', '.join(shipped_plans())})",
+    )
+    parser.add_argument(
         "--class-changes", type=int, default=10, help="the teacher's changes (--class-mode)"
     )
     parser.add_argument(
-        "--class-every", type=float, default=4.0, help="seconds between them (--class-mode)"
+        "--class-every",
+        type=float,
+        default=4.0,
+        help="seconds between them, or between screens (--class-mode)",
     )
     parser.add_argument(
         "--idle", type=float, default=30.0, help="seconds of idle checks measured (--class-mode)"
@@ -1048,13 +1129,18 @@ def main(argv: list[str] | None = None) -> None:
         )
     if args.class_mode and (args.pages or args.distinct or args.kill_replica_after):
         parser.error("--class-mode runs alone: no --pages, --distinct or --kill-replica-after")
+    if args.lesson and not args.class_mode:
+        parser.error("--lesson needs --class-mode")
     if not (args.students or args.pages or args.distinct or args.class_mode):
         args.students = [10, 30, 60]
     results: dict[str, Any] = {"label": args.label, "args": vars(args), "cores": os.cpu_count()}
     # The machine's speed before and after: a slow day makes every CPU number larger.
     results["loop_seconds_before"] = loop_seconds()
     print(yardstick_line(results["loop_seconds_before"]), flush=True)
-    if args.class_mode:
+    if args.lesson:
+        print(LESSON_HEADER, flush=True)
+        results["lesson"] = run_lesson_mode(args)
+    elif args.class_mode:
         print(CLASS_MODE_HEADER, flush=True)
         results["class_mode"] = run_class_mode(args)
     elif args.students:

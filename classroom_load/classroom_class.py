@@ -31,25 +31,28 @@ module is the class itself, driven through Streamlit's own protocol
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import random
-import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
 
-import numpy as np
-import websockets
-
+from classroom_load.class_members import (
+    Member,
+    caught_up,
+    choice_counts,
+    class_code,
+    connections,
+    join_class,
+    missed_state,
+    same_view,
+    students_per_replica,
+    wait_all,
+)
 from classroom_load.classroom_students import new_value
-from classroom_load.page_check import PageCheck
 from classroom_load.st_client import ProtocolError, Run, StudentSession
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
-from deploy.haproxy import COOKIE
 
 #: Longest wait for every student to show a change (or the poll) before moving on.
 WAIT_S = 15.0
@@ -86,88 +89,6 @@ class ClassPlan:
     timeout: float = 60.0
 
 
-@dataclass(frozen=True)
-class Seen:
-    """A run a session finished: when (``time.monotonic``), of what, showing which view."""
-
-    at: float
-    whole_page: bool
-    page_hash: str
-    query: str
-    exceptions: tuple[str, ...] = ()
-    following: bool = True
-
-
-@dataclass
-class Member:
-    """One session of the class (the teacher is number -1) and every run it finished."""
-
-    who: int
-    session: StudentSession
-    seen: list[Seen] = field(default_factory=list)
-    error: str = ""
-    joined_s: float = 0.0
-    check: PageCheck | None = None
-
-    def record(self, run: Run) -> None:
-        if self.check is not None:
-            self.check.saw(run)
-        exceptions = tuple(run.exceptions()) if run.whole_page else ()
-        # A student's sidebar says whether it follows (a run of a fragment redraws only that).
-        alone = run.whole_page and any(t.startswith("You explore on your own") for t in run.texts())
-        self.seen.append(
-            Seen(time.monotonic(), run.whole_page, run.page_hash, run.query, exceptions, not alone)
-        )
-
-    def following(self) -> bool:
-        """Whether the student's last page said it follows the teacher."""
-        pages = [s for s in self.seen if s.whole_page]
-        return pages[-1].following if pages else True
-
-    def since(self, moment: float) -> list[Seen]:
-        return [s for s in self.seen if s.at >= moment]
-
-
-def same_view(page_a: str, query_a: str, page_b: str, query_b: str) -> bool:
-    """Whether two pages show the same view: the same script, the same settings."""
-    return page_a == page_b and dict(parse_qsl(query_a)) == dict(parse_qsl(query_b))
-
-
-def caught_up(seen: list[Seen], since: float, page_hash: str, query: str) -> float | None:
-    """Seconds from ``since`` to the first run of the whole page showing the view, or None."""
-    for run in seen:
-        if (
-            run.at >= since
-            and run.whole_page
-            and same_view(run.page_hash, run.query, page_hash, query)
-        ):
-            return run.at - since
-    return None
-
-
-def class_code(run: Run) -> str:
-    """The code the teacher's sidebar shows ("You teach class `KX39P`")."""
-    for text in run.texts():
-        found = re.search(r"You teach class `([A-Z0-9]+)`", text)
-        if found:
-            return found.group(1)
-    raise ProtocolError("the teacher's page shows no class code")
-
-
-def choice_counts(run: Run, number: int) -> list[int] | None:
-    """The counts the teacher's chart of poll ``number`` shows, or None without the chart."""
-    for element in run.elements:
-        if element.WhichOneof("type") != "plotly_chart":
-            continue
-        if not element.plotly_chart.id.endswith(f"class-choice-chart-{number}-plot"):
-            continue
-        xs = json.loads(element.plotly_chart.spec)["data"][0]["x"]
-        if isinstance(xs, dict):  # Plotly's typed array: base64 bytes and a dtype
-            xs = np.frombuffer(base64.b64decode(xs["bdata"]), dtype=xs["dtype"]).tolist()
-        return [int(x) for x in xs]
-    return None
-
-
 async def _teacher_acts(teacher: Member, page: str, key: str | None, rng: random.Random) -> str:
     """The teacher's change: a switch to ``page``, or ``key`` moved or pressed there."""
     session = teacher.session
@@ -183,11 +104,6 @@ async def _teacher_acts(teacher: Member, page: str, key: str | None, rng: random
     value = True if widget.kind == "button" else new_value(widget, session.shown(key), rng)
     await session.change(key, value)
     return key if widget.kind == "button" else f"{key} = {value}"
-
-
-async def _wait_all(members: list[Member], done: Callable[[Member], bool], deadline: float) -> None:
-    while time.monotonic() < deadline and not all(done(m) for m in members):
-        await asyncio.sleep(0.05)
 
 
 async def run_class(
@@ -215,28 +131,10 @@ async def run_class(
     result["alone"] = {"seconds": plan.alone, "cpu_per_s": round(alone_rate, 4)}
 
     # 2. Joining over the ramp.
-    students = [
-        Member(who, StudentSession(url, timeout=plan.timeout)) for who in range(plan.students)
-    ]
-
-    async def join(member: Member) -> None:
-        await asyncio.sleep(rng.uniform(0, plan.ramp))
-        member.check = PageCheck(member.session)
-        member.session.on_run = member.record
-        began = time.monotonic()
-        try:
-            await member.session.connect()
-            await member.session.open("", {"class": code})
-        except (ProtocolError, OSError) as failure:  # TimeoutError is an OSError
-            member.error = f"join: {type(failure).__name__} {failure}"[:200]
-        except websockets.InvalidStatus as refused:  # a load balancer with no replica: 503
-            member.error = f"join: refused with {refused.response.status_code}"
-        member.joined_s = time.monotonic() - began
-
-    await asyncio.gather(*(join(m) for m in students))
+    students = await join_class(url, code, plan.students, plan.ramp, rng, plan.timeout)
     view = (teacher.session.page_hash, teacher.session.query)
     deadline = time.monotonic() + WAIT_S
-    await _wait_all(
+    await wait_all(
         students, lambda m: bool(m.error) or caught_up(m.seen, 0, *view) is not None, deadline
     )
     result["join"] = {
@@ -245,7 +143,7 @@ async def run_class(
             1 for m in students if not m.error and caught_up(m.seen, 0, *view) is not None
         ),
         "timers": sorted({round(t, 3) for m in students for t in m.session.timers.values()}),
-        "replicas": _replicas(students),
+        "replicas": students_per_replica(students),
     }
     result["errors"] += [m.error for m in students if m.error]
     live = [m for m in students if not m.error]
@@ -270,7 +168,7 @@ async def run_class(
         def arrived(member: Member, since: float = sent, shown: tuple[str, str] = view) -> bool:
             return caught_up(member.seen, since, *shown) is not None
 
-        await _wait_all(live, arrived, sent + WAIT_S)
+        await wait_all(live, arrived, sent + WAIT_S)
         latencies = [caught_up(m.seen, sent, *view) for m in live]
         behind = [m for m, x in zip(live, latencies, strict=True) if x is None]
         changes.append(
@@ -282,7 +180,7 @@ async def run_class(
                 "missed": len(behind),
                 "missed_not_following": sum(1 for m in behind if not m.following()),
                 "missed_views": sorted({m.seen[-1].query for m in behind if m.seen})[:3],
-                "missed_state": [_state(m) for m in behind][:5],
+                "missed_state": [missed_state(m) for m in behind][:5],
                 "page_runs": sum(1 for m in live for s in m.since(sent) if s.whole_page),
             }
         )
@@ -338,40 +236,12 @@ async def run_class(
         for s in m.seen
         for e in s.exceptions
     ][:5]
-    result["connections"] = _connections(teacher, students)
+    result["connections"] = connections(teacher, students)
     for member in [teacher, *students]:
         if member.check is not None:
             member.check.stop()
         await member.session.close()
     return result
-
-
-def _connections(teacher: Member, students: list[Member]) -> dict[str, int]:
-    """What the servers (or the load balancer) refused or broke: websockets they closed,
-    answers 503 to the students' checks and to their joins, checks that got no answer."""
-    checks = [m.check for m in students if m.check is not None]
-    return {
-        "websocket_closures": sum(m.session.closures for m in [teacher, *students]),
-        "check_503": sum(check.unavailable for check in checks),
-        "join_503": sum(1 for m in students if m.error == "join: refused with 503"),
-        "checks_failed": sum(check.failed for check in checks),
-    }
-
-
-def _state(member: Member) -> dict[str, Any]:
-    """What a student who missed a change was doing: its timers, its last runs."""
-    now = time.monotonic()
-    return {
-        "who": member.who,
-        "timers": len(member.session.timers),
-        "stopped_early": dict(member.session.stopped_early),
-        "retold": member.session.retold,
-        "trace": [list(line) for line in member.session.trace][-30:],
-        "last_runs": [
-            [round(now - s.at, 2), "page" if s.whole_page else "fragment", s.page_hash[:6]]
-            for s in member.seen[-4:]
-        ],
-    }
 
 
 def _pause_checks(members: list[Member], paused: bool) -> None:
@@ -395,16 +265,6 @@ def _counts(members: list[Member]) -> dict[str, int]:
         "page_runs": sum(m.session.page_runs for m in members),
         "sent": sum(m.session.auto_reruns for m in members),
     }
-
-
-def _replicas(members: list[Member]) -> dict[str, int]:
-    """Students per replica, by the load balancer's affinity cookie (empty on one server)."""
-    found: dict[str, int] = {}
-    for member in members:
-        name = member.session.cookies.get(COOKIE)
-        if name:
-            found[name] = found.get(name, 0) + 1
-    return dict(sorted(found.items()))
 
 
 async def _poll(

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from classroom_load.classroom_class import class_code
+from classroom_load.class_members import class_code
 from classroom_load.page_check import drawn_check
 from classroom_load.st_client import StudentSession
 from deploy.process import LiveServer

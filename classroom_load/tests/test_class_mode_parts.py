@@ -11,8 +11,8 @@ import json
 import numpy as np
 from streamlit.proto.Element_pb2 import Element
 
+from classroom_load.class_members import Seen, caught_up, choice_counts, class_code, same_view
 from classroom_load.classroom import CLASS_MODE_HEADER, class_latency, class_row
-from classroom_load.classroom_class import Seen, caught_up, choice_counts, class_code, same_view
 from classroom_load.st_client import Run
 
 

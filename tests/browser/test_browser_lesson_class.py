@@ -1,11 +1,13 @@
-"""A lesson run with a class in Chromium: a teacher and two students on one served app.
+"""A lesson run with a class in Chromium: a teacher and students on one served app.
 
 The teacher opens the shipped "How a tree grows", starts a class, and two students join by
 the code. Held to the teacher's screen, both see the screen's words and move when the teacher
 does, with no way on alone; paused, both pages say "Eyes on the teacher" and keep their
 settings; resumed, the notice goes. A number question is asked, a hostile answer gets a
-sentence, both students answer, and the teacher shows the answers to the class. Screenshots at
-1280x720 go to ``tests/artifacts/screenshots/`` (and ``docs/images/`` when asked).
+sentence, both students answer, the teacher shows the answers to the class and downloads the
+summary, byte for byte. Free up to the teacher's screen, a student goes back and on again,
+never past the teacher, whose moves carry the limit along. Screenshots at 1280x720 go to
+``tests/artifacts/screenshots/`` (and ``docs/images/`` when asked).
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT_MS = 60_000
 LESSON = "/Single_tree?dataset=sine&max_depth=1&lesson=how-a-tree-grows&screen=1"
+#: The summary downloaded after the number question of screen 4 got 0.8 and 0.9: UTF-8 ("R²").
+SUMMARY_CSV = (
+    b"screen,question,kind,answered,answers\n"
+    b"4,Depth 8 has up to 256 leaves. What test score (R\xc2\xb2) do you expect there?,"
+    b'number,2,"middle 0.85, from 0.8 to 0.9"\n'
+)
 
 
 def _shoot(app: AppPage, dirs: list[Path], name: str) -> None:
@@ -128,9 +136,86 @@ def test_a_teacher_runs_a_lesson_with_two_students_held_paused_and_asked(
         board = teacher.page.locator(".st-key-lesson-class")
         board.get_by_text("Answers per screen").click()
         board.get_by_text("2 answered").wait_for(timeout=RUN_TIMEOUT_MS)
-        assert board.get_by_role("button", name="Download the answers (CSV)").is_enabled()
-        board.get_by_role("button", name="Download the answers (CSV)").scroll_into_view_if_needed()
+        download = board.get_by_role("button", name="Download the answers (CSV)")
+        assert download.is_enabled()
+        download.scroll_into_view_if_needed()
         teacher.page.screenshot(path=str(screenshot_dirs[0] / "lesson-class-dashboard.png"))
+        with teacher.page.expect_download() as downloaded:
+            download.click()
+        assert downloaded.value.suggested_filename == "lesson-answers.csv"
+        assert Path(downloaded.value.path()).read_bytes() == SUMMARY_CSV
         _shoot(second, screenshot_dirs, "lesson-class-answers.png")
         for app in (teacher, *students):
+            app.assert_healthy()
+
+
+def _press(app: AppPage, name: str) -> None:
+    app.page.locator(".st-key-lesson-bar").get_by_role("button", name=name).click()
+
+
+def test_free_pacing_lets_a_student_go_back_and_on_up_to_the_teachers_screen_only(
+    browser: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    with (
+        tab(browser, server, viewport=PROJECTOR) as teacher,
+        tab(browser, server, viewport=PROJECTOR) as student,
+    ):
+        teacher.open(LESSON, ("h1", ".st-key-lesson-bar"))
+        code = _start_class(teacher)
+        student.open(f"/?class={code}", ())
+        _bar_says(student, "screen 1 of 5")
+        teacher.page.locator(".st-key-lesson-pacing").get_by_text("Free up to my screen").click()
+        bar = student.page.locator(".st-key-lesson-bar")
+        on, back = (
+            bar.locator(".st-key-lesson-next button"),
+            bar.locator(".st-key-lesson-previous button"),
+        )
+        on.wait_for(timeout=RUN_TIMEOUT_MS)
+        expect(on).to_be_disabled()  # on the teacher's screen: nothing further yet
+        expect(back).to_be_disabled()  # and nothing before the first
+
+        # The teacher moves to screen 3: a student who follows goes along.
+        for screen in (2, 3):
+            _press(teacher, "Next screen")
+            _bar_says(teacher, f"screen {screen} of 5")
+            teacher.settle()
+        _bar_says(student, "screen 3 of 5")
+        student.settle()
+        expect(on).to_be_disabled()
+
+        # Back to screen 1 and on to 3, the teacher's screen, and no further.
+        _press(student, "Previous screen")
+        _bar_says(student, "screen 2 of 5 · the teacher is on screen 3")
+        student.settle()
+        assert student.slider_value("max_depth") == "2"  # screen 2's own settings
+        _press(student, "Previous screen")
+        _bar_says(student, "screen 1 of 5 · the teacher is on screen 3")
+        student.settle()
+        expect(back).to_be_disabled()
+        assert student.slider_value("max_depth") == "1"
+        for screen in (2, 3):
+            _press(student, "Next screen")
+            _bar_says(student, f"screen {screen} of 5")
+            student.settle()
+        assert "the teacher is on screen" not in bar.inner_text()
+        expect(on).to_be_disabled()
+
+        # Behind again, the student sees the teacher move on to 4: the limit moves along.
+        _press(student, "Previous screen")
+        _bar_says(student, "screen 2 of 5 · the teacher is on screen 3")
+        student.settle()
+        _press(teacher, "Next screen")
+        _bar_says(teacher, "screen 4 of 5")
+        teacher.settle()
+        _bar_says(student, "screen 2 of 5 · the teacher is on screen 4")  # kept its own screen
+        student.settle()
+        for screen in (3, 4):
+            _press(student, "Next screen")
+            _bar_says(student, f"screen {screen} of 5")
+            student.settle()
+        expect(on).to_be_disabled()
+        assert student.slider_value("max_depth") == "4"
+        for app in (teacher, student):
             app.assert_healthy()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -188,6 +189,35 @@ def test_the_summary_has_one_row_per_lesson_question_and_no_formula_cells() -> N
     read = list(csv.DictReader(io.StringIO(summary_csv(rows))))
     assert read[0]["question"] == "'=HYPERLINK(1)"
     assert read[0]["answers"] == "middle 0.8, from 0.7 to 0.9"
+
+
+def test_the_downloaded_summary_is_exactly_these_bytes() -> None:
+    """The CSV a teacher downloads, byte for byte: the header, one row per lesson question in
+    the order asked, the counts, a cell with a comma or a quote quoted (its quotes doubled), a
+    formula-like cell defused, an unanswered question's empty cell, UTF-8 without a byte order
+    mark (what the download button sends for text), and one newline per row."""
+    from core.classroom import ChoiceAnswer
+
+    choice = Poll(1, "choice", 'Split "left", or right?', ("yes, mostly", 'no "never"', "R² ≥ 0.9"))
+    polls = [
+        replace(choice, screen=1),
+        Poll(2, "choice", "Asked from the sidebar", ("a", "b")),
+        Poll(3, "number", "Test score at depth 8?", screen=4),
+        Poll(4, "number", "-1 or more?", screen=5),
+    ]
+    answers = {
+        1: [ChoiceAnswer(0), ChoiceAnswer(2), ChoiceAnswer(0)],
+        2: [ChoiceAnswer(1)],
+        3: [NumberAnswer(0.95), NumberAnswer(0.6), NumberAnswer(0.8)],
+    }
+    expected = (
+        b"screen,question,kind,answered,answers\n"
+        b'1,"Split ""left"", or right?",choice,3,'
+        b'"yes, mostly: 2; no ""never"": 0; R\xc2\xb2 \xe2\x89\xa5 0.9: 1"\n'
+        b'4,Test score at depth 8?,number,3,"middle 0.8, from 0.6 to 0.95"\n'
+        b"5,'-1 or more?,number,0,\n"
+    )
+    assert summary_csv(summary_rows(polls, answers)).encode("utf-8") == expected
 
 
 def test_the_class_copy_of_a_lesson_keeps_no_private_notes() -> None:

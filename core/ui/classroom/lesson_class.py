@@ -102,6 +102,9 @@ def _go(page: str, seat: Membership, plan: LessonPlan, lesson: ClassLesson, to: 
     screen = plan.screens[to]
     st.session_state[_OPEN] = (screen.page.path, dict(screen.query))
     if screen.page.path != page:
+        # The switch ends this run before the caller keeps the screen: keep it now, or the
+        # other page's run would show the screen this student came from.
+        st.session_state[_MINE] = to
         st.switch_page(screen.page.path, query_params=dict(screen.query))
     return to
 
