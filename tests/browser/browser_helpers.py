@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +22,7 @@ import pytest
 from core.app import pages as app_pages
 from core.app.settings import link_meaning
 from deploy.process import LiveServer
-from tests.live_app import ROOT, SETTLED_FN, VIEWPORT, free_port, streamlit_command
+from tests.live_app import SETTLED_FN, VIEWPORT, free_port, streamlit_command
 
 #: A classroom projector: the size the app must read well at.
 PROJECTOR = {"width": 1280, "height": 720}
@@ -332,36 +332,26 @@ EVERY_VIEW: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 @contextmanager
 def serve(
-    script: Path, tmp_path_factory: pytest.TempPathFactory, *, without_dot: bool = False
+    script: Path,
+    folder: Path,
+    *,
+    environment: Mapping[str, str] | None = None,
+    without_dot: bool = False,
 ) -> Iterator[LiveServer]:
-    """Serve ``script`` with Streamlit on a free port until the block ends.
+    """Serve ``script`` with Streamlit on a free port until the block ends; its log goes to
+    ``folder``.
 
-    ``without_dot``: the server's PATH holds only Python's own folder, so Graphviz's ``dot``
-    is not found and the browser lays trees out, as after a pip-only install.
-    The test fails, saying why, when the server does not start.
+    ``environment`` is added to the server's. ``without_dot``: the server's PATH holds only
+    Python's own folder, so Graphviz's ``dot`` is not found and the browser lays trees out, as
+    after a pip-only install. The test fails, saying why, when the server does not start.
     """
-    log = tmp_path_factory.mktemp(script.stem) / "server.log"
+    added = dict(environment or {})
+    if without_dot:
+        added["PATH"] = str(Path(sys.executable).parent)
     port = free_port()
     command = streamlit_command(script, port)
-    if without_dot:
-        command = ["/usr/bin/env", f"PATH={Path(sys.executable).parent}", *command]
-    try:
-        running = LiveServer.start(command, port, log)
-    except RuntimeError as error:
-        pytest.fail(str(error), pytrace=False)
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@contextmanager
-def serve_with(folder: Path, environment: dict[str, str]) -> Iterator[LiveServer]:
-    """Serve ``serve.py`` on a free port with ``environment`` added, until the block ends; its
-    log goes to ``folder``."""
-    port = free_port()
-    settings = [f"{name}={value}" for name, value in environment.items()]
-    command = ["/usr/bin/env", *settings, *streamlit_command(ROOT / "serve.py", port)]
+    if added:
+        command = ["/usr/bin/env", *(f"{name}={value}" for name, value in added.items()), *command]
     try:
         running = LiveServer.start(command, port, folder / "server.log")
     except RuntimeError as error:
@@ -372,14 +362,20 @@ def serve_with(folder: Path, environment: dict[str, str]) -> Iterator[LiveServer
         running.stop()
 
 
-def start_class(teacher: AppPage, path: str) -> str:
-    """The teacher opens ``path`` and starts a class; its code."""
-    teacher.open(path, ("h1",))
+def start_class(teacher: AppPage, path: str | None = None, *, shows: str | None = None) -> str:
+    """The teacher opens ``path`` (or stays on the page it has open) and starts a class; its code.
+
+    ``shows`` is a selector the teacher's sidebar must hold once the class has started (a
+    lesson's class panel, say), for a test that goes on from it.
+    """
+    if path is not None:
+        teacher.open(path, ("h1",))
     teacher.page.get_by_text("Class mode", exact=True).click()
     teacher.page.locator(".st-key-class-start button").click()
-    teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
-        timeout=RERUN_TIMEOUT_MS
-    )
+    sidebar = teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class")
+    sidebar.wait_for(timeout=RERUN_TIMEOUT_MS)
+    if shows is not None:
+        sidebar.locator(shows).wait_for(timeout=RERUN_TIMEOUT_MS)
     teacher.settle()
     found = re.search(r"You teach class\s+([A-Z0-9]{6})", teacher.page.inner_text("body"))
     assert found is not None

@@ -24,7 +24,7 @@ from tests.live_app import ROOT
 
 @pytest.fixture(scope="session")
 def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with serve(ROOT / "serve.py", tmp_path_factory) as running:
+    with serve(ROOT / "serve.py", tmp_path_factory.mktemp("serve")) as running:
         yield running
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, serve_with, start_class, tab
+from browser_helpers import AppPage, serve, start_class, tab
 
 from deploy.process import LiveServer
 from deploy.redis_server import RedisServer, redis_binary, redis_url, start_redis
-from tests.live_app import free_port
+from tests.live_app import ROOT, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -151,7 +151,9 @@ def redis_app(chromium: str, tmp_path: Path) -> Iterator[tuple[LiveServer, Redis
     (tmp_path / "redis").mkdir()
     store = start_redis(free_port(), tmp_path / "redis" / "redis.log")
     try:
-        with serve_with(tmp_path, {"ARBORETUM_REDIS_URL": redis_url(store.port)}) as app:
+        with serve(
+            ROOT / "serve.py", tmp_path, environment={"ARBORETUM_REDIS_URL": redis_url(store.port)}
+        ) as app:
             yield app, store
     finally:
         store.signal(signal.SIGCONT)

@@ -31,7 +31,7 @@ TOLERANCE = 0.03  # a pixel is 6 / ~500 units; a click lands on a whole pixel
 
 @pytest.fixture(scope="module")
 def draw_server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with serve(APP, tmp_path_factory) as running:
+    with serve(APP, tmp_path_factory.mktemp(APP.stem)) as running:
         yield running
 
 

@@ -9,11 +9,10 @@ teacher's next move brought two runs: a quarter of a class's runs wasted.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
-from browser_helpers import AppPage, tab
+from browser_helpers import AppPage, start_class, tab
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from deploy.process import LiveServer
@@ -62,16 +61,9 @@ def test_a_follower_runs_once_per_teachers_move_before_and_after_a_page_change(
     browser: Any, server: LiveServer
 ) -> None:
     with tab(browser, server) as teacher, tab(browser, server) as student:
-        teacher.open("/Single_tree", ("h1",))
-        teacher.page.get_by_text("Class mode", exact=True).click()
-        teacher.page.locator(".st-key-class-start button").click()
-        sidebar = teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class")
-        sidebar.wait_for(timeout=FOLLOW_TIMEOUT_MS)
-        teacher.settle()
-        found = re.search(r"You teach class\s+([A-Z0-9]{5,})", teacher.page.inner_text("body"))
-        assert found is not None
+        code = start_class(teacher, "/Single_tree")
         asked = runs_asked(student)
-        student.open(f"/?class={found.group(1)}", ())
+        student.open(f"/?class={code}", ())
         depth, path = int(teacher.slider_value("max_depth")), "/Single_tree"
         followed(student, path, depth)
 

@@ -12,12 +12,11 @@ never past the teacher, whose moves carry the limit along. Screenshots at 1280x7
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import PROJECTOR, AppPage, tab
+from browser_helpers import PROJECTOR, AppPage, start_class, tab
 
 from deploy.process import LiveServer
 
@@ -43,16 +42,6 @@ def _bar_says(app: AppPage, text: str) -> None:
     app.page.locator(".st-key-lesson-bar", has_text=text).wait_for(timeout=RUN_TIMEOUT_MS)
 
 
-def _start_class(teacher: AppPage) -> str:
-    teacher.page.get_by_text("Class mode", exact=True).click()
-    teacher.page.locator(".st-key-class-start button").click()
-    sidebar = teacher.page.locator('[data-testid="stSidebar"]')
-    sidebar.locator(".st-key-lesson-class").wait_for(timeout=RUN_TIMEOUT_MS)
-    found = re.search(r"You teach class\s+([A-Z0-9]{6})", sidebar.inner_text())
-    assert found is not None, sidebar.inner_text()
-    return found.group(1)
-
-
 def test_a_teacher_runs_a_lesson_with_two_students_held_paused_and_asked(
     browser: Any, server: LiveServer, screenshot_dirs: list[Path]
 ) -> None:
@@ -63,7 +52,7 @@ def test_a_teacher_runs_a_lesson_with_two_students_held_paused_and_asked(
     ):
         students = (first, second)
         teacher.open(LESSON, ("h1", ".st-key-lesson-bar"))
-        code = _start_class(teacher)
+        code = start_class(teacher, shows=".st-key-lesson-class")
         for student in students:
             student.open(f"/?class={code}", ())
             _bar_says(student, "screen 1 of 5")
@@ -163,7 +152,7 @@ def test_free_pacing_lets_a_student_go_back_and_on_up_to_the_teachers_screen_onl
         tab(browser, server, viewport=PROJECTOR) as student,
     ):
         teacher.open(LESSON, ("h1", ".st-key-lesson-bar"))
-        code = _start_class(teacher)
+        code = start_class(teacher, shows=".st-key-lesson-class")
         student.open(f"/?class={code}", ())
         _bar_says(student, "screen 1 of 5")
         teacher.page.locator(".st-key-lesson-pacing").get_by_text("Free up to my screen").click()

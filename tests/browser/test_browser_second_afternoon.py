@@ -36,7 +36,7 @@ pytestmark = pytest.mark.browser
 def server_without_dot(
     chromium: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
-    with serve(ROOT / "serve.py", tmp_path_factory, without_dot=True) as running:
+    with serve(ROOT / "serve.py", tmp_path_factory.mktemp("serve"), without_dot=True) as running:
         yield running
 
 

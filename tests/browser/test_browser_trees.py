@@ -67,7 +67,7 @@ _MEASURE = """
 def server_without_dot(
     chromium: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LiveServer]:
-    with serve(ROOT / "app.py", tmp_path_factory, without_dot=True) as running:
+    with serve(ROOT / "app.py", tmp_path_factory.mktemp("app"), without_dot=True) as running:
         yield running
 
 
