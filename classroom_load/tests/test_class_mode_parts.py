@@ -12,7 +12,8 @@ import numpy as np
 from streamlit.proto.Element_pb2 import Element
 
 from classroom_load.class_members import Seen, caught_up, choice_counts, class_code, same_view
-from classroom_load.classroom import CLASS_MODE_HEADER, class_latency, class_row
+from classroom_load.classroom_report import CLASS_MODE_HEADER, class_row
+from classroom_load.classroom_summary import class_latency
 from classroom_load.st_client import Run
 
 

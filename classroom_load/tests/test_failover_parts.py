@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
-from classroom_load.classroom import failover_rows, failover_summary, view_kept
+from classroom_load.classroom_report import failover_rows
 from classroom_load.classroom_server import ProcessWatch
 from classroom_load.classroom_students import Interaction
+from classroom_load.classroom_summary import failover_summary, view_kept
 from classroom_load.st_client import StudentSession, cookie_header, cookies_set
 
 

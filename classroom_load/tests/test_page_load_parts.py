@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
-from classroom_load.classroom import by_kind, kind_rows, page_load_line, think_bounds
+from classroom_load.classroom import think_bounds
+from classroom_load.classroom_report import kind_rows, page_load_line
 from classroom_load.classroom_students import Interaction, kind_of
+from classroom_load.classroom_summary import by_kind
 from classroom_load.http_client import HttpConnection
 from classroom_load.page_load import Asset, Browser, load_page, reusable
 from tests.live_app import run_beside_playwright
