@@ -23,7 +23,8 @@ import numpy as np
 import websockets
 
 from classroom_load.page_check import PageCheck
-from classroom_load.st_client import ProtocolError, Run, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import ProtocolError, Run
 from deploy.haproxy import COOKIE
 
 

@@ -50,7 +50,8 @@ from classroom_load.class_members import (
     wait_all,
 )
 from classroom_load.classroom_students import new_value
-from classroom_load.st_client import ProtocolError, Run, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import ProtocolError, Run
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 

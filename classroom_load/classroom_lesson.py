@@ -43,7 +43,8 @@ from classroom_load.class_members import (
     students_per_replica,
     wait_all,
 )
-from classroom_load.st_client import ProtocolError, Run, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import ProtocolError, Run
 from core.classroom.plans import LessonPlan, Question
 from core.classroom.shipped import shipped_plans
 

@@ -40,7 +40,9 @@ from typing import Any, Literal
 import websockets
 
 from classroom_load.page_load import Browser, PageAssets, load_page
-from classroom_load.st_client import WIDGET_KINDS, ProtocolError, Run, StudentSession, Widget
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import ProtocolError, Run
+from classroom_load.st_widgets import WIDGET_KINDS, Widget
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from core.app.pages import PAGES, Page

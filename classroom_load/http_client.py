@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from classroom_load.st_client import ProtocolError, cookie_header
+from classroom_load.st_client import cookie_header
+from classroom_load.st_reader import ProtocolError
 
 #: What Chromium says it accepts: the server may compress what it sends.
 ACCEPT_ENCODING = "gzip, deflate, br, zstd"

@@ -26,7 +26,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from classroom_load.http_client import HttpConnection
-from classroom_load.st_client import ProtocolError, Run, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import ProtocolError, Run
 
 #: The component's name (``core.ui.classroom.follow``).
 COMPONENT = "arboretum_class_check"

@@ -36,7 +36,8 @@ from urllib.parse import parse_qsl
 
 from bench.yardstick import loop_seconds, yardstick_line
 from classroom_load.classroom_server import cpu_seconds
-from classroom_load.st_client import StudentSession, Widget
+from classroom_load.st_client import StudentSession
+from classroom_load.st_widgets import Widget
 from deploy.process import LiveServer
 from tests.live_app import ROOT, free_port, streamlit_command
 

@@ -13,7 +13,8 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-from classroom_load.st_client import Run, RunReader, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import Run, RunReader
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from tests.browser.browser_helpers import AppPage, url_query

@@ -14,7 +14,7 @@ from streamlit.proto.Element_pb2 import Element
 from classroom_load.class_members import Seen, caught_up, choice_counts, class_code, same_view
 from classroom_load.classroom_report import CLASS_MODE_HEADER, class_row
 from classroom_load.classroom_summary import class_latency
-from classroom_load.st_client import Run
+from classroom_load.st_reader import Run
 
 
 def test_the_same_view_is_the_same_page_and_the_same_settings_in_any_order() -> None:

@@ -16,7 +16,8 @@ from streamlit.proto.Element_pb2 import Element
 from classroom_load.classroom_server import children_of, cpu_seconds, memory_breakdown, rss_mib
 from classroom_load.classroom_students import PAGE_BY_PATH, new_value, random_settings, start_link
 from classroom_load.classroom_summary import percentile
-from classroom_load.st_client import Run, Widget, shown_value, widget_key, widget_state
+from classroom_load.st_reader import Run
+from classroom_load.st_widgets import Widget, shown_value, widget_key, widget_state
 from core.app import settings as app_settings
 
 CATALOGUE = app_settings.default_catalogue()

@@ -23,7 +23,8 @@ from classroom_load.classroom_lesson import (
     on_screen,
     settings_of,
 )
-from classroom_load.st_client import Run, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import Run
 from core.classroom.shipped import shipped_plans
 from tests.live_app import free_port
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from classroom_load.st_client import Run, RunReader, StudentSession
+from classroom_load.st_client import StudentSession
+from classroom_load.st_reader import Run, RunReader
 from deploy.process import LiveServer
 from tests.live_app import free_port, run_beside_playwright, streamlit_command
 
