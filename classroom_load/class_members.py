@@ -146,6 +146,25 @@ def connections(teacher: Member, students: list[Member]) -> dict[str, int]:
     }
 
 
+async def dismiss(
+    result: dict[str, Any], teacher: Member, students: list[Member], live: list[Member]
+) -> None:
+    """End a class taught: the exceptions its students' pages showed (the first five) and what
+    the servers closed or refused go into ``result``; every check stops and every session
+    closes."""
+    result["errors"] += [
+        f"exception on student {m.who}'s page: {e}"
+        for m in live
+        for s in m.seen
+        for e in s.exceptions
+    ][:5]
+    result["connections"] = connections(teacher, students)
+    for member in [teacher, *students]:
+        if member.check is not None:
+            member.check.stop()
+        await member.session.close()
+
+
 def missed_state(member: Member) -> dict[str, Any]:
     """What a student who missed a change was doing: its timers, its last runs."""
     now = time.monotonic()

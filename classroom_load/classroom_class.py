@@ -42,7 +42,7 @@ from classroom_load.class_members import (
     caught_up,
     choice_counts,
     class_code,
-    connections,
+    dismiss,
     join_class,
     missed_state,
     same_view,
@@ -231,17 +231,7 @@ async def run_class(
 
     # 5. A multiple-choice poll.
     result["poll"] = await _poll(teacher, live, code, rng)
-    result["errors"] += [
-        f"exception on student {m.who}'s page: {e}"
-        for m in live
-        for s in m.seen
-        for e in s.exceptions
-    ][:5]
-    result["connections"] = connections(teacher, students)
-    for member in [teacher, *students]:
-        if member.check is not None:
-            member.check.stop()
-        await member.session.close()
+    await dismiss(result, teacher, students, live)
     return result
 
 

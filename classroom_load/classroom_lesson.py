@@ -36,7 +36,7 @@ from classroom_load.class_members import (
     Member,
     choice_counts,
     class_code,
-    connections,
+    dismiss,
     join_class,
     lesson_screen,
     missed_state,
@@ -288,17 +288,7 @@ async def run_lesson(url: str, plan: LessonClassPlan) -> dict[str, Any]:
     except (ProtocolError, OSError) as failure:
         result["errors"].append(f"teacher: {type(failure).__name__} {failure}"[:200])
     result["changes"], result["questions"] = changes, questions
-    result["errors"] += [
-        f"exception on student {m.who}'s page: {e}"
-        for m in live
-        for s in m.seen
-        for e in s.exceptions
-    ][:5]
-    result["connections"] = connections(teacher, students)
-    for member in [teacher, *students]:
-        if member.check is not None:
-            member.check.stop()
-        await member.session.close()
+    await dismiss(result, teacher, students, live)
     return result
 
 
