@@ -372,6 +372,24 @@ def serve_with(folder: Path, environment: dict[str, str]) -> Iterator[LiveServer
         running.stop()
 
 
+def show_sidebar(app: AppPage) -> None:
+    """Open the sidebar where it folds away (a phone), and wait until it lies in the screen.
+
+    On a wider screen it is open already and this does nothing.
+    """
+    button = app.page.locator('[data-testid="stExpandSidebarButton"]')
+    if not button.is_visible():
+        return
+    button.click()
+    app.page.wait_for_function(
+        """() => {
+          const box = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
+          return box.left >= 0 && box.right <= window.innerWidth && box.width > 200;
+        }""",
+        timeout=10_000,
+    )
+
+
 def start_class(teacher: AppPage, path: str) -> str:
     """The teacher opens ``path`` and starts a class; its code."""
     teacher.open(path, ("h1",))
