@@ -393,6 +393,7 @@ def show_sidebar(app: AppPage) -> None:
 def start_class(teacher: AppPage, path: str) -> str:
     """The teacher opens ``path`` and starts a class; its code."""
     teacher.open(path, ("h1",))
+    show_sidebar(teacher)  # where Class mode is, folded away on a phone
     teacher.page.get_by_text("Class mode", exact=True).click()
     teacher.page.locator(".st-key-class-start button").click()
     teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class").wait_for(
