@@ -202,7 +202,8 @@ def test_full_screen_opens_readable_with_its_own_buttons(
 
 # The first lesson a page offers, as its top edge on the first screen (sidebar unscrolled).
 # Every page on the projector; on a large screen and on a phone (its sidebar opened from its
-# button), the page where the lessons began furthest down.
+# button), the page where the lessons began furthest down; and Home on a phone, where four
+# points of introduction above the lessons pushed the first one off the screen.
 LESSONS = [
     (SINGLE_TREE, ".st-key-view button", PROJECTOR),
     (RANDOM_FOREST, ".st-key-view button", PROJECTOR),
@@ -210,6 +211,7 @@ LESSONS = [
     (HOME, ".st-key-lesson-cards button", PROJECTOR),
     (SINGLE_TREE, ".st-key-view button", LARGE),
     (SINGLE_TREE, ".st-key-view button", PHONE),
+    (HOME, ".st-key-lesson-cards button", PHONE),
 ]
 
 
