@@ -9,17 +9,9 @@ from core.app.words import md, summary
 ui.start_home()
 
 st.title("Arboretum")
-st.markdown(
-    "Grow decision trees and random forests live, and watch how they decide.\n\n"
-    "- **A tree is a list of yes/no questions.** Each split asks about one feature; the "
-    "answers carve the data into boxes, and each box predicts one class or one number.\n"
-    "- **Deeper is not always better.** A tree that keeps splitting learns its training data "
-    "by heart and does worse on new data: compare train and test accuracy as you go.\n"
-    "- **Many trees beat one.** A random forest grows trees on resampled data and random "
-    "features, then lets them vote: steadier predictions, and a free out-of-bag estimate.\n"
-    "- **How a split is chosen.** Gini impurity and entropy both measure how mixed a node "
-    "is; see where they lead to different trees."
-)
+# The lessons come right after one line: on a 390 px phone the four points below, above them,
+# pushed the first lesson off the first screen.
+st.markdown("Grow decision trees and random forests live, and watch how they decide.")
 
 
 st.subheader("Lessons to run")
@@ -30,6 +22,18 @@ st.caption(
 )
 ui.lesson_cards()
 ui.own_lessons()
+
+st.subheader("What the pages teach")
+st.markdown(
+    "- **A tree is a list of yes/no questions.** Each split asks about one feature; the "
+    "answers carve the data into boxes, and each box predicts one class or one number.\n"
+    "- **Deeper is not always better.** A tree that keeps splitting learns its training data "
+    "by heart and does worse on new data: compare train and test accuracy as you go.\n"
+    "- **Many trees beat one.** A random forest grows trees on resampled data and random "
+    "features, then lets them vote: steadier predictions, and a free out-of-bag estimate.\n"
+    "- **How a split is chosen.** Gini impurity and entropy both measure how mixed a node "
+    "is; see where they lead to different trees."
+)
 
 st.subheader("Pages")
 with st.container(key="page-links", horizontal=True):

@@ -362,6 +362,24 @@ def serve(
         running.stop()
 
 
+def show_sidebar(app: AppPage) -> None:
+    """Open the sidebar where it folds away (a phone), and wait until it lies in the screen.
+
+    On a wider screen it is open already and this does nothing.
+    """
+    button = app.page.locator('[data-testid="stExpandSidebarButton"]')
+    if not button.is_visible():
+        return
+    button.click()
+    app.page.wait_for_function(
+        """() => {
+          const box = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
+          return box.left >= 0 && box.right <= window.innerWidth && box.width > 200;
+        }""",
+        timeout=10_000,
+    )
+
+
 def start_class(teacher: AppPage, path: str | None = None, *, shows: str | None = None) -> str:
     """The teacher opens ``path`` (or stays on the page it has open) and starts a class; its code.
 
@@ -370,6 +388,7 @@ def start_class(teacher: AppPage, path: str | None = None, *, shows: str | None 
     """
     if path is not None:
         teacher.open(path, ("h1",))
+    show_sidebar(teacher)  # where Class mode is, folded away on a phone
     teacher.page.get_by_text("Class mode", exact=True).click()
     teacher.page.locator(".st-key-class-start button").click()
     sidebar = teacher.page.locator('[data-testid="stSidebar"]', has_text="You teach class")

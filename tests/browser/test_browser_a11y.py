@@ -1,4 +1,5 @@
-"""Every page and lesson view, as a projector shows it, passes axe-core at WCAG 2.1 AA.
+"""Every page and lesson view, as a projector shows it, passes axe-core at WCAG 2.1 AA; so does
+the default page at 1920x1080 and on a 390 px phone.
 
 axe-core (bundled by ``axe-playwright-python``) checks the rendered DOM: colour contrast as
 the browser actually paints it, labels, roles, landmarks. Only the A and AA rules of WCAG 2.0
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import EVERY_VIEW, PROJECTOR, SINGLE_TREE, AppPage, tab
+from browser_helpers import EVERY_VIEW, LARGE, PHONE, PROJECTOR, SINGLE_TREE, AppPage, tab
 
 from deploy.process import LiveServer
 
@@ -50,16 +51,32 @@ def _report(violations: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _violations(app: AppPage, path: str, ready: tuple[str, ...]) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2.1 A and AA violations on ``path``, opened in ``app``."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    app.open(path, ready)
+    app.assert_healthy()
+    # Streamlit fades new elements in; a half-faded caption would be measured too pale.
+    app.page.wait_for_timeout(600)
+    options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+    violations: list[dict[str, Any]] = Axe().run(app.page, options=options).response["violations"]
+    return violations
+
+
 @pytest.mark.parametrize(("path", "ready"), CASES, ids=[path for path, _ in CASES])
 def test_page_passes_axe_at_wcag_21_aa(
     projector: AppPage, path: str, ready: tuple[str, ...]
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    projector.open(path, ready)
-    projector.assert_healthy()
-    # Streamlit fades new elements in; a half-faded caption would be measured too pale.
-    projector.page.wait_for_timeout(600)
-    options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
-    violations = Axe().run(projector.page, options=options).response["violations"]
+    violations = _violations(projector, path, ready)
     assert violations == [], f"axe-core found on {path}:\n{_report(violations)}"
+
+
+@pytest.mark.parametrize("viewport", [LARGE, PHONE], ids=["1920x1080", "390x844"])
+def test_the_default_page_passes_axe_on_other_screens(
+    browser: Any, server: LiveServer, viewport: dict[str, int]
+) -> None:
+    """Another width lays the page out anew: a phone folds the sidebar and stacks the columns."""
+    with tab(browser, server, viewport=viewport) as app:
+        violations = _violations(app, SINGLE_TREE.path, SINGLE_TREE.ready)
+    assert violations == [], f"axe-core found at {viewport}:\n{_report(violations)}"

@@ -39,7 +39,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import VIEWPORT, AppPage, start_class, tab
+from browser_helpers import (
+    LARGE,
+    PHONE,
+    PROJECTOR,
+    VIEWPORT,
+    AppPage,
+    show_sidebar,
+    start_class,
+    tab,
+)
 
 from core.app.settings import GrowStepSettings
 from deploy.haproxy import COOKIE as REPLICA_COOKIE
@@ -580,13 +589,17 @@ def test_a_student_who_steps_on_alone_stops_following_and_the_toggle_says_so(
     lesson.steps_done = 7
 
 
+@pytest.mark.parametrize(
+    "viewport", [PROJECTOR, LARGE, PHONE], ids=["1280x720", "1920x1080", "390x844"]
+)
 def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_again(
-    browser: Any, server: LiveServer
+    browser: Any, server: LiveServer, viewport: dict[str, int]
 ) -> None:
     """On one served app (no cluster, so it runs alone): a student who moves a control sees
     the toggle off and "explore on your own" when that move's run is over, not only after the
-    teacher's next change, and one click on the toggle opens the teacher's view again."""
-    with tab(browser, server) as teacher, tab(browser, server) as student:
+    teacher's next change, and one click on the toggle opens the teacher's view again; on the
+    student's screen of each size (a phone's sidebar, with the toggle, opens from its button)."""
+    with tab(browser, server) as teacher, tab(browser, server, viewport=viewport) as student:
         code = start_class(teacher, "/Single_tree")
         before = int(teacher.slider_value("max_depth"))
         teacher.nudge_slider("max_depth")
@@ -600,8 +613,11 @@ def test_a_students_move_turns_the_toggle_off_at_once_and_one_click_follows_agai
             f"() => {{ {PREDICATE_HELPERS} return {depth_is(before + 1)} && settled(); }}",
             timeout=RUN_TIMEOUT_MS,
         )
+        show_sidebar(student)
         follow = student.page.locator(".st-key-class-follow input")
         sidebar = student.page.locator('[data-testid="stSidebar"]')
+        toggle = student.page.locator(".st-key-class-follow label").bounding_box()
+        assert toggle is not None and toggle["x"] + toggle["width"] <= viewport["width"], toggle
         assert follow.is_checked()
         assert "Your page follows the teacher's" in sidebar.inner_text()
 

@@ -6,7 +6,8 @@ text and number inputs, links, the tree's zoom and full-screen buttons; a group 
 counts once, as Tab reaches its chosen option) is numbered first;
 then the test presses Tab until the focus comes round again, noting each control it lands on
 and whether the page looks different with the focus there than without it (an outline, a
-ring, a colour: a sighted keyboard user must see where they are).
+ring, a colour: a sighted keyboard user must see where they are). Every page at the test
+window's size; the default page at 1920x1080 and on a phone too, its sidebar opened.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from typing import Any
 import pytest
 from browser_helpers import (
     EVERY_PAGE,
+    LARGE,
+    PHONE,
+    SINGLE_TREE,
+    AppPage,
     PageCase,
+    show_sidebar,
     tab,
 )
 
@@ -105,26 +111,41 @@ def test_tab_reaches_every_control_and_shows_the_focus(
 ) -> None:
     with tab(browser, server) as app:
         app.open(case.path, case.ready)
-        app.assert_healthy()
-        # A focus ring fades in and out: without the fade, the look is measured as it ends.
-        app.page.add_style_tag(content="* { transition: none !important; }")
-        controls: list[str] = app.page.evaluate(NUMBER)
-        assert controls, f"no control found on {case.path}"
-        reached: set[int] = set()
-        unseen: set[int] = set()
-        app.page.locator("body").focus()
-        for _ in range(MOST_TABS):
-            app.page.keyboard.press("Tab")
-            where = app.page.evaluate(FOCUS)
-            if where is None or where["kb"] is None:
-                continue
-            if where["kb"] in reached and len(reached) == len(controls):
-                break
-            reached.add(where["kb"])
-            if not where["seen"]:
-                unseen.add(where["kb"])
-        missed = [controls[i] for i in range(len(controls)) if i not in reached]
-        assert missed == [], f"Tab never reaches on {case.path}: {missed}"
-        hidden = [controls[i] for i in sorted(unseen)]
-        assert hidden == [], f"no visible focus on {case.path}: {hidden}"
-        app.assert_healthy()
+        _check_tab_reaches_every_control(app, case)
+
+
+@pytest.mark.parametrize("viewport", [LARGE, PHONE], ids=["1920x1080", "390x844"])
+def test_tab_reaches_every_control_on_other_screens(
+    browser: Any, server: LiveServer, viewport: dict[str, int]
+) -> None:
+    """A phone folds the sidebar away: once its button opens it, Tab reaches every control."""
+    with tab(browser, server, viewport=viewport) as app:
+        app.open(SINGLE_TREE.path, SINGLE_TREE.ready)
+        show_sidebar(app)
+        _check_tab_reaches_every_control(app, SINGLE_TREE)
+
+
+def _check_tab_reaches_every_control(app: AppPage, case: PageCase) -> None:
+    app.assert_healthy()
+    # A focus ring fades in and out: without the fade, the look is measured as it ends.
+    app.page.add_style_tag(content="* { transition: none !important; }")
+    controls: list[str] = app.page.evaluate(NUMBER)
+    assert controls, f"no control found on {case.path}"
+    reached: set[int] = set()
+    unseen: set[int] = set()
+    app.page.locator("body").focus()
+    for _ in range(MOST_TABS):
+        app.page.keyboard.press("Tab")
+        where = app.page.evaluate(FOCUS)
+        if where is None or where["kb"] is None:
+            continue
+        if where["kb"] in reached and len(reached) == len(controls):
+            break
+        reached.add(where["kb"])
+        if not where["seen"]:
+            unseen.add(where["kb"])
+    missed = [controls[i] for i in range(len(controls)) if i not in reached]
+    assert missed == [], f"Tab never reaches on {case.path}: {missed}"
+    hidden = [controls[i] for i in sorted(unseen)]
+    assert hidden == [], f"no visible focus on {case.path}: {hidden}"
+    app.assert_healthy()

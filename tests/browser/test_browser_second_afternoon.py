@@ -1,5 +1,6 @@
-"""What a class met on its second afternoon, at 1280x720: the step page's leaves in sight,
-full screen with its own controls, and the lessons on the first screen of every page.
+"""What a class met on its second afternoon, at 1280x720 (and at 1920x1080 and on a 390 px
+phone): the step page's leaves in sight, full screen with its own controls, and the lessons on
+the first screen of every page.
 
 A step's leaves are its point, but a readable view folded single leaves into "+ 1 more
 node" boxes; full screen showed the tree with no way to zoom or leave it but the keyboard;
@@ -17,12 +18,15 @@ from browser_helpers import (
     GINI_VS_ENTROPY,
     GROW_STEP_BY_STEP,
     HOME,
+    LARGE,
+    PHONE,
     PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
     PageCase,
     serve,
+    show_sidebar,
     tab,
 )
 
@@ -63,24 +67,41 @@ _TEXTS = """
 """
 
 
+#: The other screens a class opens the app on, beside the projector.
+OTHER_SCREENS = pytest.mark.parametrize("viewport", [LARGE, PHONE], ids=["1920x1080", "390x844"])
+
+
 @pytest.mark.parametrize("step", [3, 5])
 def test_the_step_page_shows_the_leaves_of_its_step(
     either_server: LiveServer, browser: Any, step: int
 ) -> None:
     with tab(browser, either_server, viewport=PROJECTOR) as app:
-        open_tree(app, GROW_STEP_BY_STEP, f"?dataset=wine&step={step}")
-        app.assert_healthy()
-        texts = app.page.evaluate(_TEXTS, "tree-diagram")
-        assert not [t for t in texts if t.startswith("+ 1 more node")], "a leaf folded in a box"
-        # Every leaf is drawn, or inside a box that folds more than itself.
-        drawn = len([t for t in texts if t.startswith("predict ")])
-        folded = sum(int(m.group(1)) for t in texts if (m := re.match(r"\((\d+) lea", t)))
-        assert drawn + folded == int(app.metric("Leaves")) == step + 1
-        if step == 3:
-            assert drawn == 4, "the four leaves of step 3 are its point"
-        # Dashes mean the newest split, and only that, in the caption.
-        captions = app.page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
-        assert any("thick dashed border is the newest split" in c for c in captions)
+        _check_the_leaves_of_step(app, step)
+
+
+@OTHER_SCREENS
+def test_the_step_page_shows_the_leaves_of_step_3_on_other_screens(
+    server: LiveServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    with tab(browser, server, viewport=viewport) as app:
+        _check_the_leaves_of_step(app, 3)
+
+
+def _check_the_leaves_of_step(app: AppPage, step: int) -> None:
+    """Wine's tree at ``step``: every leaf drawn or in a box of more, dashes for the newest."""
+    open_tree(app, GROW_STEP_BY_STEP, f"?dataset=wine&step={step}")
+    app.assert_healthy()
+    texts = app.page.evaluate(_TEXTS, "tree-diagram")
+    assert not [t for t in texts if t.startswith("+ 1 more node")], "a leaf folded in a box"
+    # Every leaf is drawn, or inside a box that folds more than itself.
+    drawn = len([t for t in texts if t.startswith("predict ")])
+    folded = sum(int(m.group(1)) for t in texts if (m := re.match(r"\((\d+) lea", t)))
+    assert drawn + folded == int(app.metric("Leaves")) == step + 1
+    if step == 3:
+        assert drawn == 4, "the four leaves of step 3 are its point"
+    # Dashes mean the newest split, and only that, in the caption.
+    captions = app.page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+    assert any("thick dashed border is the newest split" in c for c in captions)
 
 
 def test_the_step_page_opens_at_its_first_split(server: LiveServer, browser: Any) -> None:
@@ -120,9 +141,14 @@ def screen(app: AppPage) -> dict[str, Any] | None:
     return shown
 
 
-def test_full_screen_opens_readable_with_its_own_buttons(server: LiveServer, browser: Any) -> None:
+@pytest.mark.parametrize(
+    "viewport", [PROJECTOR, LARGE, PHONE], ids=["1280x720", "1920x1080", "390x844"]
+)
+def test_full_screen_opens_readable_with_its_own_buttons(
+    server: LiveServer, browser: Any, viewport: dict[str, int]
+) -> None:
     key = "tree-diagram"
-    with tab(browser, server, viewport=PROJECTOR) as app:
+    with tab(browser, server, viewport=viewport) as app:
         open_tree(app, SINGLE_TREE, "?dataset=breast_cancer&max_depth=none", key)
         app.page.locator(f".st-key-{key}-size button", has_text="Whole tree").click()
         app.settle()
@@ -175,23 +201,35 @@ def test_full_screen_opens_readable_with_its_own_buttons(server: LiveServer, bro
 
 
 # The first lesson a page offers, as its top edge on the first screen (sidebar unscrolled).
+# Every page on the projector; on a large screen and on a phone (its sidebar opened from its
+# button), the page where the lessons began furthest down; and Home on a phone, where four
+# points of introduction above the lessons pushed the first one off the screen.
 LESSONS = [
-    (SINGLE_TREE, ".st-key-view button"),
-    (RANDOM_FOREST, ".st-key-view button"),
-    (GINI_VS_ENTROPY, ".st-key-view button"),
-    (HOME, ".st-key-lesson-cards button"),
+    (SINGLE_TREE, ".st-key-view button", PROJECTOR),
+    (RANDOM_FOREST, ".st-key-view button", PROJECTOR),
+    (GINI_VS_ENTROPY, ".st-key-view button", PROJECTOR),
+    (HOME, ".st-key-lesson-cards button", PROJECTOR),
+    (SINGLE_TREE, ".st-key-view button", LARGE),
+    (SINGLE_TREE, ".st-key-view button", PHONE),
+    (HOME, ".st-key-lesson-cards button", PHONE),
 ]
 
 
-@pytest.mark.parametrize(("case", "selector"), LESSONS, ids=[c.name for c, _ in LESSONS])
+@pytest.mark.parametrize(
+    ("case", "selector", "viewport"),
+    LESSONS,
+    ids=[f"{c.name}-{v['width']}x{v['height']}" for c, _, v in LESSONS],
+)
 def test_the_lessons_are_on_the_first_screen(
-    server: LiveServer, browser: Any, case: PageCase, selector: str
+    server: LiveServer, browser: Any, case: PageCase, selector: str, viewport: dict[str, int]
 ) -> None:
-    with tab(browser, server, viewport=PROJECTOR) as app:
+    with tab(browser, server, viewport=viewport) as app:
         app.open(case.path, case.ready)
         app.page.evaluate("() => window.scrollTo(0, 0)")
+        show_sidebar(app)
         first = app.page.locator(selector).first
         first.wait_for(state="visible")
         box = first.bounding_box()
         assert box is not None
-        assert box["y"] + box["height"] <= PROJECTOR["height"], f"first lesson at {box['y']} px"
+        assert box["y"] + box["height"] <= viewport["height"], f"first lesson at {box['y']} px"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box

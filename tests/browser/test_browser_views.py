@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from browser_helpers import (
     GINI_VS_ENTROPY,
+    LARGE,
+    PHONE,
+    PROJECTOR,
     RANDOM_FOREST,
     SINGLE_TREE,
     AppPage,
+    tab,
     url_query,
 )
+
+from deploy.process import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +38,19 @@ def test_each_view_opens_from_its_link(app: AppPage, path: str, charts: tuple[st
     assert url_query(app)["view"] == path.split("view=")[1].split("&")[0]
 
 
-def test_a_click_on_a_tree_at_a_glance_opens_that_tree(app: AppPage) -> None:
+@pytest.mark.parametrize(
+    "viewport", [PROJECTOR, LARGE, PHONE], ids=["1280x720", "1920x1080", "390x844"]
+)
+def test_a_click_on_a_tree_at_a_glance_opens_that_tree(
+    browser: Any, server: LiveServer, viewport: dict[str, int]
+) -> None:
+    """The opened tree comes into view on every screen: below the grid on a phone, beside the
+    boundary on a large screen."""
+    with tab(browser, server, viewport=viewport) as app:
+        _click_the_sixth_map_at_a_glance(app)
+
+
+def _click_the_sixth_map_at_a_glance(app: AppPage) -> None:
     app.open(f"{RANDOM_FOREST.path}?dataset=wine", RANDOM_FOREST.ready)
     app.page.get_by_text("The forest at a glance").click()
     glance = ".st-key-forest-glance .main-svg"
