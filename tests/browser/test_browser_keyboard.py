@@ -19,6 +19,7 @@ from browser_helpers import (
     EVERY_PAGE,
     LARGE,
     PHONE,
+    PROJECTOR,
     SINGLE_TREE,
     AppPage,
     PageCase,
@@ -109,7 +110,7 @@ FOCUS = """async () => {
 def test_tab_reaches_every_control_and_shows_the_focus(
     browser: Any, server: LiveServer, case: PageCase
 ) -> None:
-    with tab(browser, server) as app:
+    with tab(browser, server, viewport=PROJECTOR) as app:
         app.open(case.path, case.ready)
         _check_tab_reaches_every_control(app, case)
 

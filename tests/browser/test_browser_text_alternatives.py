@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import EVERY_VIEW, HOME, tab
+from browser_helpers import EVERY_VIEW, HOME, PROJECTOR, tab
 
 from deploy.process import LiveServer
 
@@ -44,7 +44,7 @@ FIGURES = """() => {
 def test_every_figure_has_a_text_alternative(
     browser: Any, server: LiveServer, path: str, ready: tuple[str, ...]
 ) -> None:
-    with tab(browser, server) as app:
+    with tab(browser, server, viewport=PROJECTOR) as app:
         app.open(path, ready)
         app.assert_healthy()
         found = app.page.evaluate(FIGURES)
