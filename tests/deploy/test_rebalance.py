@@ -91,11 +91,12 @@ async def keep_connected(member: Member, moves: list[Move]) -> None:
             moves.append(Move(member.who, before, replica_of(member), time.monotonic()))
 
 
-async def until(done: Callable[[], bool], seconds: float, what: str) -> float:
+async def until(done: Callable[[], bool], seconds: float, what: Callable[[], str]) -> float:
+    """Seconds until ``done()``; past ``seconds``, fails saying ``what()`` is not so."""
     began = time.monotonic()
     while not done():
         if time.monotonic() - began > seconds:
-            raise AssertionError(f"not within {seconds:g} s: {what}")
+            raise AssertionError(f"not within {seconds:g} s: {what()}")
         await asyncio.sleep(0.2)
     return time.monotonic() - began
 
@@ -209,21 +210,21 @@ async def scenario(launched: Launched, restarted: Restarted, log_dir: Path) -> N
         await until(
             lambda: all(replica_of(m) != victim and not m.session.closed_by for m in members),
             FAILOVER_LIMIT_S,
-            f"every session off {victim}: {per_replica(members)}",
+            lambda: f"every session off {victim}: {per_replica(members)}",
         )
 
         # 2. It comes back: within the limit, the class is spread again.
         failed_over = len(moves)
         restarted.start(command, env, log_dir / f"{victim}-again.log")
         health = int(env[HEALTH_PORT_VARIABLE])
-        await until(lambda: answers(health), START_LIMIT_S, f"{victim} answering again")
+        await until(lambda: answers(health), START_LIMIT_S, lambda: f"{victim} answering")
         seconds = await until(
             lambda: (
                 even(per_replica(members), len(members))
                 and not any(m.session.closed_by for m in members)
             ),
             SPREAD_LIMIT_S,
-            f"the class spread again: {per_replica(members)}, moves {moves[failed_over:]}",
+            lambda: f"the class spread again: {per_replica(members)}, moves {moves[failed_over:]}",
         )
         back = moves[failed_over:]
         print(f"spread again {seconds:.1f} s after {victim} answered; moves back: {back}")
