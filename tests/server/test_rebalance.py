@@ -1,7 +1,7 @@
 """How many sessions a replica lets go, and when: only over a gap of two, a few at a time, to
 replicas that have reported for a while, and not while its own count is still growing.
 
-The whole thing, replicas and HAProxy, is ``tests/deploy/test_rebalance.py``.
+The whole thing, replicas and HAProxy, is ``tests/deploy/test_spread_back.py``.
 """
 
 from __future__ import annotations
