@@ -133,16 +133,20 @@ class Census:
 # --- Streamlit's side: its sessions, read and closed (private reads fenced here) -------------
 
 
-def idle_sessions_oldest_first() -> list[tuple[str, object]]:
+def idle_sessions_newest_first() -> list[tuple[str, object]]:
     """The ids and websocket clients of this server's sessions whose script is not running,
-    in the order they connected (oldest first)."""
+    the last to connect first.
+
+    The newest are the ones a failover brought here, and the first session on a replica is
+    most often the teacher's, who opened the class before the students came: it stays put.
+    """
     from streamlit.runtime import Runtime
     from streamlit.runtime.app_session import AppSessionState
 
     manager = Runtime.instance()._session_mgr
     return [
         (info.session.id, info.client)
-        for info in manager.list_active_sessions()
+        for info in reversed(manager.list_active_sessions())
         if info.session._state != AppSessionState.APP_IS_RUNNING
     ]
 
@@ -176,7 +180,7 @@ async def keep_even(
     me: str,
     *,
     count: Callable[[], int] = session_count,
-    sessions: Callable[[], list[tuple[str, object]]] = idle_sessions_oldest_first,
+    sessions: Callable[[], list[tuple[str, object]]] = idle_sessions_newest_first,
     present: Callable[[], set[str]] = active_ids,
     every: float = EVERY,
 ) -> None:
