@@ -45,6 +45,7 @@ from server.class_cookie import cookie_middleware
 from server.frontend_files import frontend_files_middleware
 from server.health import health_check, health_port
 from server.no_delay import send_at_once
+from server.rebalance import spreading
 
 send_at_once()  # imported before the server accepts its first connection
 
@@ -78,10 +79,11 @@ async def warm_up(_app: st.App) -> AsyncIterator[None]:
     """``st.App``'s lifespan: once Streamlit's runtime has started (the pages' caches belong to
     it), :func:`preload`, on a worker thread so that the runtime's own tasks go on; then the
     server answers, and so does its own health check (when ``ARBORETUM_HEALTH_PORT`` asks
-    for one), until the server stops."""
+    for one), until the server stops; behind a load balancer with a shared store, it also keeps
+    to its share of the sessions (``server/rebalance.py``)."""
     await asyncio.to_thread(preload)
     address = str(config.get_option("server.address") or "")
-    async with health_check(health_port(), address):
+    async with health_check(health_port(), address), spreading():
         yield
 
 

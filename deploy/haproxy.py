@@ -95,10 +95,28 @@ def render_config(
         bind=bind,
         port=port,
         cookie=COOKIE,
+        over_share=over_share(names),
         server_options=server_options,
         servers=servers,
         resolvers=resolvers,
     )
+
+
+def over_share(names: Sequence[str]) -> str:
+    """The backend's lines that place a websocket by leastconn when its cookie names a
+    replica holding more connections than its share (``txn.share``, set in the frontend).
+
+    HAProxy reads one server's connection count only by its name, so each replica gets an
+    ``acl`` and an ``ignore-persist`` of its own.
+    """
+    lines = []
+    for name in names:
+        lines += [
+            f"    acl over_share_{name} srv_conn(replicas/{name}),sub(txn.share) gt 0",
+            f"    ignore-persist if stream {{ req.cook({COOKIE}) -m str {name} }} "
+            f"over_share_{name}",
+        ]
+    return "\n".join(lines)
 
 
 def replica_names(count: int) -> list[str]:

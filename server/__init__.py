@@ -8,6 +8,8 @@ answered from memory, a health check off the event loop, and sockets that send a
   not delay.
 - :mod:`server.in_flight`: work many requests ask for at once, done once.
 - :mod:`server.no_delay`: Nagle's algorithm off on every accepted connection.
+- :mod:`server.rebalance`: a replica holding clearly more sessions than another lets a few go,
+  so a class spreads back over the replicas after one returns.
 
 It may import ``core`` but never ``core.ui`` (the pages' side); nothing in ``core`` imports it.
 """
