@@ -27,8 +27,9 @@ on this machine, more than half of a cheap move). :func:`shared_script_cache` gi
 here one cache, as a server has.
 
 ``--profile PAGE`` runs that page's changes again under ``cProfile`` installed in the script
-thread (``threading.setprofile`` starts the profiler in each new thread) and prints the
-functions with the most cumulative time.
+thread (``threading.setprofile`` starts the profiler in each new script thread), on that
+thread's CPU clock, and prints the functions with the most cumulative time. A follower's run
+in class mode has its own benchmark, :mod:`bench.follow_cpu`.
 
 It is a measurement, not a test: nothing fails on a slow machine; the load average is printed.
 """
@@ -38,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
+import functools
 import os
 import pstats
 import statistics
@@ -241,18 +243,29 @@ def check_clock(page: str) -> None:
     )
 
 
+def profile_script(profiler: cProfile.Profile, *_: Any) -> None:
+    """A ``threading.setprofile`` hook: profile the new thread if it runs the script.
+
+    Runs once, at the thread's first event; the C profiler, once started, replaces it. A
+    spinner's timer thread is left out: its waits would count as the script's.
+    """
+    if threading.current_thread().name == "ScriptRunner.scriptThread":
+        profiler.enable()
+
+
+def new_profiler() -> cProfile.Profile:
+    """A profiler on the thread's CPU clock: on the wall clock, a function that held the
+    interpreter while another thread ran (``AppTest``'s own waiting) was charged its time."""
+    return cProfile.Profile(time.thread_time)
+
+
 def profile(page: str, top: int, changes: dict[str, list[Change]] = CHANGES) -> None:
     """Run ``page``'s changes with cProfile in the script thread; print the top functions."""
     path = ROOT / next(p.path for p in pages.PAGES if p.url_path == page)
     _clear_caches()
     app = AppTest.from_file(str(path), default_timeout=300).run()
-    profiler = cProfile.Profile()
-
-    def start_in_thread(*_: Any) -> None:
-        # Runs once, at the new thread's first event: the C profiler then replaces this hook.
-        profiler.enable()
-
-    threading.setprofile(start_in_thread)
+    profiler = new_profiler()
+    threading.setprofile(functools.partial(profile_script, profiler))
     try:
         for _, change in changes[page]:
             change(app)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
@@ -53,6 +54,16 @@ from core.figures import (
 )
 from core.ui.visit import own_catalogue
 
+#: The cache keys of the frozen specs (``hash_funcs`` of every cached function that takes one):
+#: their ``repr``, which names the type and every field exactly (strings, whole numbers,
+#: floats written to round-trip, None). Streamlit's own key for a dataclass deep-copies it
+#: into a dict and hashes that field by field, many times the work, on every call of every
+#: run, cached or not.
+SPEC_KEYS: dict[str | type[Any], Callable[[Any], Any]] = {
+    kind: repr for kind in (Source, DataSpec, TreeSpec, ForestSpec)
+}
+
+
 # --- data ----------------------------------------------------------------------------------
 
 
@@ -62,12 +73,14 @@ def dataset_infos() -> tuple[DatasetInfo, ...]:
     return list_datasets()
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@functools.cache
 def builtin_catalogue() -> dict[str, DatasetShape]:
     """The built-in datasets, the same for every visitor: read it, never change it.
 
-    A resource, not data: a page asks for the catalogue a score of times a run, and
-    ``st.cache_data`` would unpickle a fresh copy each time.
+    Made once per process and shared: a page asks for the catalogue a score of times a run,
+    ``st.cache_data`` would unpickle a fresh copy each time, and even ``st.cache_resource``
+    costs a cache key, a lookup and its statistics per call, for a value that never changes
+    while the server runs.
     """
     return app_settings.default_catalogue()
 
@@ -93,7 +106,7 @@ def article_links() -> tuple[ClassroomLink, ...]:
     return classroom_links(builtin_catalogue(), ARTICLES)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False, hash_funcs=SPEC_KEYS)
 def rows(source: Source) -> Dataset:
     """The rows ``source`` names, loaded once per server and shared: read them, never change them.
 
@@ -107,7 +120,7 @@ def data_of(settings: Settings) -> Dataset:
     return rows(source_of(settings, catalogue()[settings.dataset]))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=SPEC_KEYS)
 def split(data: DataSpec) -> Split:
     """Train and test rows; the seed moves the split too, so trees meet new data."""
     return split_dataset(rows(data.source), test_size=data.test_size, random_state=data.seed)
@@ -124,7 +137,7 @@ def view_of(settings: Settings, columns: tuple[int, ...]) -> ModelView:
     return _view(data_spec(settings, catalogue()[settings.dataset]), columns)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
     return ModelView(rows(data.source), split(data), columns)
 
@@ -133,7 +146,7 @@ def _view(data: DataSpec, columns: tuple[int, ...]) -> ModelView:
 
 
 # Trees are small (kilobytes); a forest of 1000 deep trees is megabytes, so fewer.
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=SPEC_KEYS)
 def fit_tree(spec: TreeSpec) -> Any:
     """A fitted tree, shared by every visitor: read it, never change it."""
     rows = _view(spec.data, spec.columns)
@@ -196,6 +209,7 @@ def clear_caches() -> None:
     """Forget every cached dataset, model and drawing (tests and benchmarks start afresh)."""
     st.cache_data.clear()
     st.cache_resource.clear()
+    builtin_catalogue.cache_clear()
     FORESTS.clear()
 
 
@@ -285,7 +299,7 @@ def svg(dot: str) -> str:
     return render_svg(dot)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False, hash_funcs=SPEC_KEYS)
 def growth(spec: TreeSpec) -> GrowthSteps:
     """The splits of the tree ``spec`` describes, best first: one fit serves every step."""
     return growth_steps(fit_tree(spec).tree_)

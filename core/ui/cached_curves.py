@@ -22,7 +22,7 @@ from core.figures import DepthCurve, ForestCurve, compute_depth_curve, compute_f
 from core.figures.criterion import SeedStudy, seed_study
 from core.figures.param_map import ParamMap, compute_param_map, param_grid
 from core.figures.pruning_walk import PruningWalk, compute_pruning_walk
-from core.ui.cached import _view, curve_trees, fit_forest, fit_tree, rows
+from core.ui.cached import SPEC_KEYS, _view, curve_trees, fit_forest, fit_tree, rows
 
 
 def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
@@ -37,7 +37,7 @@ def forest_curve(spec: ForestSpec, cost: ForestCost) -> ForestCurve:
     return _forest_curve(spec, cost)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _forest_curve(spec: ForestSpec, _cost: ForestCost) -> ForestCurve:
     # The leading underscore keeps the cost out of the cache key: spec decides it.
     rows = _view(spec.data, spec.columns)
@@ -59,7 +59,7 @@ def pruning_walk(spec: TreeSpec) -> PruningWalk:
     return _pruning_walk(spec.replace(ccp_alpha=0.0))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _pruning_walk(full: TreeSpec) -> PruningWalk:
     rows = _view(full.data, full.columns)
     return compute_pruning_walk(
@@ -81,7 +81,7 @@ def param_map(spec: TreeSpec, n_folds: int | None = None) -> ParamMap:
     return replace(_param_map(base, depths, leaf_sizes, n_folds), current=current)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _param_map(
     base: TreeSpec,
     depths: tuple[int | None, ...],
@@ -119,7 +119,7 @@ def depth_curve(spec: TreeSpec) -> DepthCurve:
     return _depth_curve(read)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _depth_curve(spec: TreeSpec) -> DepthCurve:
     rows = _view(spec.data, spec.columns)
     make = functools.partial(
@@ -141,7 +141,7 @@ def criterion_study(spec: TreeSpec) -> SeedStudy:
     return _criterion_study(spec.replace(criterion="gini", seed=0))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=SPEC_KEYS)
 def _criterion_study(spec: TreeSpec) -> SeedStudy:
     # The trees are fitted here, not through fit_tree: a hundred of them would push every
     # page's own trees out of its cache.

@@ -18,10 +18,12 @@ from core.figures import boundary_figure, compute_boundary, compute_split_scan, 
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import diagram_panel, panels
 from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
+from core.ui.views import forest as forest_view
 from tests.pages.page_helpers import (
     RANDOM_FOREST,
     SINGLE_TREE,
     assert_healthy,
+    block,
     count_calls,
     open_page,
     svg,
@@ -137,6 +139,23 @@ def test_a_new_tree_index_redraws_no_boundary(monkeypatch: pytest.MonkeyPatch) -
     changed = [key for key in before if after.get(key) != before[key]]
     # Every chart but the opened tree's fit is the same, from the remembered figures.
     assert len(changed) == 1 and "forest-tree" in changed[0]
+
+
+def test_the_forests_curve_is_built_once_for_its_forest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A follower of a class, and a move of the sample or the tree, meet the same forest: its
+    # curve, figure and wire form, is found beside it.
+    clear_caches()
+    calls = count_calls(monkeypatch, forest_view, "forest_curve_figure")
+    app = open_page(RANDOM_FOREST, n_estimators="30")
+    curve = json.loads(block(app, "forest-curve").get("plotly_chart")[0].proto.spec)
+    app.number_input(key="tree").set_value(3).run()
+    app.selectbox(key="sample").set_value(4).run()
+    assert_healthy(app)
+    assert len(calls) == 1
+    assert json.loads(block(app, "forest-curve").get("plotly_chart")[0].proto.spec) == curve
+    app.toggle(key="log_trees").set_value(True).run()  # another figure of the same forest
+    assert_healthy(app)
+    assert len(calls) == 2
 
 
 def _specs(app: Any) -> list[dict[str, Any]]:

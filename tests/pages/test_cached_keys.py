@@ -53,6 +53,40 @@ def test_what_the_depth_curve_reads_still_makes_a_new_curve(curve_fits, changed)
     assert len(curve_fits) == 2
 
 
+# --- the specs' own cache keys --------------------------------------------------------------
+
+
+def test_every_field_of_a_spec_reaches_its_cache_key():
+    # The keys are the specs' repr: a field it left out would serve one spec's model for
+    # another's.
+    moons = Source.generated("moons", 0.2, 200, 0)
+    specs = [
+        WINE,
+        replace(WINE, max_depth=5),
+        replace(WINE, criterion="entropy"),
+        replace(WINE, columns=(0, 1)),
+        replace(WINE, seed=1),
+        replace(WINE, test_size=0.3),
+        replace(WINE, source=moons),
+        replace(WINE, source=replace(moons, noise=0.3)),
+        replace(WINE, source=replace(moons, n_samples=300)),
+        replace(WINE, source=replace(moons, data_seed=1)),
+        ForestSpec(source=WINE.source, columns=WINE.columns, max_depth=4),
+    ]
+    keys = [cached.SPEC_KEYS[type(spec)](spec) for spec in specs]
+    assert len(set(keys)) == len(specs)
+    data_keys = {cached.SPEC_KEYS[type(spec.data)](spec.data) for spec in specs[:7]}
+    assert len(data_keys) == 4  # the wine rows, the other seed, the other test size, moons
+
+
+def test_a_spec_built_again_finds_its_model():
+    cached.clear_caches()
+    again = TreeSpec(source=Source.table("wine"), columns=(0, 12), criterion="gini", max_depth=4)
+    assert again is not WINE
+    assert cached.fit_tree(again) is cached.fit_tree(WINE)
+    assert cached.fit_tree(replace(WINE, max_depth=3)) is not cached.fit_tree(WINE)
+
+
 # --- a forest's cost, estimated once ---------------------------------------------------------
 
 IRIS_FOREST = ForestSpec(

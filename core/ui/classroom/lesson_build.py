@@ -93,12 +93,27 @@ def _add_view(path: str) -> None:
     st.toast(f"Screen {len(draft['rows'])} added: {screen.page.title}.", icon=":material/add:")
 
 
+#: The key of the sidebar's "Prepare a lesson" expander (``st.session_state[key]``: open or not).
+PREPARE = "lesson-prepare"
+
+
 def add_view_box(page: str) -> None:
-    """The sidebar's "Prepare a lesson": add the view on screen to the lesson being built."""
+    """The sidebar's "Prepare a lesson": add the view on screen to the lesson being built.
+
+    The expander is lazy (Streamlit's ``on_change="rerun"``): its button, caption and link
+    are made and sent only while it is open, so the runs of a page nobody prepares a lesson
+    on (a class's followers, most runs) do not pay for them. Opening it reruns the page once.
+    """
     if page == HOME.path:
         return
-    count = len(_draft()["rows"])
-    with st.sidebar, st.expander("Prepare a lesson", icon=":material/slideshow:"):
+    count = len(_draft()["rows"])  # read before the page writes its address, open or not
+    with st.sidebar:
+        box = st.expander(
+            "Prepare a lesson", icon=":material/slideshow:", key=PREPARE, on_change="rerun"
+        )
+    if not box.open:
+        return
+    with box:
         st.button(
             "Add this view as a screen",
             icon=":material/add:",
@@ -197,6 +212,7 @@ def _lesson_actions(plan: LessonPlan) -> None:
 
 __all__ = [
     "DRAFT_PARAMETER",
+    "PREPARE",
     "add_view_box",
     "draft_screens",
     "edit_copy",

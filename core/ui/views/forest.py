@@ -23,6 +23,8 @@ from core.engine.walk import forest_path_changes
 from core.figures import forest_curve_figure
 from core.figures.contributions import forest_contributions
 from core.figures.variance import compute_spread, decomposition
+from core.figures.wire import wire_form
+from core.ui.cached import built_once
 from core.ui.views import View
 from core.ui.views.forest_parts import GLANCE, forest_parts
 
@@ -68,7 +70,7 @@ def forest_page(
         with lesson_area, ui.guard("the resampled trees"):
             then(settings, shape, view)
     with curve_column, ui.guard("the curve"):
-        curve(spec, cost, n_trees, log_trees, settings.bootstrap)
+        curve(spec, cost, forest, log_trees, settings.bootstrap)
     with importance_column, ui.guard("the feature importances"):
         st.subheader("Feature importances")
         ui.importances(forest, view, key="importances")
@@ -97,13 +99,24 @@ def scores(
         )
 
 
-def curve(spec: ForestSpec, cost: ForestCost, n_trees: int, log_x: bool, bootstrap: bool) -> None:
-    """Test (and out-of-bag) score against the number of trees, with this forest's marked."""
-    n_curve = ui.curve_trees(n_trees)
-    with st.spinner(f"Scoring forests of 1 to {n_curve} trees…", show_time=True):
-        forest_curve = ui.forest_curve(spec, cost)
-    figure = forest_curve_figure(forest_curve, current=n_trees, title="", height=400, log_x=log_x)
-    ui.chart(figure, key="forest-curve")
+def curve(spec: ForestSpec, cost: ForestCost, forest: Any, log_x: bool, bootstrap: bool) -> None:
+    """Test (and out-of-bag) score against the number of trees, with this forest's marked.
+
+    The figure is kept beside ``forest`` (``built_once``): each follower of a class, and each
+    move of the sample or the tree, finds it made, as neither the curve nor the mark moved.
+    """
+    n_trees = spec.n_estimators
+
+    def build() -> dict[str, Any]:
+        scoring = f"Scoring forests of 1 to {ui.curve_trees(n_trees)} trees…"
+        with st.spinner(scoring, show_time=True):
+            forest_curve = ui.forest_curve(spec, cost)
+        figure = forest_curve_figure(
+            forest_curve, current=n_trees, title="", height=400, log_x=log_x
+        )
+        return wire_form(figure)
+
+    ui.chart(built_once([forest], ("forest curve", log_x), build), key="forest-curve")
     if not bootstrap:
         st.caption("No out-of-bag curve: without bootstrap every tree sees every row.")
 

@@ -1,0 +1,221 @@
+"""A follower's run: the server's CPU for one student's page run after a teacher's move.
+
+Run with ``.venv/bin/python -m bench.follow_cpu [--followers 3] [--rounds 2] [--profile]``.
+
+In class mode each move of the teacher costs one run of the page per follower, one after
+another on a replica's script threads, so a class's follow latency is about that run's CPU
+times the followers on one replica. Here a teacher and ``--followers`` students are sessions
+of ``AppTest`` in this process, sharing the server's in-memory class store as the sessions
+of one server do. The teacher opens the first classroom link, starts a class, the students
+join by its code, and the teacher makes :data:`TEACHER_MOVES` (the class bench's script:
+``max_depth``, the dataset, the step page and its buttons, a forest's size, another page)
+``--rounds`` times. After each move every student runs once (what the page's check asks for)
+and that run's CPU is counted on ``time.process_time`` (see :mod:`bench.page_cpu` on the
+clock); the teacher's own run, which fits what is new, is not.
+
+The students' runs are checked: each must end on the teacher's page with the teacher's
+query, or the benchmark stops. ``--profile`` runs the same under ``cProfile``, in the
+students' script threads only, and prints the top functions.
+
+It is a measurement, not a test: nothing fails on a slow machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import functools
+import os
+import pstats
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from bench.page_cpu import ROOT, new_profiler, profile_script, shared_script_cache
+from bench.yardstick import loop_seconds, yardstick_line
+from core.app import pages
+from core.app.lessons import classroom_links
+from core.app.settings import default_catalogue, to_query
+from core.ui.cached import clear_caches
+
+#: One move of the teacher: a label, and what it does to the teacher's page before ``run``.
+Move = tuple[str, Callable[[AppTest], Any]]
+
+
+def _switch(url_path: str) -> Move:
+    path = next(p.path for p in pages.PAGES if p.url_path == url_path)
+    return f"switch to {url_path}", lambda app: app.switch_page(path)
+
+
+def _select_slider(key: str, value: Any) -> Move:
+    return f"{key}={value}", lambda app: app.select_slider(key=key).set_value(value)
+
+
+def _slider(key: str, value: Any) -> Move:
+    return f"{key}={value}", lambda app: app.slider(key=key).set_value(value)
+
+
+def _select(key: str, value: Any) -> Move:
+    return f"{key}={value}", lambda app: app.selectbox(key=key).set_value(value)
+
+
+def _press(key: str) -> Move:
+    return key, lambda app: app.button(key=key).click()
+
+
+#: The class bench's teacher, move for move (``classroom_load.classroom_class``), from the
+#: first classroom link (Single tree, iris, depth 1).
+TEACHER_MOVES: tuple[Move, ...] = (
+    _select_slider("max_depth", 2),
+    _select("dataset", "wine"),
+    _select_slider("max_depth", 3),
+    _switch("Grow_it_step_by_step"),
+    _press("step-first"),
+    _press("step-next"),
+    _press("step-next"),
+    _select_slider("max_depth", 4),
+    _switch("Random_forest"),
+    _slider("n_estimators", 101),
+    _switch("Single_tree"),
+    _select_slider("max_depth", 4),
+)
+
+
+@dataclass(frozen=True)
+class FollowCpu:
+    """The CPU seconds of every student's run after each teacher move, by the move's page."""
+
+    runs: tuple[tuple[str, str, float], ...]  # (page, move, seconds)
+
+    def by_page(self) -> dict[str, list[float]]:
+        """Each page's runs, in the order the teacher reached the pages."""
+        table: dict[str, list[float]] = {}
+        for page, _, seconds in self.runs:
+            table.setdefault(page, []).append(seconds)
+        return table
+
+
+def _where(app: AppTest) -> tuple[str, str]:
+    """The page a session shows and its query string, as the class compares them."""
+    held = app.session_state["_arboretum"]
+    return str(held.page), "&".join(f"{k}={v}" for k, v in sorted(app.query_params.items()))
+
+
+def _check(app: AppTest, what: str) -> None:
+    if app.exception:
+        raise RuntimeError(f"{what}: {[e.value for e in app.exception]}")
+
+
+def _opened(url_path: str, query: dict[str, str]) -> AppTest:
+    """A session that opened ``url_path`` with ``query``, as a link opens it (from app.py)."""
+    app = AppTest.from_file(str(ROOT / pages.HOME.path), default_timeout=300).run()
+    path = next(p.path for p in pages.PAGES if p.url_path == url_path)
+    app.switch_page(path)
+    for name, value in query.items():
+        app.query_params[name] = value
+    return app.run()
+
+
+def _class(followers: int) -> tuple[AppTest, list[AppTest]]:
+    """A teacher on the first classroom link who started a class, and ``followers`` students
+    who joined it by its code."""
+    link = classroom_links(default_catalogue())[0]
+    teacher = _opened(link.page.url_path, to_query(link.settings))
+    teacher.button(key="class-start").click().run()
+    _check(teacher, "start a class")
+    code = teacher.session_state["_arboretum"].seat.code
+    students = []
+    for _ in range(followers):
+        student = AppTest.from_file(str(ROOT / pages.HOME.path), default_timeout=300)
+        student.query_params["class"] = code
+        students.append(student.run())
+        _check(student, "join")
+    return teacher, students
+
+
+def _follow(student: AppTest, profiler: cProfile.Profile | None) -> float:
+    """One run of ``student``'s page (what its check asks for); its CPU seconds."""
+    if profiler is not None:
+        threading.setprofile(functools.partial(profile_script, profiler))
+    start = time.process_time()
+    try:
+        student.run()
+    finally:
+        spent = time.process_time() - start
+        threading.setprofile(None)
+    return spent
+
+
+def teach(followers: int, rounds: int, profiler: cProfile.Profile | None = None) -> FollowCpu:
+    """Start a class, have ``followers`` students join, make :data:`TEACHER_MOVES` ``rounds``
+    times and time each student's run after each move (profiled in ``profiler`` if given)."""
+    clear_caches()
+    teacher, students = _class(followers)
+    runs = []
+    for _ in range(rounds):
+        for label, move in TEACHER_MOVES:
+            move(teacher)
+            teacher.run()
+            _check(teacher, f"teacher {label}")
+            shown = _where(teacher)
+            page = next(p.url_path for p in pages.PAGES if p.path == shown[0])
+            for student in students:
+                spent = _follow(student, profiler)
+                _check(student, f"student after {label}")
+                if _where(student) != shown:
+                    raise RuntimeError(f"after {label} a student shows {_where(student)}")
+                runs.append((page, label, spent))
+    return FollowCpu(tuple(runs))
+
+
+def table(result: FollowCpu, yardstick: float) -> str:
+    """Per page: the students' runs, their median and mean CPU in ms and in yardsticks."""
+    lines = [
+        "| page | runs | median CPU / run | in yardsticks | mean | max |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    every = [seconds for _, _, seconds in result.runs]
+    for page, spent in [*result.by_page().items(), ("all", every)]:
+        median = statistics.median(spent)
+        lines.append(
+            f"| {page.replace('_', ' ')} | {len(spent)} | {1000 * median:.1f} ms "
+            f"| {median / yardstick:.3f} | {1000 * statistics.fmean(spent):.1f} ms "
+            f"| {1000 * max(spent):.1f} ms |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--followers", type=int, default=3, help="students following")
+    parser.add_argument("--rounds", type=int, default=2, help="times through the moves")
+    parser.add_argument("--profile", action="store_true", help="cProfile the students' runs")
+    parser.add_argument("--top", type=int, default=40, help="rows of the profile")
+    parser.add_argument("--verbose", action="store_true", help="every run's CPU")
+    args = parser.parse_args(argv)
+    before = loop_seconds()
+    with shared_script_cache():
+        if args.profile:
+            profiler = new_profiler()
+            teach(args.followers, args.rounds, profiler)
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
+            return 0
+        result = teach(args.followers, args.rounds)
+    after = loop_seconds()
+    if args.verbose:
+        for page, label, seconds in result.runs:
+            print(f"{page} after {label}: {1000 * seconds:.1f} ms", file=sys.stderr)
+    print(table(result, (before + after) / 2))
+    print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    print(yardstick_line(before), "(before);", f"{after:.2f} s after")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
