@@ -31,12 +31,11 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from bench.changes import Change, press, select, select_slider, slider, switch
 from bench.page_cpu import ROOT, new_profiler, profile_script, shared_script_cache
 from bench.yardstick import loop_seconds, yardstick_line
 from core.app import pages
@@ -44,46 +43,21 @@ from core.app.lessons import classroom_links
 from core.app.settings import default_catalogue, to_query
 from core.ui.cached import clear_caches
 
-#: One move of the teacher: a label, and what it does to the teacher's page before ``run``.
-Move = tuple[str, Callable[[AppTest], Any]]
-
-
-def _switch(url_path: str) -> Move:
-    path = next(p.path for p in pages.PAGES if p.url_path == url_path)
-    return f"switch to {url_path}", lambda app: app.switch_page(path)
-
-
-def _select_slider(key: str, value: Any) -> Move:
-    return f"{key}={value}", lambda app: app.select_slider(key=key).set_value(value)
-
-
-def _slider(key: str, value: Any) -> Move:
-    return f"{key}={value}", lambda app: app.slider(key=key).set_value(value)
-
-
-def _select(key: str, value: Any) -> Move:
-    return f"{key}={value}", lambda app: app.selectbox(key=key).set_value(value)
-
-
-def _press(key: str) -> Move:
-    return key, lambda app: app.button(key=key).click()
-
-
 #: The class bench's teacher, move for move (``classroom_load.classroom_class``), from the
 #: first classroom link (Single tree, iris, depth 1).
-TEACHER_MOVES: tuple[Move, ...] = (
-    _select_slider("max_depth", 2),
-    _select("dataset", "wine"),
-    _select_slider("max_depth", 3),
-    _switch("Grow_it_step_by_step"),
-    _press("step-first"),
-    _press("step-next"),
-    _press("step-next"),
-    _select_slider("max_depth", 4),
-    _switch("Random_forest"),
-    _slider("n_estimators", 101),
-    _switch("Single_tree"),
-    _select_slider("max_depth", 4),
+TEACHER_MOVES: tuple[Change, ...] = (
+    select_slider("max_depth", 2),
+    select("dataset", "wine"),
+    select_slider("max_depth", 3),
+    switch("Grow_it_step_by_step"),
+    press("step-first"),
+    press("step-next"),
+    press("step-next"),
+    select_slider("max_depth", 4),
+    switch("Random_forest"),
+    slider("n_estimators", 101),
+    switch("Single_tree"),
+    select_slider("max_depth", 4),
 )
 
 

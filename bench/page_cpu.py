@@ -46,7 +46,7 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,84 +56,54 @@ import streamlit.testing.v1.local_script_runner as local_runner_module
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
+from bench.changes import Change, number, segmented, select, select_slider, slider, toggle
 from bench.yardstick import loop_seconds, yardstick_line
 from core.app import pages
 from core.ui.cached import clear_caches
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: One change: a label and what it does to the page's widgets (before ``run``).
-Change = tuple[str, Callable[[AppTest], Any]]
-
-
-def _select_slider(key: str, value: Any) -> Change:
-    return f"{key}={value}", lambda app: app.select_slider(key=key).set_value(value)
-
-
-def _slider(key: str, value: Any) -> Change:
-    return f"{key}={value}", lambda app: app.slider(key=key).set_value(value)
-
-
-def _number(key: str, value: int) -> Change:
-    return f"{key}={value}", lambda app: app.number_input(key=key).set_value(value)
-
-
-def _select(key: str, value: Any) -> Change:
-    return f"{key}={value}", lambda app: app.selectbox(key=key).set_value(value)
-
-
-def _toggle(key: str, value: bool) -> Change:
-    return f"{key}={value}", lambda app: app.toggle(key=key).set_value(value)
-
-
-def _segmented(key: str, value: str) -> Change:
-    def change(app: AppTest) -> Any:
-        return app.button_group(key=key).set_value(value)
-
-    return f"{key}={value}", change
-
-
 #: What a student does on each page: steps up a slider, back, a seed, a criterion.
 CHANGES: dict[str, list[Change]] = {
     "Single_tree": [
-        _select_slider("max_depth", 4),
-        _select_slider("max_depth", 5),
-        _select_slider("max_depth", 6),
-        _number("seed", 1),
-        _segmented("criterion", "entropy"),
-        _select_slider("max_depth", 5),
-        _number("seed", 2),
-        _segmented("criterion", "gini"),
+        select_slider("max_depth", 4),
+        select_slider("max_depth", 5),
+        select_slider("max_depth", 6),
+        number("seed", 1),
+        segmented("criterion", "entropy"),
+        select_slider("max_depth", 5),
+        number("seed", 2),
+        segmented("criterion", "gini"),
     ],
     "Random_forest": [
-        _slider("n_estimators", 101),
-        _slider("n_estimators", 102),
-        _slider("n_estimators", 103),
-        _number("seed", 1),
-        _select_slider("max_depth", 5),
-        _segmented("criterion", "entropy"),
-        _slider("n_estimators", 102),
-        _number("seed", 2),
+        slider("n_estimators", 101),
+        slider("n_estimators", 102),
+        slider("n_estimators", 103),
+        number("seed", 1),
+        select_slider("max_depth", 5),
+        segmented("criterion", "entropy"),
+        slider("n_estimators", 102),
+        number("seed", 2),
     ],
     "Gini_vs_entropy": [
-        _select_slider("max_depth", 5),
-        _select_slider("max_depth", 6),
-        _select_slider("max_depth", 3),
-        _number("seed", 1),
-        _slider("min_samples_leaf", 2),
-        _select_slider("max_depth", 4),
-        _number("seed", 2),
-        _select_slider("max_depth", 5),
+        select_slider("max_depth", 5),
+        select_slider("max_depth", 6),
+        select_slider("max_depth", 3),
+        number("seed", 1),
+        slider("min_samples_leaf", 2),
+        select_slider("max_depth", 4),
+        number("seed", 2),
+        select_slider("max_depth", 5),
     ],
     "Grow_it_step_by_step": [
-        _select_slider("step", 1),
-        _select_slider("step", 2),
-        _select_slider("step", 3),
-        _select_slider("step", 4),
-        _number("seed", 1),
-        _segmented("criterion", "entropy"),
-        _select_slider("max_depth", 3),
-        _select_slider("step", 2),
+        select_slider("step", 1),
+        select_slider("step", 2),
+        select_slider("step", 3),
+        select_slider("step", 4),
+        number("seed", 1),
+        segmented("criterion", "entropy"),
+        select_slider("max_depth", 3),
+        select_slider("step", 2),
     ],
 }
 
@@ -142,34 +112,34 @@ CHANGES: dict[str, list[Change]] = {
 #: voted on, the forest's tree, the step, a view toggle, a diagram's size). ``--section``.
 SECTION_CHANGES: dict[str, list[Change]] = {
     "Single_tree": [
-        _select("sample", 3),
-        _select("sample", 7),
-        _toggle("test_on_tree", True),
-        _segmented("tree-diagram-size", "whole"),
-        _segmented("tree-diagram-size", "fit"),
-        _select("sample", 12),
+        select("sample", 3),
+        select("sample", 7),
+        toggle("test_on_tree", True),
+        segmented("tree-diagram-size", "whole"),
+        segmented("tree-diagram-size", "fit"),
+        select("sample", 12),
     ],
     "Random_forest": [
-        _number("tree", 3),
-        _number("tree", 4),
-        _select("sample", 5),
-        _select("sample", 9),
-        _toggle("log_trees", True),
-        _number("tree", 5),
+        number("tree", 3),
+        number("tree", 4),
+        select("sample", 5),
+        select("sample", 9),
+        toggle("log_trees", True),
+        number("tree", 5),
     ],
     "Gini_vs_entropy": [
-        _segmented("tree-gini-size", "whole"),
-        _segmented("tree-gini-size", "fit"),
-        _segmented("tree-entropy-size", "whole"),
-        _segmented("tree-entropy-size", "fit"),
+        segmented("tree-gini-size", "whole"),
+        segmented("tree-gini-size", "fit"),
+        segmented("tree-entropy-size", "whole"),
+        segmented("tree-entropy-size", "fit"),
     ],
     "Grow_it_step_by_step": [
-        _select_slider("step", 1),
-        _select_slider("step", 2),
-        _select_slider("step", 3),
-        _select_slider("step", 2),
-        _select("node", 1),
-        _select("node", 2),
+        select_slider("step", 1),
+        select_slider("step", 2),
+        select_slider("step", 3),
+        select_slider("step", 2),
+        select("node", 1),
+        select("node", 2),
     ],
 }
 
