@@ -20,7 +20,6 @@ import os
 import random
 import re
 import signal
-import subprocess
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -33,12 +32,13 @@ from launched import Launched, environment
 from classroom_load.class_members import Member, caught_up, class_code, wait_all
 from classroom_load.classroom_students import new_value
 from classroom_load.page_check import PageCheck
-from classroom_load.st_client import Run, StudentSession, cookie_header, cookies_set
+from classroom_load.st_client import StudentSession, cookie_header, cookies_set
+from classroom_load.st_reader import Run
 from core.app import settings as app_settings
 from core.app.lessons import classroom_links
 from deploy.haproxy import COOKIE
+from deploy.process import LiveServer
 from server.health import HEALTH_PORT_VARIABLE
-from tests.live_app import ROOT
 
 STUDENTS = 7
 COOKIE_POST = re.compile(r'fetch\("(/api/class-cookie/[^"]+)"')
@@ -108,38 +108,13 @@ def answers(port: int) -> bool:
     return False
 
 
-@dataclass
-class Restarted:
-    """The replica started again by the test (the launcher does not restart one)."""
-
-    process: subprocess.Popen[bytes] | None = None
-
-    def start(self, command: list[str], env: dict[str, str], log: Path) -> None:
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-
-
 @pytest.fixture
-def restarted() -> Iterator[Restarted]:
-    replica = Restarted()
-    yield replica
-    replica.stop()
+def restarted() -> Iterator[list[LiveServer]]:
+    """The replica the test starts again (the launcher does not restart one), stopped after."""
+    started: list[LiveServer] = []
+    yield started
+    for server in started:
+        server.stop()
 
 
 def keeps_class_cookie(member: Member, url: str) -> Callable[[Run], None]:
@@ -192,7 +167,7 @@ async def teach(url: str) -> tuple[Member, list[Member]]:
     return teacher, students
 
 
-async def scenario(launched: Launched, restarted: Restarted, log_dir: Path) -> None:
+async def scenario(launched: Launched, restarted: list[LiveServer], log_dir: Path) -> None:
     teacher, students = await teach(launched.url)
     members = [teacher, *students]
     moves: list[Move] = []
@@ -203,7 +178,7 @@ async def scenario(launched: Launched, restarted: Restarted, log_dir: Path) -> N
 
         # 1. One replica dies: every session ends on the other.
         victim = min(launched.replicas)
-        _, pid = launched.replicas[victim]
+        port, pid = launched.replicas[victim]
         command = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
         env = environment(pid)
         os.killpg(pid, signal.SIGKILL)
@@ -215,7 +190,8 @@ async def scenario(launched: Launched, restarted: Restarted, log_dir: Path) -> N
 
         # 2. It comes back: within the limit, the class is spread again.
         failed_over = len(moves)
-        restarted.start(command, env, log_dir / f"{victim}-again.log")
+        again = log_dir / f"{victim}-again.log"
+        restarted.append(LiveServer.launch(command, f"http://127.0.0.1:{port}", again, env=env))
         health = int(env[HEALTH_PORT_VARIABLE])
         await until(lambda: answers(health), START_LIMIT_S, lambda: f"{victim} answering")
         seconds = await until(
@@ -262,7 +238,7 @@ async def scenario(launched: Launched, restarted: Restarted, log_dir: Path) -> N
 
 
 def test_a_class_spreads_back_after_a_replica_returns(
-    launcher: Callable[[int], Launched], restarted: Restarted, tmp_path: Path
+    launcher: Callable[[int], Launched], restarted: list[LiveServer], tmp_path: Path
 ) -> None:
     launched = launcher(2)
     asyncio.run(scenario(launched, restarted, tmp_path))
