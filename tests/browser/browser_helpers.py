@@ -362,14 +362,15 @@ def serve(
         running.stop()
 
 
-def show_sidebar(app: AppPage) -> None:
-    """Open the sidebar where it folds away (a phone), and wait until it lies in the screen.
+def show_sidebar(app: AppPage) -> bool:
+    """Open the sidebar where it folds away (a phone), and wait until it lies in the screen;
+    whether it had to be opened.
 
     On a wider screen it is open already and this does nothing.
     """
     button = app.page.locator('[data-testid="stExpandSidebarButton"]')
     if not button.is_visible():
-        return
+        return False
     button.click()
     app.page.wait_for_function(
         """() => {
@@ -378,6 +379,7 @@ def show_sidebar(app: AppPage) -> None:
         }""",
         timeout=10_000,
     )
+    return True
 
 
 def start_class(teacher: AppPage, path: str | None = None, *, shows: str | None = None) -> str:

@@ -17,6 +17,7 @@ from browser_helpers import (
     LARGE,
     PHONE,
     PageCase,
+    show_sidebar,
     tab,
 )
 
@@ -69,18 +70,9 @@ def test_the_page_fits_the_screen_across(
             app.page.screenshot(path=str(folder / shot), full_page=True)
         assert reach == {"page": 0, "main": 0, "beyond": []}, (case.path, reach)
         if viewport is PHONE:
-            # On a phone the sidebar folds away; its button opens it, and the controls are there.
-            app.page.locator('[data-testid="stExpandSidebarButton"]').click()
-            # It slides in: once still, it lies within the screen.
-            app.page.wait_for_function(
-                """(width) => {
-                  const box = document.querySelector('[data-testid="stSidebar"]')
-                    .getBoundingClientRect();
-                  return box.left >= 0 && box.right <= width && box.width > 200;
-                }""",
-                arg=viewport["width"],
-                timeout=10_000,
-            )
+            # On a phone the sidebar folds away; its button opens it, and once it has slid in
+            # it lies within the screen, with the controls there.
+            assert show_sidebar(app), "on a phone the sidebar must fold away behind its button"
             sidebar = app.page.locator('[data-testid="stSidebar"]')
             link = sidebar.locator("a", has_text="Random forest")
             link.wait_for(timeout=10_000)
