@@ -23,7 +23,7 @@ from page_helpers import (
     warnings,
 )
 
-from core import DecisionTreeClassifier
+from core import DecisionTreeClassifier, ui
 from core.app.pages import GROW_STEP_BY_STEP
 from core.app.settings import TEST_SIZE
 from core.app.words import why_leaf_sentence
@@ -350,3 +350,22 @@ def test_single_tree_picks_the_root_again_when_the_tree_shrinks() -> None:
     app.select_slider(key="max_depth").set_value(1).run()  # 3 nodes now
     assert_healthy(app)
     assert app.selectbox(key="why-node").value == 0
+
+
+def test_a_boundary_that_fails_leaves_the_rest_of_the_step_page_standing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The figure's failure is the guard's friendly message; the split in words, the history
+    and the tree still show (its caption once went unset, and the page raised)."""
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise ValueError("no boundary today")
+
+    monkeypatch.setattr(ui, "step_fit", broken)
+    app = open_page(STEP_PAGE)
+    assert not app.exception, [e.value for e in app.exception]
+    assert [w for w in warnings(app) if "could not show the decision boundary" in w]
+    headings = [h.value for h in app.subheader]
+    assert "Splits so far" in headings
+    assert any(h.startswith("The tree after") for h in headings)
+    assert drawn_nodes(app) > 1

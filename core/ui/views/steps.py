@@ -55,6 +55,7 @@ def step_by_step(controls: ui.Controls, view: ModelView, model: Any, steps: Grow
             ui.metrics([*ui.scores(grown, view), ("Splits made", f"{k} of {len(steps)}"), leaves])
     if stepping.failed:
         return
+    newest = ""  # the figure's caption; none when the figure itself could not be shown
     with plot_column, ui.guard("the decision boundary"):
         st.subheader("Decision boundary" if view.classify else "The fit over the data")
         pair, height = plotted_pair(settings), 480 if view.classify else 300
