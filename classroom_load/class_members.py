@@ -201,7 +201,7 @@ async def join_class(
 
     async def join(member: Member) -> None:
         await asyncio.sleep(rng.uniform(0, ramp))
-        member.check = PageCheck(member.session)
+        member.check = PageCheck(member.session, rng=random.Random(member.who))
         member.session.on_run = member.record
         began = time.monotonic()
         try:

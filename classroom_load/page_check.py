@@ -8,7 +8,9 @@ the server holds the question until the class moves or a few seconds pass, and t
 again (two questions at least ``every`` ms apart). While the answer is the version the page last
 acted on (``seen``), nothing else happens. When it differs, the script sends the component's
 trigger ``moved`` (a rerun of the page); if the page has not acted on that version ``retry`` ms
-later, it sends it again. Every question carries the seat (``?seat=``), which the server signed.
+later, it sends it again, then waits twice as long before each further trigger, at most
+``retry_max`` ms, each wait drawn within a fifth either side (:func:`retry_after`). Every question
+carries the seat (``?seat=``), which the server signed.
 
 :class:`PageCheck` does the same for one :class:`classroom_load.st_client.StudentSession`: feed it
 every finished run (:meth:`PageCheck.saw`); it starts when a run draws the script and stops when a
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +45,14 @@ def drawn_check(run: Run) -> tuple[str, dict[str, Any]] | None:
         if component.component_name == COMPONENT:
             return str(component.id), json.loads(component.json)
     return None
+
+
+def retry_after(data: dict[str, Any], retries: int, rng: random.Random) -> float:
+    """Seconds before the script asks again for a run of the version it asked ``retries + 1``
+    times already: ``retry`` ms doubled at each further ask, at most ``retry_max``, within a
+    fifth either side (the script's ``retryAfter``)."""
+    wait = min(float(data["retry"]) * 2**retries, float(data["retry_max"]))
+    return wait * rng.uniform(0.8, 1.2) / 1000
 
 
 class Http:
@@ -89,6 +100,8 @@ class PageCheck:
     paused : bool
         While true the script skips its checks (the benchmark's window of students who sit
         there without checking, the baseline of what the checks cost).
+    rng : random.Random
+        Draws the spread of each wait before asking again (the script's ``Math.random``).
     """
 
     session: StudentSession
@@ -98,10 +111,12 @@ class PageCheck:
     failed: int = 0
     unavailable: int = 0
     paused: bool = False
+    rng: random.Random = field(default_factory=random.Random)
     _data: dict[str, Any] = field(default_factory=dict)
     _element: str = ""
     _task: asyncio.Task[None] | None = None
-    _asked: tuple[Any, float] = (None, 0.0)
+    _asked: tuple[Any, float] = (None, 0.0)  # the version asked for, when to ask again
+    _retries: int = 0
     _known: Any = "unknown"
 
     def saw(self, run: Run) -> None:
@@ -159,10 +174,11 @@ class PageCheck:
         version, now = self._known, time.monotonic()
         if version == "unknown" or version == self._data["seen"]:
             return
-        asked_version, asked_at = self._asked
-        if asked_version == version and now - asked_at < float(self._data["retry"]) / 1000:
+        asked_version, again_at = self._asked
+        if asked_version == version and now < again_at:
             return
-        self._asked = (version, now)
+        self._retries = self._retries + 1 if asked_version == version else 0
+        self._asked = (version, now + retry_after(self._data, self._retries, self.rng))
         self.asked += 1
         with contextlib.suppress(Exception):  # a closed socket: the session reconnects
             await self.session.trigger(

@@ -404,6 +404,7 @@ def test_a_served_app_checks_over_http_and_a_page_run_follows(
     assert data["seen"] == held.seen == classroom().version(code)
     assert data["seat"] == held.seat
     assert data["every"] == 1000
+    assert (data["retry"], data["retry_max"]) == (5000, 40000)  # its waits to ask again
     assert classroom().seated(code, data["seat"])  # a seat the server signed
     assert "setInterval" in check.proto.js_content and "fetch(" in check.proto.js_content
 

@@ -6,7 +6,11 @@
 //
 // A following student's page: when the version is not the one this page last acted on
 // (`seen`), or the class ended, or its store is down, it asks the page for one run, which
-// opens the teacher's view; if that run got lost, it asks again after `retry` ms. The server
+// opens the teacher's view. If that run has not shown `retry` ms later (it may have been
+// lost), it asks again, then waits twice as long before each further ask, at most
+// `retry_max` ms, every wait drawn within a fifth either side. Asking again stops the run
+// on its way: under a busy server a whole class that asked again every `retry` ms together
+// kept the server restarting its runs, and no page showed the move for minutes. The server
 // counts the seat present (at most every 30 s).
 // The teacher's page (`teaching`): its own moves change the version, so it asks for a run
 // only when the store is down, which the run then says; its seat is not counted present.
@@ -22,13 +26,21 @@ function news(data, known) {
   return data.teaching ? known === "down" : known !== data.seen;
 }
 
+// How far apart two asks for a run of the same version are: `retry` ms, doubled at each
+// further ask up to `retry_max`, within a fifth either side so a class does not ask together.
+function retryAfter(data, retries) {
+  const wait = Math.min(data.retry * 2 ** retries, data.retry_max);
+  return wait * (0.8 + 0.4 * Math.random());
+}
+
 function consider(memory) {
   const { data, known } = memory;
   if (!news(data, known)) return;
   const now = Date.now();
-  if (memory.asked === known && now - memory.askedAt < data.retry) return;
+  if (memory.asked === known && now < memory.askAgain) return;
+  memory.retries = memory.asked === known ? memory.retries + 1 : 0;
   memory.asked = known;
-  memory.askedAt = now;
+  memory.askAgain = now + retryAfter(data, memory.retries);
   memory.serial += 1;
   memory.setTriggerValue("moved", { version: known, serial: memory.serial });
 }
@@ -63,7 +75,7 @@ async function ask(memory, generation) {
 export default function ({ data, parentElement, setTriggerValue }) {
   let memory = memories.get(parentElement);
   if (!memory) {
-    memory = { generation: 0, asked: null, askedAt: 0, serial: 0 };
+    memory = { generation: 0, asked: null, askAgain: 0, retries: 0, serial: 0 };
     memories.set(parentElement, memory);
   }
   if (memory.data && (memory.data.url !== data.url || memory.data.seat !== data.seat)) {

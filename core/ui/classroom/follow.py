@@ -27,8 +27,12 @@ from core.ui.visit import change, visit
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
 #: the page's own run.
 CHECK_SECONDS = CHECK_EVERY
-#: Seconds after which a follower's page run that has not finished is asked for again.
-RETRY_SECONDS = 3.0
+#: Seconds after which a follower's page run that has not shown is first asked for again
+#: (a class of 30 or 60 follows in about 2-3 s: a slow move is not taken for a lost one).
+RETRY_SECONDS = 5.0
+#: The longest wait between two asks for the same run: the browser's check doubles its wait
+#: at each ask (``class_check.js``), so a busy server is not kept restarting a class's runs.
+RETRY_MAX_SECONDS = 40.0
 
 
 def here(page: str) -> Shown:
@@ -108,6 +112,7 @@ def check_widget(held: Membership | None, page: str) -> None:
     data: dict[str, object] = {
         "every": round(1000 * CHECK_SECONDS),
         "retry": round(1000 * RETRY_SECONDS),
+        "retry_max": round(1000 * RETRY_MAX_SECONDS),
     }
     if held is not None:
         data |= {
@@ -181,6 +186,7 @@ def opened_view(page: str) -> dict[str, str] | None:
 
 __all__ = [
     "CHECK_SECONDS",
+    "RETRY_MAX_SECONDS",
     "RETRY_SECONDS",
     "check",
     "check_widget",
