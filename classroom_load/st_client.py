@@ -356,7 +356,11 @@ class StudentSession:
         if fragment_id:
             run = await asyncio.wait_for(
                 self._first(
-                    lambda run: run.number > after or fragment_id in run.fragment_ids, -1, since
+                    lambda run: (
+                        run.number > after or fragment_id in (*run.fragment_ids, *run.folded)
+                    ),
+                    -1,
+                    since,
                 ),
                 self.timeout,
             )

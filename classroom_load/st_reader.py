@@ -59,6 +59,10 @@ class Run:
         carries the number of the page run it redrew part of).
     homes : tuple of str
         The fragment that drew each of ``elements`` ("" for the page's own), in their order.
+    folded : tuple of str
+        The fragments of runs that began before this one and were never told to end: the
+        server started this run at once after them (a click's fragment run met by a timer's),
+        and what they drew is among ``elements``.
     """
 
     page_hash: str
@@ -69,6 +73,7 @@ class Run:
     query: str = ""
     number: int = 0
     homes: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
 
     @property
     def whole_page(self) -> bool:
@@ -177,6 +182,8 @@ class RunReader:
     _homes: dict[tuple[int, ...], str] = field(default_factory=dict)
     _shown_homes: dict[tuple[int, ...], str] = field(default_factory=dict)
     _fragment_ids: tuple[str, ...] = ()
+    _open: bool = False  # a run began and was not told to end yet
+    _folded: tuple[str, ...] = ()
     _run_id: str = ""
     _counted: str = ""
     _started: float = 0.0
@@ -240,6 +247,7 @@ class RunReader:
             and message.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN
         ):
             self.stopped_early["fragment" if self._fragment_ids else "page"] += 1
+            self._open = False
             if self._fragment_ids:
                 # What arrived stays on the browser's screen. A fragment run is also told as
                 # "early" when it had finished but the next run started before its messages
@@ -251,10 +259,17 @@ class RunReader:
     def _begin(self, message: ForwardMsg) -> None:
         """A run starts. A full run draws the page anew and drops every timer (the browser's
         ``cleanupAutoReruns``: the run sets them again); a fragment run keeps both."""
+        # A fragment run whose last run was never told to end carries on from what that one
+        # drew, as the browser keeps it on screen (see :attr:`Run.folded`).
+        folding = self._open and bool(self._fragment_ids)
+        if folding:
+            self._folded += self._fragment_ids
+        self._open = True
         self._fragment_ids = tuple(message.metadata.run.fragment_ids)
         self._run_id = message.metadata.run.script_run_id
         if self._fragment_ids:
-            self._elements, self._homes = dict(self._shown), dict(self._shown_homes)
+            if not folding:  # its part of the page redrawn over the last finished run
+                self._elements, self._homes = dict(self._shown), dict(self._shown_homes)
         else:
             self._elements, self._homes = {}, {}
             self.timers = {}
@@ -284,6 +299,7 @@ class RunReader:
                 self.starts += 1  # a page run whose start was not told as one
                 self._counted = run.script_run_id
         self._shown, self._shown_homes = dict(self._elements), dict(self._homes)
+        folded, self._folded, self._open = self._folded, (), False
         places = sorted(self._elements)
         elements = tuple(self._elements[path] for path in places)
         seconds = time.perf_counter() - self._started
@@ -296,4 +312,5 @@ class RunReader:
             self.query,
             self.starts,
             tuple(self._homes.get(path, "") for path in places),
+            folded,
         )

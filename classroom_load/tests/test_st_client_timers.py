@@ -224,3 +224,23 @@ def test_a_run_is_what_its_script_finished_says_it_was() -> None:
     run = reader.feed(end.SerializeToString())
     assert run is not None and run.whole_page and run.number == 1
     assert reader.retold == 1
+
+
+def test_a_fragment_run_never_told_to_end_is_folded_into_the_run_that_followed_it() -> None:
+    # A teacher's click on the step page (fragment "steps") met the page's own timer
+    # (fragment "tick"): the server began the click's run, then the timer's, and told only
+    # the second one's end. The click's run happened (the step moved): the run that ended
+    # carries it, or the client would wait for it for ever.
+    reader = RunReader()
+    page_run(reader, "step", markdown((0, 0), "Step 1"))
+    assert reader.feed(new_session("step", ("steps",))) is None
+    assert reader.feed(markdown((0, 0), "Step 0")) is None
+    assert reader.feed(new_session("step", ("tick",))) is None
+    run = reader.feed(finished(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY))
+    assert run is not None and run.fragment_ids == ("tick",) and run.folded == ("steps",)
+    assert run.texts() == ["Step 0"]
+
+    # The next run ended on its own: nothing is folded into it.
+    reader.feed(new_session("step", ("tick",)))
+    again = reader.feed(finished(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY))
+    assert again is not None and again.folded == ()
