@@ -50,6 +50,9 @@ class Membership:
     asked : float
         When a page run last began to show version ``seen``: a check that finds it still not
         drawn a few seconds later asks for the page run again (:meth:`overdue`).
+    asks : int
+        How many times the page run for version ``seen`` was asked for again: each time the
+        next wait doubles (:meth:`overdue`), as the browser's check does (``class_check.js``).
     recheck : bool
         The browser's check asked for this run (:meth:`rechecked`): it opens the teacher's view
         even when this session wrote that view last. The browser asks again when the run it
@@ -68,6 +71,7 @@ class Membership:
     checked_in: float = 0.0
     drawn: int = 0
     asked: float = 0.0
+    asks: int = 0
     recheck: bool = False
 
     @property
@@ -136,14 +140,26 @@ class Membership:
             return True, replace(self, following=False, landed=None)
         return False, self
 
-    def overdue(self, now: float, after: float) -> bool:
-        """Whether the page run that should show version ``seen`` has not finished ``after``
-        seconds after it began (it was lost: ask again)."""
-        return self.drawn != self.seen and now - self.asked > after
+    def overdue(self, now: float, after: float, most: float | None = None) -> bool:
+        """Whether the page run that should show version ``seen`` has not finished in time
+        (it was lost, or the server is busy: ask again).
+
+        In time is ``after`` seconds after the first ask, doubled at each further ask
+        (:attr:`asks`), at most ``most``: a class whose runs are slow is not kept restarting
+        them all at once (see ``docs/class-mode.md``).
+        """
+        wait = after * 2.0**self.asks
+        if most is not None:
+            wait = min(wait, most)
+        return self.drawn != self.seen and now - self.asked > wait
 
     def asking(self, now: float) -> Membership:
         """A page run to show version ``seen`` begins at ``now`` (see :meth:`overdue`)."""
-        return replace(self, asked=now)
+        return replace(self, asked=now, asks=0)
+
+    def asking_again(self, now: float) -> Membership:
+        """The page run to show version ``seen`` is asked for once more, at ``now``."""
+        return replace(self, asked=now, asks=self.asks + 1)
 
     def check_in_due(self, now: float) -> bool:
         """Whether the seat must check in again (at most every :data:`CHECK_IN_EVERY` s)."""

@@ -61,12 +61,14 @@ from tests.live_app import free_port
 
 pytestmark = pytest.mark.browser
 
-#: A student whose page has not followed within this has not followed: the page asks every
-#: second, and one run on a replica that shares two cores with three browsers took 3 to 4 s
-#: at a load average of 12. How fast students follow (the issue's promise: within 2 s, as a
-#: rule) is a speed goal, measured by ``classroom_load.classroom --class-mode``, never asserted
-#: here; this module only records its delays in ``follow.json``.
-FOLLOW_LIMIT_S = 10.0
+#: A student whose page has not followed within this has not followed: one run on a replica
+#: that shares two cores with three browsers took 3 to 4 s at a load average of 12, and a run
+#: lost on the way is asked for again 4 to 6 s later (``RETRY_SECONDS``, a fifth either side),
+#: then 8 to 12 s after that: 20 s leaves room for one lost run and a slow one. How fast
+#: students follow (the issue's promise: within 2 s, as a rule) is a speed goal, measured by
+#: ``classroom_load.classroom --class-mode``, never asserted here; this module only records its
+#: delays in ``follow.json``.
+FOLLOW_LIMIT_S = 20.0
 #: A student on a dead replica: HAProxy notices within about 2 s, the client retries on its own.
 RECONNECT_LIMIT_S = 30.0
 START_TIMEOUT_S = 150.0
@@ -414,7 +416,7 @@ def test_students_follow_the_teachers_depth_page_and_step(lesson: Lesson) -> Non
     def nudge() -> None:
         teacher.app.nudge_slider("max_depth")
 
-    delays = lesson.teacher_moves("max_depth", depth_is(before + 1), nudge, within=10)
+    delays = lesson.teacher_moves("max_depth", depth_is(before + 1), nudge, within=FOLLOW_LIMIT_S)
     assert max(delays) <= FOLLOW_LIMIT_S, lesson.follow_s
 
     def open_step_page() -> None:
@@ -431,7 +433,7 @@ def test_students_follow_the_teachers_depth_page_and_step(lesson: Lesson) -> Non
         "step page",
         f"{on_step_page} && thumb('step') !== null",
         open_step_page,
-        within=10,
+        within=FOLLOW_LIMIT_S,
         students=on_step_page,
     )
     assert max(delays) <= FOLLOW_LIMIT_S, lesson.follow_s
@@ -441,13 +443,13 @@ def test_students_follow_the_teachers_depth_page_and_step(lesson: Lesson) -> Non
     def first() -> None:
         teacher.page.locator(".st-key-step-first button").click()
 
-    delays = lesson.teacher_moves("step 0", step_is(0), first, within=10)
+    delays = lesson.teacher_moves("step 0", step_is(0), first, within=FOLLOW_LIMIT_S)
     assert max(delays) <= FOLLOW_LIMIT_S, lesson.follow_s
 
     def next_step() -> None:
         teacher.page.locator(".st-key-step-next button").click()
 
-    delays = lesson.teacher_moves("step 1", step_is(1), next_step, within=10)
+    delays = lesson.teacher_moves("step 1", step_is(1), next_step, within=FOLLOW_LIMIT_S)
     assert max(delays) <= FOLLOW_LIMIT_S, lesson.follow_s
     for seat in lesson.everyone:
         assert seat.app.exceptions() == [], (seat.role, seat.app.exceptions())
@@ -541,7 +543,9 @@ def test_the_teacher_and_a_student_reload_and_keep_their_seats(lesson: Lesson) -
     def next_step() -> None:
         teacher.page.locator(".st-key-step-next button").click()
 
-    delays = lesson.teacher_moves("after the reloads", step_is(step + 1), next_step, within=10)
+    delays = lesson.teacher_moves(
+        "after the reloads", step_is(step + 1), next_step, within=FOLLOW_LIMIT_S
+    )
     assert max(delays) <= FOLLOW_LIMIT_S, lesson.follow_s
     for seat in lesson.everyone:
         assert seat.app.exceptions() == [], (seat.role, seat.app.exceptions())

@@ -172,3 +172,17 @@ def test_a_seat_checks_in_again_only_after_its_period() -> None:
     assert not seat.check_in_due(1000.0 + CHECK_IN_EVERY)  # within the period: no write
     assert seat.check_in_due(1000.0 + CHECK_IN_EVERY + 0.5)
     assert Membership("KX39PA", "seat").check_in_due(CHECK_IN_EVERY + 1.0)  # never checked in
+
+
+def test_a_run_asked_for_again_waits_twice_as_long_each_time_up_to_the_most() -> None:
+    seat = Membership("KX39PA", "seat").opening(ClassState("KX39PA", 4, TREE, None), here=STEP)
+    first = seat.asking(100.0)
+    assert first.overdue(103.5, after=3.0, most=10.0)  # 3 s after the first ask
+    second = first.asking_again(103.5)
+    assert not second.overdue(109.0, after=3.0, most=10.0)  # now 6 s: still waiting
+    assert second.overdue(109.6, after=3.0, most=10.0)
+    third = second.asking_again(109.6)
+    assert not third.overdue(119.5, after=3.0, most=10.0)
+    assert third.overdue(119.7, after=3.0, most=10.0)  # 12 s, held to at most 10 s
+    fresh = third.opening(ClassState("KX39PA", 5, STEP, None), here=STEP).asking(130.0)
+    assert fresh.asks == 0 and fresh.overdue(133.1, after=3.0, most=10.0)  # a new move: 3 s

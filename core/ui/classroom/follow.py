@@ -76,8 +76,8 @@ def check(page: str, *, timer: bool) -> None:
         # timer tick arrives) is asked for again, rather than leaving the old view up.
         if seat.needs(version):
             st.rerun()
-        if seat.overdue(now, RETRY_SECONDS):
-            change(seat=seat.asking(now))
+        if seat.overdue(now, RETRY_SECONDS, RETRY_MAX_SECONDS):
+            change(seat=seat.asking_again(now))
             st.rerun()
         return
     if not seat.needs(version):
