@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.app import settings as state
@@ -57,14 +56,16 @@ def scores(model: Any, view: ModelView, prefix: str = "") -> list[tuple[str, flo
 
 def importances(forest: Any, view: ModelView, *, key: str, top: int = 10) -> None:
     """The ``top`` feature importances of a fitted forest (or tree), largest first."""
-    figure = built_once(
+    form = built_once(
         [forest],
         ("importances", view.names, top),
-        lambda: importance_figure(
-            compute_importances(forest, feature_names=view.names, top=top), title=""
+        lambda: wire_form(
+            importance_figure(
+                compute_importances(forest, feature_names=view.names, top=top), title=""
+            )
         ),
     )
-    chart(figure, key=key)
+    chart(form, key=key)
 
 
 def boundary(
@@ -202,12 +203,12 @@ def votes(forest: Any, view: ModelView, sample: int, *, key: str = "votes") -> s
     """How the forest's trees voted on test sample ``sample``; returns the verdict in words."""
     truth = float(view.y_test[sample])
 
-    def draw() -> tuple[Votes, go.Figure]:
+    def draw() -> tuple[Votes, dict[str, Any]]:
         counted = compute_votes(forest, view.X_test[sample], truth, view.class_names)
-        return counted, vote_figure(counted)
+        return counted, wire_form(vote_figure(counted))
 
-    counted, figure = built_once([forest], ("votes", sample), draw)
-    chart(figure, key=key)
+    counted, form = built_once([forest], ("votes", sample), draw)
+    chart(form, key=key)
     if view.classify:
         names, n_trees = view.class_names, len(counted.per_tree)
         soft = int(counted.forest.argmax())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.app.models import ModelView
@@ -26,6 +25,7 @@ from core.figures.growth import (
 )
 from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
+from core.figures.wire import wire_form
 from core.ui.cached import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart, table
@@ -133,18 +133,18 @@ def step_fit(
         chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
 
-    def draw() -> tuple[go.Figure, Any]:
+    def draw() -> tuple[dict[str, Any], Any]:
         data = view.boundary(grown, pair)
         figure = boundary_figure(data, height=height, legend_below=True)
         if newest is None:
-            return figure, None
+            return wire_form(figure), None
         segment = boundary_split_segment(data, prefix.tree, newest)
         if segment is not None:
             add_split_segment(figure, segment)
-        return figure, segment
+        return wire_form(figure), segment
 
-    figure, segment = built_once([grown], ("step fit", pair, height, newest), draw)
-    chart(figure, key=key)
+    form, segment = built_once([grown], ("step fit", pair, height, newest), draw)
+    chart(form, key=key)
     if newest is None:
         return "No split yet: the root alone predicts its majority class everywhere."
     if segment is None:

@@ -26,6 +26,7 @@ from core.figures.contributions import (
     waterfall_figure,
 )
 from core.figures.overlays import mark_sample
+from core.figures.wire import wire_form
 from core.ui.binding import Binding
 from core.ui.cached import built_once
 from core.ui.display import chart
@@ -181,12 +182,12 @@ def forest_vote_parts(forest: Any, view: ModelView, sample: int) -> None:
         proba = forest.predict_proba(row.reshape(1, -1))[0]
         name = str(view.class_names[int(forest.classes_[int(np.argmax(proba))])])
 
-    def build() -> tuple[Contributions, Any]:
+    def build() -> tuple[Contributions, dict[str, Any]]:
         parts = forest_contributions(forest, row, list(view.names), class_name=name)
-        return parts, waterfall_figure(parts)
+        return parts, wire_form(waterfall_figure(parts))
 
-    parts, figure = built_once([forest], ("vote-contributions", sample), build)
-    chart(figure, key="vote-contributions")
+    parts, form = built_once([forest], ("vote-contributions", sample), build)
+    chart(form, key="vote-contributions")
     st.caption(
         f"The trees' root values, averaged ({parts.start:.3g}), then what each feature's "
         f"questions add, averaged over the trees: they sum to the forest's "
