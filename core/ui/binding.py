@@ -89,6 +89,18 @@ class Binding:
         return self._merged[1]
 
 
+def held_value(key: str) -> Any:
+    """The value session state holds for the widget keyed ``key`` (None when it holds none), to
+    hand a slider as its value.
+
+    A slider given no value looks for one in the whole session state (Streamlit's
+    ``filtered_state``, which reads every widget's value; about a tenth of a follower's run went
+    to it): its value comes from the key either way, and
+    :meth:`Binding._control` has put a valid one there before the widget is drawn.
+    """
+    return st.session_state.get(key)
+
+
 def float_steps(entry: state.Setting, top: float, most: float, label: str, help: str) -> Any:
     """A select slider over ``entry.steps`` steps up to ``top``, plus the value held off them
     when it is at most ``most``.

@@ -32,7 +32,7 @@ from core.app.pages import Page
 from core.app.settings import DatasetShape
 from core.app.words import md
 from core.data.datasets import Task
-from core.ui.binding import float_steps
+from core.ui.binding import float_steps, held_value
 from core.ui.cached import catalogue, data_of
 from core.ui.data_controls import pick_dataset
 from core.ui.draw_panel import draw_panel, unusable
@@ -143,6 +143,7 @@ class Controls(Picks):
                     label,
                     float(low),
                     top,
+                    held_value(name),
                     step=(top - low) / 100,
                     format="%.3f" if top < 1 else "%.1f",
                     key=name,
@@ -152,7 +153,9 @@ class Controls(Picks):
         if widget == "slider":
             return self._control(
                 name,
-                lambda: st.slider(label, int(entry.low), int(entry.high), key=name, help=help),
+                lambda: st.slider(
+                    label, int(entry.low), int(entry.high), held_value(name), key=name, help=help
+                ),
             )
         if widget == "segmented":
             return self._control(

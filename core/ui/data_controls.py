@@ -16,7 +16,7 @@ from core.app import settings as state
 from core.app.own_data import DRAWN
 from core.app.settings import DataKind, DatasetShape
 from core.app.words import md
-from core.ui.binding import Binding, float_steps
+from core.ui.binding import Binding, float_steps, held_value
 from core.ui.cached import catalogue
 from core.ui.data_moves import KIND_KEY, move_to, names_of
 from core.ui.draw_panel import start_drawing
@@ -129,7 +129,12 @@ def generated_controls(controls: Binding, shape: DatasetShape) -> None:
     controls._control(
         "n_samples",
         lambda: st.slider(
-            points.label, int(points.low), int(points.high), key="n_samples", help=points.help
+            points.label,
+            int(points.low),
+            int(points.high),
+            held_value("n_samples"),
+            key="n_samples",
+            help=points.help,
         ),
     )
     noise_max = shape.noise_max or noise.high  # each generated set's own scale
