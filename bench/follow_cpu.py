@@ -17,6 +17,12 @@ The students' runs are checked: each must end on the teacher's page with the tea
 query, or the benchmark stops. ``--profile`` runs the same under ``cProfile``, in the
 students' script threads only, and prints the top functions.
 
+The yardstick its table divides by is read beside the runs (:class:`bench.yardstick.Beside`):
+a short loop after every student's run, whose median goes with the runs' median. Until 7
+December it was the mean of one long loop before and one after, which caught one of the
+machine's two speeds of that day and moved the same code between 0.13 and 0.20 yardsticks;
+both are printed.
+
 It is a measurement, not a test: nothing fails on a slow machine.
 """
 
@@ -37,7 +43,7 @@ from streamlit.testing.v1 import AppTest
 
 from bench.changes import Change, press, select, select_slider, slider, switch
 from bench.page_cpu import ROOT, new_profiler, profile_script, shared_script_cache
-from bench.yardstick import loop_seconds, yardstick_line
+from bench.yardstick import Beside, loop_seconds, yardstick_line
 from core.app import pages
 from core.app.lessons import classroom_links
 from core.app.settings import default_catalogue, to_query
@@ -126,9 +132,15 @@ def _follow(student: AppTest, profiler: cProfile.Profile | None) -> float:
     return spent
 
 
-def teach(followers: int, rounds: int, profiler: cProfile.Profile | None = None) -> FollowCpu:
+def teach(
+    followers: int,
+    rounds: int,
+    profiler: cProfile.Profile | None = None,
+    beside: Beside | None = None,
+) -> FollowCpu:
     """Start a class, have ``followers`` students join, make :data:`TEACHER_MOVES` ``rounds``
-    times and time each student's run after each move (profiled in ``profiler`` if given)."""
+    times and time each student's run after each move (profiled in ``profiler`` if given; the
+    yardstick read after each run in ``beside`` if given)."""
     clear_caches()
     teacher, students = _class(followers)
     runs = []
@@ -145,6 +157,8 @@ def teach(followers: int, rounds: int, profiler: cProfile.Profile | None = None)
                 if _where(student) != shown:
                     raise RuntimeError(f"after {label} a student shows {_where(student)}")
                 runs.append((page, label, spent))
+                if beside is not None:
+                    beside.read()
     return FollowCpu(tuple(runs))
 
 
@@ -180,14 +194,19 @@ def main(argv: list[str] | None = None) -> int:
             teach(args.followers, args.rounds, profiler)
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
             return 0
-        result = teach(args.followers, args.rounds)
+        beside = Beside()
+        result = teach(args.followers, args.rounds, beside=beside)
     after = loop_seconds()
     if args.verbose:
         for page, label, seconds in result.runs:
             print(f"{page} after {label}: {1000 * seconds:.1f} ms", file=sys.stderr)
-    print(table(result, (before + after) / 2))
+    print(table(result, beside.seconds()))
     print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
-    print(yardstick_line(before), "(before);", f"{after:.2f} s after")
+    print(
+        yardstick_line(beside.seconds()),
+        f"(the median of {len(beside.samples)} short loops, one after each run);",
+        f"{before:.2f} s before and {after:.2f} s after",
+    )
     return 0
 
 
