@@ -58,8 +58,14 @@ def values(array: Any) -> np.ndarray:
 
 
 def _count(array: Any) -> int:
+    """How many numbers a trace's array holds; a typed array's count is read from the length of
+    its text, not decoded (a boundary's grid is tens of thousands of numbers, on every run)."""
     if isinstance(array, dict) and "bdata" in array:
-        return int(values(array).size)
+        data = array["bdata"]
+        if not isinstance(data, str):
+            return int(values(array).size)
+        padding = len(data) - len(data.rstrip("="))
+        return (len(data) * 3 // 4 - padding) // np.dtype(array["dtype"]).itemsize
     return len(array) if isinstance(array, (list, tuple)) else 0
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 
-from core.figures.describe import chart_text, plain, tree_text, values
-from core.figures.wire import wire_form
+from core.figures.describe import _count, chart_text, plain, tree_text, values
+from core.figures.wire import typed_array, wire_form
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -56,3 +56,20 @@ def test_a_tree_says_its_boxes_leaves_and_first_question() -> None:
     )
     detailed = (GOLDEN / "hand_tree_detailed.dot").read_text(encoding="utf-8")
     assert tree_text(detailed).endswith("The first question: size & <weight> ≤ 2.5?")
+
+
+def test_a_typed_arrays_count_read_from_its_text_is_the_count_of_its_numbers() -> None:
+    rng = np.random.default_rng(0)
+    for size in range(1, 14):  # every padding of the text: none, "=" and "=="
+        for array in (
+            rng.normal(size=size),
+            rng.normal(size=size).astype(np.float32),
+            rng.integers(0, 200, size=size),
+            rng.integers(-30_000, 30_000, size=size),
+            rng.integers(-(2**31), 2**31 - 1, size=size),
+        ):
+            typed = typed_array(array)
+            assert isinstance(typed, dict), array.dtype
+            assert _count(typed) == values(typed).size == size, (typed["dtype"], size)
+    grid = typed_array(rng.normal(size=(150, 150)))
+    assert isinstance(grid, dict) and _count(grid) == 150 * 150
