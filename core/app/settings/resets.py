@@ -196,4 +196,4 @@ def merge(
             rejected.append(name)
     settings = form(**merged)
     resets, _ = fit_to(settings, catalogue[settings.dataset])
-    return settings.replace(**resets), rejected
+    return (settings.replace(**resets) if resets else settings), rejected
