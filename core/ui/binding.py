@@ -89,16 +89,22 @@ class Binding:
         return self._merged[1]
 
 
-def held_value(key: str) -> Any:
-    """The value session state holds for the widget keyed ``key`` (None when it holds none), to
-    hand a slider as its value.
+def held_value(key: str, kind: type[int] | type[float]) -> int | float | None:
+    """The number session state holds for the slider keyed ``key``, as a ``kind``, to hand the
+    slider as its value; None when it holds no number.
 
     A slider given no value looks for one in the whole session state (Streamlit's
-    ``filtered_state``, which reads every widget's value; about a tenth of a follower's run went
-    to it): its value comes from the key either way, and
-    :meth:`Binding._control` has put a valid one there before the widget is drawn.
+    ``filtered_state``, which reads every widget's value; a tenth of a follower's run went to
+    it). Its value comes from the key either way, and :meth:`Binding._control` has put a valid
+    one there before the widget is drawn; the value handed must only be of the slider's kind
+    (a whole number beside a float slider's bounds is refused).
     """
-    return st.session_state.get(key)
+    held = st.session_state.get(key)
+    if isinstance(held, bool) or not isinstance(held, int | float):
+        return None
+    if kind is int and not isinstance(held, int):
+        return None
+    return kind(held)
 
 
 def float_steps(entry: state.Setting, top: float, most: float, label: str, help: str) -> Any:

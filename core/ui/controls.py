@@ -143,7 +143,7 @@ class Controls(Picks):
                     label,
                     float(low),
                     top,
-                    held_value(name),
+                    held_value(name, float),
                     step=(top - low) / 100,
                     format="%.3f" if top < 1 else "%.1f",
                     key=name,
@@ -154,7 +154,12 @@ class Controls(Picks):
             return self._control(
                 name,
                 lambda: st.slider(
-                    label, int(entry.low), int(entry.high), held_value(name), key=name, help=help
+                    label,
+                    int(entry.low),
+                    int(entry.high),
+                    held_value(name, int),
+                    key=name,
+                    help=help,
                 ),
             )
         if widget == "segmented":

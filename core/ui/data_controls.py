@@ -132,7 +132,7 @@ def generated_controls(controls: Binding, shape: DatasetShape) -> None:
             points.label,
             int(points.low),
             int(points.high),
-            held_value("n_samples"),
+            held_value("n_samples", int),
             key="n_samples",
             help=points.help,
         ),
