@@ -18,10 +18,8 @@ query, or the benchmark stops. ``--profile`` runs the same under ``cProfile``, i
 students' script threads only, and prints the top functions.
 
 The yardstick its table divides by is read beside the runs (:class:`bench.yardstick.Beside`):
-a short loop after every student's run, whose median goes with the runs' median. Until 7
-December it was the mean of one long loop before and one after, which caught one of the
-machine's two speeds of that day and moved the same code between 0.13 and 0.20 yardsticks;
-both are printed.
+a short loop after every student's run, whose median goes with the runs' median. The long loop
+before and after, which catches whatever speed the machine has in that second, is printed too.
 
 It is a measurement, not a test: nothing fails on a slow machine.
 """

@@ -53,17 +53,17 @@ def loop_seconds(steps: int = STEPS, repeats: int = 3) -> float:
 class Beside:
     """A yardstick read beside the work: a short loop after each measured piece of it.
 
-    Read once before and once after a benchmark, the yardstick caught whichever speed the
-    machine had in that second: on 7 December it read 0.15 s and 0.29 s a minute apart while
-    the runs measured in between kept their times, so the same code came out at 0.13 and 0.20
-    yardsticks. Read after every measured run (:meth:`read`), it samples the machine's speeds
+    Read once before and once after a benchmark, the yardstick catches whichever speed the
+    machine has in that second, and this machine's speed can double from one minute to the
+    next while the runs measured in between keep their times (``docs/benchmarks.md``, the
+    yardstick). Read after every measured run (:meth:`read`), it samples the machine's speeds
     in the proportions the runs met them, and its median (:meth:`seconds`) is the yardstick
     that goes with the runs' median.
 
     Parameters
     ----------
     steps : int, default a tenth of :data:`STEPS`
-        Steps of each short loop (about 15-30 ms); :meth:`seconds` scales the median to
+        Steps of each short loop; :meth:`seconds` scales the median to
         :data:`STEPS`, so it reads as the long yardstick does.
     """
 

@@ -94,10 +94,10 @@ def held_value(key: str, kind: type[int] | type[float]) -> int | float | None:
     slider as its value; None when it holds no number.
 
     A slider given no value looks for one in the whole session state (Streamlit's
-    ``filtered_state``, which reads every widget's value; a tenth of a follower's run went to
-    it). Its value comes from the key either way, and :meth:`Binding._control` has put a valid
-    one there before the widget is drawn; the value handed must only be of the slider's kind
-    (a whole number beside a float slider's bounds is refused).
+    ``filtered_state``, which reads every widget's value, on every run of every page). Its value
+    comes from the key either way, and :meth:`Binding._control` has put a valid one there
+    before the widget is drawn; the value handed must only be of the slider's kind (a whole
+    number beside a float slider's bounds is refused).
     """
     held = st.session_state.get(key)
     if isinstance(held, bool) or not isinstance(held, int | float):
