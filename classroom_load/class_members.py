@@ -106,6 +106,14 @@ def caught_up(seen: list[Seen], since: float, page_hash: str, query: str) -> flo
     return None
 
 
+def heard(member: Member, since: float) -> float | None:
+    """Seconds from ``since`` to the first run ``member``'s check asked for after it: how long
+    the student took to hear of a move, before its page ran; None if it asked for none."""
+    if member.check is None:
+        return None
+    return next((at - since for at in member.check.asked_at if at >= since), None)
+
+
 def class_code(run: Run) -> str:
     """The code the teacher's sidebar shows ("You teach class `KX39P`")."""
     for text in run.texts():

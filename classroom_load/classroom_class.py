@@ -43,6 +43,7 @@ from classroom_load.class_members import (
     choice_counts,
     class_code,
     dismiss,
+    heard,
     join_class,
     missed_state,
     same_view,
@@ -154,6 +155,9 @@ async def run_class(
     for step in range(plan.changes):
         page, key = TEACHER_SCRIPT[step % len(TEACHER_SCRIPT)]
         before = (teacher.session.page_hash, teacher.session.query)
+        # What the move costs until the last student shows it: the servers' CPU, and this
+        # driver's (the class's simulated browsers share the servers' cores; real ones do not).
+        servers0, driver0 = sum(cpu().values()), time.process_time()
         sent = time.monotonic()
         try:
             action = await _teacher_acts(teacher, page, key, rng)
@@ -170,6 +174,7 @@ async def run_class(
             return caught_up(member.seen, since, *shown) is not None
 
         await wait_all(live, arrived, sent + WAIT_S)
+        servers_cpu, driver_cpu = sum(cpu().values()) - servers0, time.process_time() - driver0
         latencies = [caught_up(m.seen, sent, *view) for m in live]
         behind = [m for m, x in zip(live, latencies, strict=True) if x is None]
         changes.append(
@@ -178,6 +183,9 @@ async def run_class(
                 "page": page,
                 "teacher_s": round(teacher_s, 3),
                 "latency_s": [round(x, 3) for x in latencies if x is not None],
+                "heard_s": [round(x, 3) for m in live if (x := heard(m, sent)) is not None],
+                "servers_cpu_s": round(servers_cpu, 3),
+                "driver_cpu_s": round(driver_cpu, 3),
                 "missed": len(behind),
                 "missed_not_following": sum(1 for m in behind if not m.following()),
                 "missed_views": sorted({m.seen[-1].query for m in behind if m.seen})[:3],

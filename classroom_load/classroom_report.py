@@ -200,6 +200,24 @@ def class_row(row: dict[str, Any]) -> str:
     )
 
 
+def heard_line(row: dict[str, Any]) -> list[str]:
+    """The part of a change's latency that is the check's: when each student's page asked for
+    its run, from the teacher's move (the rest is the page's run and its way back)."""
+    if "heard_median_s" not in row:
+        return []
+    line = (
+        f"Heard of each move (the page's run asked for): median {row['heard_median_s']:.2f} s, "
+        f"p95 {row['heard_p95_s']:.2f} s after the teacher's move."
+    )
+    if "move_servers_cpu_s" in row:
+        line += (
+            f" CPU of a move until its last student shows it (median): servers "
+            f"{row['move_servers_cpu_s']:.2f} s, the benchmark's own browsers "
+            f"{row['move_driver_cpu_s']:.2f} s."
+        )
+    return ["", line]
+
+
 def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
     """The Markdown tables of every mode that ran."""
     parts = [
@@ -220,6 +238,7 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
         parts += ["", MEMORY_HEADER, memory_row(results["distinct"])]
     if results.get("class_mode"):
         parts += ["", CLASS_MODE_HEADER, class_row(results["class_mode"])]
+        parts += heard_line(results["class_mode"])
     if results.get("lesson"):
         parts += ["", LESSON_HEADER, lesson_row(results["lesson"], CLASS_P95_TARGET_S)]
     for when in ("before", "after"):

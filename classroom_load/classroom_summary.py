@@ -251,11 +251,25 @@ def page_load_summary(assets: PageAssets, loads: dict[str, PageLoad]) -> dict[st
 
 def class_latency(result: dict[str, Any]) -> dict[str, Any]:
     """Median, p95 and max over every student's latency for every change, and the misses."""
-    values = [x for change in result.get("changes", []) for x in change.get("latency_s", [])]
-    return {
+    changes = result.get("changes", [])
+    values = [x for change in changes for x in change.get("latency_s", [])]
+    found: dict[str, Any] = {
         "samples": len(values),
         "median_s": round(statistics.median(values), 3) if values else 0.0,
         "p95_s": round(percentile(values, 0.95), 3),
         "max_s": round(max(values), 3) if values else 0.0,
-        "missed": sum(change.get("missed", 0) for change in result.get("changes", [])),
+        "missed": sum(change.get("missed", 0) for change in changes),
     }
+    # How long the students' checks took to hear of each move (to ask for the page's run):
+    # what of the latency is the check's, not the page run's.
+    heard = [x for change in changes for x in change.get("heard_s", [])]
+    if heard:
+        found["heard_median_s"] = round(statistics.median(heard), 3)
+        found["heard_p95_s"] = round(percentile(heard, 0.95), 3)
+    # What a move costs, until its last student shows it: the servers', and the driver's own
+    # (its simulated browsers share the servers' cores, where a class's laptops would not).
+    for part in ("servers", "driver"):
+        spent = [change[f"{part}_cpu_s"] for change in changes if f"{part}_cpu_s" in change]
+        if spent:
+            found[f"move_{part}_cpu_s"] = round(statistics.median(spent), 3)
+    return found

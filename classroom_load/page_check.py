@@ -92,6 +92,9 @@ class PageCheck:
         HTTP checks answered.
     asked : int
         Runs of the page asked for (triggers sent).
+    asked_at : list of float
+        When (``time.monotonic``) each run was asked for: the class bench splits a follower's
+        latency into hearing of the move and the page's run.
     failed : int
         Checks that got no answer (the next one asks again, as the script does).
     unavailable : int
@@ -108,6 +111,7 @@ class PageCheck:
     timeout: float = 30.0
     checks: int = 0
     asked: int = 0
+    asked_at: list[float] = field(default_factory=list)
     failed: int = 0
     unavailable: int = 0
     paused: bool = False
@@ -180,6 +184,7 @@ class PageCheck:
         self._retries = self._retries + 1 if asked_version == version else 0
         self._asked = (version, now + retry_after(self._data, self._retries, self.rng))
         self.asked += 1
+        self.asked_at.append(now)
         with contextlib.suppress(Exception):  # a closed socket: the session reconnects
             await self.session.trigger(
                 self._element, "moved", {"version": version, "serial": self.asked}

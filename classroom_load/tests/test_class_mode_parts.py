@@ -11,9 +11,18 @@ import json
 import numpy as np
 from streamlit.proto.Element_pb2 import Element
 
-from classroom_load.class_members import Seen, caught_up, choice_counts, class_code, same_view
-from classroom_load.classroom_report import CLASS_MODE_HEADER, class_row
+from classroom_load.class_members import (
+    Member,
+    Seen,
+    caught_up,
+    choice_counts,
+    class_code,
+    heard,
+    same_view,
+)
+from classroom_load.classroom_report import CLASS_MODE_HEADER, class_row, heard_line
 from classroom_load.classroom_summary import class_latency
+from classroom_load.page_check import PageCheck
 from classroom_load.st_reader import Run
 
 
@@ -71,12 +80,28 @@ def test_the_class_code_and_the_counts_are_read_off_the_teachers_page() -> None:
 def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
     result = {
         "changes": [
-            {"action": "max_depth = 2", "latency_s": [0.5, 0.7, 2.5]},
+            {
+                "action": "max_depth = 2",
+                "latency_s": [0.5, 0.7, 2.5],
+                "heard_s": [0.2, 0.3, 0.4],
+                "servers_cpu_s": 1.5,
+                "driver_cpu_s": 0.25,
+            },
             {"action": "step-next", "skipped": "the view did not change"},
         ],
     }
     latency = class_latency(result)
-    assert latency == {"samples": 3, "median_s": 0.7, "p95_s": 2.5, "max_s": 2.5, "missed": 0}
+    assert latency == {
+        "samples": 3,
+        "median_s": 0.7,
+        "p95_s": 2.5,
+        "max_s": 2.5,
+        "missed": 0,
+        "heard_median_s": 0.3,
+        "heard_p95_s": 0.4,
+        "move_servers_cpu_s": 1.5,
+        "move_driver_cpu_s": 0.25,
+    }
     row = {
         "students": 3,
         "replicas": 1,
@@ -108,6 +133,16 @@ def test_the_row_says_miss_above_two_seconds_and_counts_errors() -> None:
     assert "| 3 / 3 exact |" in line
     assert "| 0.25 / 3.90 ms |" in line  # over students who do not check / all the class adds
     assert "| 1 |" in line  # one change measured, the skipped one not
+    assert "median 0.30 s, p95 0.40 s" in heard_line(row)[-1]
+    assert "servers 1.50 s, the benchmark's own browsers 0.25 s" in heard_line(row)[-1]
     # Websockets closed by the server side, then 503s to the checks and the joins together.
     assert "| 0 | 4 | 3 | 386 / 380 |" in line
     assert line.count("|") == CLASS_MODE_HEADER.splitlines()[0].count("|")
+
+
+def test_a_student_hears_of_a_move_when_its_check_first_asks_for_a_run_after_it() -> None:
+    member = Member(0, None)  # type: ignore[arg-type]
+    assert heard(member, 10.0) is None  # no check drawn yet
+    member.check = PageCheck(None, asked_at=[4.0, 10.25, 11.0])  # type: ignore[arg-type]
+    assert heard(member, 10.0) == 0.25
+    assert heard(member, 12.0) is None
