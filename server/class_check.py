@@ -7,8 +7,10 @@ pass, then answers; the script asks again at once (at most one question per
 :data:`~core.classroom.check.CHECK_EVERY` seconds). A question is all that happens: a few bytes
 back, with no Streamlit run, no session and nothing drawn. The server reads a class's version
 from the store at most once per :data:`FRESH` seconds whatever the class's size, and answers
-every question from that read. When the version differs from the one the page last acted on, the
-script asks the page for one run, which opens the teacher's view (``core.ui.classroom.follow``).
+every question from that read; a held question is answered as soon as the class's move is
+announced (:mod:`server.class_watch`), on whichever server the teacher's page runs. When the
+version differs from the one the page last acted on, the script asks the page for one run,
+which opens the teacher's view (``core.ui.classroom.follow``).
 
 The check is served when the app is started through ``serve.py`` (``st.App``, Streamlit's own
 way of adding to its server, here as ASGI middleware: :class:`ClassCheck`); a process started
@@ -43,9 +45,7 @@ import contextlib
 import json
 import re
 import time
-from asyncio import FIRST_COMPLETED
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 from starlette.concurrency import run_in_threadpool
@@ -56,11 +56,9 @@ from core.classroom import ALPHABET, CHECK_IN_EVERY, CODE_LENGTH, Classroom
 from core.classroom.check import PATH, serve
 from core.classroom.limits import client_address
 from core.classroom.store import StoreDown
+from server.class_watch import FRESH, Watches
 from server.in_flight import joined
 
-#: Seconds a version read from the store answers the checks of the whole class; also how often
-#: a replica reads the version of a class whose students wait for it to move.
-FRESH = 0.25
 #: Seconds a check that names the version its page shows (``?seen=``) waits for the class to
 #: move before it answers "nothing new". Under the 10 s a server is given to stop (waiting
 #: checks hold its shutdown), and far under any proxy's timeout (HAProxy's is 60 s).
@@ -141,16 +139,6 @@ def missed(room: Classroom, address: str) -> None:
         room.limits.missed(address)
 
 
-@dataclass
-class _Watch:
-    """The checks of one class waiting on one server for its version to move."""
-
-    status: int
-    version: int | None
-    moved: asyncio.Event = field(default_factory=asyncio.Event)
-    waiting: int = 0
-
-
 class ClassCheck:
     """The check as ASGI middleware in front of Streamlit's server: a ``GET`` of :data:`PATH`
     is answered here, before Streamlit's own middleware (path checks, signed session cookies,
@@ -176,9 +164,9 @@ class ClassCheck:
     per student), and a member's check-in is a write after the answer, at most one per seat every
     :data:`~core.classroom.CHECK_IN_EVERY` seconds. A check that says which version
     its page shows (``?seen=7``) and finds it current is held, for at most ``wait`` seconds,
-    until the class moves: one task per class on this server reads the version every
-    :data:`FRESH` seconds while any check waits, and answers them all at once. So a class that
-    nobody changes costs a check per student every ``wait`` seconds, not every second.
+    until the class moves (:class:`server.class_watch.Watches`: read when the move is
+    announced, and every :data:`FRESH` seconds). So a class that nobody changes costs a check
+    per student every ``wait`` seconds, not every second.
     """
 
     def __init__(
@@ -194,7 +182,7 @@ class ClassCheck:
         self.wait = wait
         self.fresh: dict[str, tuple[float, int | None]] = {}
         self.reading: dict[str, asyncio.Future[tuple[int, int | None]]] = {}
-        self.watches: dict[str, _Watch] = {}
+        self.watches = Watches(classroom, self._from_store, self._forget)
         self.checked_in: dict[str, float] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -228,7 +216,9 @@ class ClassCheck:
         )
         if status == 200 and version is not None and seen == str(version):
             await receive()  # the request's (empty) body; the next receive is a disconnect
-            status, version = await self.until_moved(code, status, version, receive)
+            status, version = await self.watches.until_moved(
+                code, status, version, receive, self.wait
+            )
         body = {"version": version, **({"down": True} if status == 503 else {})}
         await _reply(send, status, json.dumps(body).encode())
         if due is not None:  # after the answer: a student's check never waits for the write
@@ -277,41 +267,9 @@ class ClassCheck:
             self.fresh[code] = (now, version)
         return status, version
 
-    async def until_moved(
-        self, code: str, status: int, version: int | None, receive: Receive
-    ) -> tuple[int, int | None]:
-        """Wait until class ``code`` is no longer at ``version``, the client leaves, or
-        ``wait`` seconds pass; then the class's status and version."""
-        watch = self.watches.get(code)
-        if watch is None:
-            watch = self.watches[code] = _Watch(status, version)
-            asyncio.get_running_loop().create_task(self._follow(code, watch))
-        watch.waiting += 1
-        moved = asyncio.ensure_future(watch.moved.wait())
-        gone = asyncio.ensure_future(receive())
-        try:
-            await asyncio.wait({moved, gone}, timeout=self.wait, return_when=FIRST_COMPLETED)
-        finally:
-            watch.waiting -= 1
-            moved.cancel()
-            gone.cancel()
-        return watch.status, watch.version
-
-    async def _follow(self, code: str, watch: _Watch) -> None:
-        """Read class ``code`` every :data:`FRESH` seconds while checks wait for it, and wake
-        them when it moved."""
-        try:
-            while True:
-                await asyncio.sleep(FRESH)
-                if watch.waiting == 0:
-                    return
-                status, version = await self._from_store(code)
-                if (status, version) != (watch.status, watch.version):
-                    watch.status, watch.version = status, version
-                    watch.moved.set()
-                    watch.moved = asyncio.Event()
-        finally:
-            del self.watches[code]
+    def _forget(self, code: str) -> None:
+        """The fresh read of class ``code`` is stale: the class was announced to have moved."""
+        self.fresh.pop(code, None)
 
 
 def check_middleware(classroom: Callable[[], Classroom]) -> Middleware:

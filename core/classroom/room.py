@@ -21,6 +21,9 @@ Keys (``{code}`` is the class code)::
     arb:class:{code}:asked      n -> poll n as asked (JSON): a lesson's summary reads them all
     arb:class:{code}:places     seat token -> its screen in the class's lesson ("3f", "2e")
 
+A change also announces the class's code on the channel ``arb:moved`` (:meth:`Classroom.on_move`),
+so that the followers' checks on every server read its version at once.
+
 The class's lesson (:class:`~core.classroom.lesson_state.ClassLesson`: the file without its
 notes, the teacher's screen, pacing, pause) is one field of the class's record.
 
@@ -32,6 +35,7 @@ The module is pure: no Streamlit.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -57,7 +61,7 @@ from core.classroom.model import (
     read_answer,
 )
 from core.classroom.seats import Seats
-from core.classroom.store import Store
+from core.classroom.store import Store, StoreDown
 
 #: Seconds a class lives after the teacher's last change.
 CLASS_TTL = 4 * 3600.0
@@ -65,6 +69,8 @@ CLASS_TTL = 4 * 3600.0
 SEAT_ALIVE = 90.0
 #: How often a student's seat checks in (a write), at most.
 CHECK_IN_EVERY = 30.0
+#: The store's channel on which a class's code is announced when it moves or ends.
+MOVED = "arb:moved"
 
 
 def _key(code: str, part: str = "") -> str:
@@ -144,7 +150,21 @@ class Classroom:
 
     def _write(self, teacher: Teacher, record: dict[str, Any]) -> int:
         self.store.put(_key(teacher.code), json.dumps(record), CLASS_TTL)
-        return self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
+        version = self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
+        self._moved(teacher.code)
+        return version
+
+    def _moved(self, code: str) -> None:
+        """Tell every server's checks that class ``code`` moved (:meth:`on_move`); the change is
+        written already, so an announcement lost with the store only leaves it to their reads."""
+        with contextlib.suppress(StoreDown):
+            self.store.announce(MOVED, code)
+
+    def on_move(self, heard: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``heard(code)`` when a class moves or ends, on any server of this store: the
+        followers' check (:mod:`server.class_check`) reads its version then rather than at its
+        next read. On a thread of the store's; returns what stops it."""
+        return self.store.listen(MOVED, heard)
 
     def show(self, teacher: Teacher, shown: Shown) -> int:
         """The teacher now shows ``shown``; returns the class's new version.
@@ -199,6 +219,7 @@ class Classroom:
         polls = [_key(teacher.code, f"poll:{n}") for n in range(1, int(record.get("polls", 0)) + 1)]
         self.store.drop(_key(teacher.code), _key(teacher.code, "v"), _key(teacher.code, "seats"))
         self.store.drop(_key(teacher.code, "asked"), _key(teacher.code, "places"), *polls)
+        self._moved(teacher.code)
 
     # -- everyone ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ The module is pure: no Streamlit.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -27,6 +28,10 @@ from typing import Protocol
 
 #: The environment variable naming the Redis server, e.g. ``redis://127.0.0.1:6379/0``.
 REDIS_URL_VARIABLE = "ARBORETUM_REDIS_URL"
+#: Seconds a listener (:meth:`RedisStore.listen`) waits before it tries a lost server again.
+LISTEN_AGAIN_AFTER = 1.0
+
+_LOG = logging.getLogger(__name__)
 
 
 class StoreDown(RuntimeError):
@@ -64,6 +69,19 @@ class Store(Protocol):
         """Delete ``keys`` (absent ones are ignored)."""
         ...
 
+    def announce(self, channel: str, message: str) -> None:
+        """Tell whoever listens to ``channel``, in any process on this store, ``message``.
+
+        Nothing is kept: a listener that is not there (or whose connection is broken) never
+        hears it, so an announcement only hurries what a reader would find anyway.
+        """
+        ...
+
+    def listen(self, channel: str, heard: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``heard(message)`` for every message announced on ``channel`` from now on, on a
+        thread of the store's own; returns what stops listening."""
+        ...
+
 
 class MemoryStore:
     """The store in this process's memory: every session of one server shares it.
@@ -78,6 +96,7 @@ class MemoryStore:
         self._values: dict[str, str | dict[str, str]] = {}
         self._until: dict[str, float] = {}
         self._writes = 0
+        self._listeners: dict[str, list[Callable[[str], None]]] = {}
 
     def _live(self, key: str) -> str | dict[str, str] | None:
         until = self._until.get(key)
@@ -139,6 +158,29 @@ class MemoryStore:
             for key in keys:
                 self._values.pop(key, None)
                 self._until.pop(key, None)
+
+    def announce(self, channel: str, message: str) -> None:
+        # Called on the announcing thread: a listener hands the message on (to its event
+        # loop), it does no work here.
+        with self._lock:
+            listeners = list(self._listeners.get(channel, ()))
+        for heard in listeners:
+            try:
+                heard(message)
+            except Exception:  # one listener's failure is not the announcer's
+                _LOG.exception("a listener of %s failed", channel)
+
+    def listen(self, channel: str, heard: Callable[[str], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.setdefault(channel, []).append(heard)
+
+        def stop() -> None:
+            with self._lock:
+                listeners = self._listeners.get(channel, [])
+                if heard in listeners:
+                    listeners.remove(heard)
+
+        return stop
 
 
 class RedisStore:
@@ -219,6 +261,41 @@ class RedisStore:
         if keys:
             with self._reaching():
                 self._client.delete(*keys)
+
+    def announce(self, channel: str, message: str) -> None:
+        with self._reaching():
+            self._client.publish(channel, message)
+
+    def listen(self, channel: str, heard: Callable[[str], None]) -> Callable[[], None]:
+        """Subscribe on a connection of its own, read by a daemon thread.
+
+        When the server is gone the thread tries again every :data:`LISTEN_AGAIN_AFTER`
+        seconds, and subscribes again once it is back; what was announced meanwhile is lost.
+        """
+        pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        stopping = threading.Event()
+
+        def deliver(message: dict[str, object]) -> None:
+            data = message.get("data")
+            if isinstance(data, str):
+                heard(data)
+
+        def read() -> None:
+            while not stopping.is_set():
+                try:
+                    if not pubsub.subscribed:
+                        pubsub.subscribe(**{channel: deliver})
+                    pubsub.get_message(timeout=LISTEN_AGAIN_AFTER)  # calls deliver
+                except self._errors as error:
+                    _LOG.warning("listening to %s: %s; trying again", channel, error)
+                    stopping.wait(LISTEN_AGAIN_AFTER)
+
+        threading.Thread(target=read, name=f"listen {channel}", daemon=True).start()
+
+        def stop() -> None:
+            stopping.set()
+
+        return stop
 
 
 def open_store(url: str | None = None) -> Store:

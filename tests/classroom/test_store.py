@@ -305,6 +305,78 @@ def test_a_stopped_server_is_store_down_and_a_restarted_one_serves_again(
         assert store.get("k") == "w"
 
 
+# --- announcements ----------------------------------------------------------------------------
+
+
+def heard_within(said: list[str], count: int, seconds: float = 5.0) -> list[str]:
+    """``said`` once it holds ``count`` messages, or as it is after ``seconds`` (Redis delivers
+    on its listener's thread, the memory store at once)."""
+    deadline = time.monotonic() + seconds
+    while len(said) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return list(said)
+
+
+def test_an_announcement_reaches_every_listener_of_its_channel_and_no_other(store: Store) -> None:
+    first: list[str] = []
+    second: list[str] = []
+    elsewhere: list[str] = []
+    stops = [
+        store.listen("moved", first.append),
+        store.listen("moved", second.append),
+        store.listen("other", elsewhere.append),
+    ]
+    try:
+        time.sleep(0.3)  # a Redis listener subscribes on its own thread
+        for text in ["K7QX", *AWKWARD]:
+            store.announce("moved", text)
+        assert heard_within(first, 1 + len(AWKWARD)) == ["K7QX", *AWKWARD]
+        assert heard_within(second, 1 + len(AWKWARD)) == ["K7QX", *AWKWARD]
+        assert elsewhere == []
+    finally:
+        for stop in stops:
+            stop()
+
+
+def test_a_listener_stopped_hears_nothing_more_and_nobody_listening_is_no_error(
+    store: Store,
+) -> None:
+    said: list[str] = []
+    stop = store.listen("moved", said.append)
+    time.sleep(0.3)
+    store.announce("moved", "one")
+    assert heard_within(said, 1) == ["one"]
+    stop()
+    time.sleep(1.2)  # a Redis listener ends at its next read (at most a second)
+    store.announce("moved", "two")
+    store.announce("nobody", "three")
+    time.sleep(0.3)
+    assert said == ["one"]
+
+
+def test_a_listener_whose_server_restarted_hears_again(own_redis: RedisServer) -> None:
+    store = RedisStore(own_redis.url, timeout=0.2)
+    said: list[str] = []
+    stop = store.listen("moved", said.append)
+    try:
+        time.sleep(0.3)
+        store.announce("moved", "before")
+        assert heard_within(said, 1) == ["before"]
+        own_redis.stop()
+        with pytest.raises(StoreDown):
+            store.announce("moved", "lost")
+        log = own_redis.log.with_name("redis-again.log")
+        with start_redis(own_redis.port, log):
+            # The listener subscribes again once it reaches the server (it tries every second).
+            deadline = time.monotonic() + 10.0
+            while len(said) < 2 and time.monotonic() < deadline:
+                store.announce("moved", "after")
+                time.sleep(0.2)
+            assert said[:2] == ["before", "after"]
+    finally:
+        stop()
+
+
 # --- choosing the store ------------------------------------------------------------------------
 
 

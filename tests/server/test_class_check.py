@@ -23,7 +23,7 @@ from core.classroom import Classroom, Shown, Teacher
 from core.classroom import check as protocol
 from core.classroom.check import CHECK_EVERY, PATH, check_path, served
 from core.classroom.store import MemoryStore, StoreDown
-from server import class_check
+from server import class_check, class_watch
 from server.class_check import (
     FRESH,
     MOST_CLASSES,
@@ -314,6 +314,7 @@ async def call(
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reads every 20 ms instead of every quarter second: the same logic, faster tests."""
     monkeypatch.setattr(class_check, "FRESH", 0.02)
+    monkeypatch.setattr(class_watch, "FRESH", 0.02)
 
 
 async def nothing(scope: Any, receive: Any, send: Any) -> None:
@@ -338,7 +339,7 @@ def held_then(
         return await waiting, acted
 
     (status, body, took), acted = asyncio.run(lesson())
-    assert check.watches == {}  # nobody waits any more: the class is not read
+    assert check.watches.by_code == {}  # nobody waits any more: the class is not read
     return status, body, took, shown, acted
 
 
@@ -349,6 +350,45 @@ def test_a_check_that_knows_the_version_waits_until_the_teacher_moves(room: Clas
     )
     assert (status, body) == (200, {"version": moved})
     assert body["version"] != shown
+    assert 0.2 <= took < 1.0
+
+
+@pytest.fixture
+def unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The held checks' own reads five seconds apart: only an announcement answers them
+    sooner."""
+    monkeypatch.setattr(class_watch, "FRESH", 5.0)
+
+
+@pytest.mark.usefixtures("unread")
+def test_a_held_check_is_answered_as_soon_as_the_move_is_announced(room: Classroom) -> None:
+    status, body, took, shown, moved = held_then(
+        room, lambda teacher: room.show(teacher, DEEPER), after=0.2
+    )
+    assert (status, body) == (200, {"version": moved})
+    assert body["version"] != shown
+    assert 0.2 <= took < 1.0  # not at the read five seconds on
+
+
+@pytest.mark.usefixtures("unread")
+def test_a_class_that_ends_is_announced_to_its_held_checks_too(room: Classroom) -> None:
+    status, body, took, *_ = held_then(room, room.end, after=0.2)
+    assert (status, body) == (200, {"version": None})
+    assert 0.2 <= took < 1.0
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_move_announced_when_the_store_is_down_is_still_found_by_the_reads(
+    room: Classroom, store: CountingStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def lost(channel: str, message: str) -> None:
+        raise StoreDown("the announcement is lost")
+
+    monkeypatch.setattr(store, "announce", lost)
+    status, body, took, _, moved = held_then(
+        room, lambda teacher: room.show(teacher, DEEPER), after=0.2
+    )
+    assert (status, body) == (200, {"version": moved})  # the teacher's move stood
     assert 0.2 <= took < 1.0
 
 
@@ -400,7 +440,7 @@ def test_a_waiting_class_costs_one_read_per_fresh_window_and_wakes_all_at_once(
     async def lesson() -> tuple[list[tuple[int, Any, float]], int, int, float]:
         before = store.reads
         waiting = [asyncio.ensure_future(call(check, path)) for path in paths]
-        while teacher.code not in check.watches or check.watches[teacher.code].waiting < 60:
+        while (held := check.watches.by_code.get(teacher.code)) is None or held.waiting < 60:
             await asyncio.sleep(0.001)  # until the whole class is held
         arriving, began = store.reads - before, time.monotonic()
         await asyncio.sleep(0.4)  # about 20 windows of 20 ms, more on a loaded machine
