@@ -28,6 +28,7 @@ import random
 import re
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
@@ -37,6 +38,7 @@ from classroom_load.class_members import (
     choice_counts,
     class_code,
     dismiss,
+    heard,
     join_class,
     lesson_screen,
     missed_state,
@@ -211,11 +213,17 @@ async def ask(
 
 
 async def _next_screen(
-    teacher: Member, live: list[Member], screen: int, count: int
+    teacher: Member,
+    live: list[Member],
+    screen: int,
+    count: int,
+    cpu: Callable[[], dict[int, float]],
 ) -> dict[str, Any]:
-    """The teacher presses Next to ``screen`` (from 1); each student's time to show it."""
+    """The teacher presses Next to ``screen`` (from 1); each student's time to show it, when
+    each heard of it, and the CPU it cost until the last showed it (``cpu()``: the servers')."""
     session = teacher.session
     runs = session.page_runs
+    servers0, driver0 = sum(cpu().values()), time.process_time()
     sent = time.monotonic()
     await session.change("lesson-next", True)
     await session.wait_for(
@@ -228,12 +236,16 @@ async def _next_screen(
         return on_screen(member, sent, *view) is not None
 
     await wait_all(live, arrived, sent + WAIT_S)
+    servers_cpu, driver_cpu = sum(cpu().values()) - servers0, time.process_time() - driver0
     latencies = [on_screen(m, sent, *view) for m in live]
     behind = [m for m, x in zip(live, latencies, strict=True) if x is None]
     return {
         "screen": f"{screen} of {count}",
         "teacher_s": round(teacher_s, 3),
         "latency_s": [round(x, 3) for x in latencies if x is not None],
+        "heard_s": [round(x, 3) for m in live if (x := heard(m, sent)) is not None],
+        "servers_cpu_s": round(servers_cpu, 3),
+        "driver_cpu_s": round(driver_cpu, 3),
         "missed": len(behind),
         "missed_not_following": sum(1 for m in behind if not m.following()),
         "missed_state": [missed_state(m) for m in behind][:5],
@@ -241,8 +253,11 @@ async def _next_screen(
     }
 
 
-async def run_lesson(url: str, plan: LessonClassPlan) -> dict[str, Any]:
-    """Run lesson ``plan.lesson`` with a class of ``plan.students`` at ``url``.
+async def run_lesson(
+    url: str, plan: LessonClassPlan, cpu: Callable[[], dict[int, float]]
+) -> dict[str, Any]:
+    """Run lesson ``plan.lesson`` with a class of ``plan.students`` at ``url``; ``cpu()`` reads
+    the servers' CPU seconds.
 
     Returns plain data: the join, per screen change the students' latencies, per question
     what was sent and what the teacher's page counted, and every failure met.
@@ -282,7 +297,7 @@ async def run_lesson(url: str, plan: LessonClassPlan) -> dict[str, Any]:
                 last_poll = questions[-1]["poll"] if questions else 0
                 questions.append(await ask(teacher, live, code, at, screen.question, last_poll))
             if at + 1 < count:
-                changes.append(await _next_screen(teacher, live, at + 2, count))
+                changes.append(await _next_screen(teacher, live, at + 2, count, cpu))
                 sent = changes[-1].pop("sent_at")
                 await asyncio.sleep(max(0.0, sent + plan.every - time.monotonic()))
     except (ProtocolError, OSError) as failure:

@@ -241,6 +241,7 @@ def report(args: argparse.Namespace, results: dict[str, Any]) -> str:
         parts += heard_line(results["class_mode"])
     if results.get("lesson"):
         parts += ["", LESSON_HEADER, lesson_row(results["lesson"], CLASS_P95_TARGET_S)]
+        parts += heard_line(results["lesson"])
     for when in ("before", "after"):
         if f"loop_seconds_{when}" in results:
             parts += ["", f"{yardstick_line(results[f'loop_seconds_{when}'])} ({when} the run)"]

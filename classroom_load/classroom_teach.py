@@ -125,7 +125,7 @@ def run_lesson_mode(args: argparse.Namespace) -> dict[str, Any]:
 
     name = f"{args.label}-lesson-{plan.students}"
     row = teach_on_servers(
-        args, name, plan.students, lambda url, cpu: run_lesson(url, plan), count_store
+        args, name, plan.students, lambda url, cpu: run_lesson(url, plan, cpu), count_store
     )
     row["lesson"] = plan.lesson
     for question in row["questions"]:
