@@ -27,12 +27,20 @@ from core.ui.classroom.choice import choice_box, class_poll
 from core.ui.classroom.follow import class_wrote, opened_view
 from core.ui.classroom.lesson_build import add_view_box, keep_draft
 from core.ui.classroom.lesson_run import lesson_opened, lesson_opening, lesson_wrote
-from core.ui.classroom.panel import class_panel
+from core.ui.classroom.panel import class_arrival, class_panel
 from core.ui.classroom.seat import classroom
 from core.ui.classroom.split import split_poll
 from core.ui.page_hooks import PageHooks, register
 
-register(PageHooks("class", opening=class_panel, opened=opened_view, wrote=class_wrote))
+register(
+    PageHooks(
+        "class",
+        opening=class_panel,
+        opened=opened_view,
+        wrote=class_wrote,
+        arriving=class_arrival,
+    )
+)
 
 
 def _lesson_opening(page: str) -> None:

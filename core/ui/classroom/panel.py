@@ -1,7 +1,8 @@
 """The sidebar's class section: start or join a class, show its code, leave or end it.
 
-Every page's run calls :func:`class_panel` first (through :mod:`core.ui.page_hooks`, before
-its settings are read).
+Every page's run calls :func:`class_arrival` before it draws anything (a join link, following
+the teacher) and :func:`class_panel` first in its sidebar (through :mod:`core.ui.page_hooks`,
+before its settings are read).
 
 - **The teacher** starts a class from the sidebar, shows its code, link and QR code on the
   projector, asks questions on any page (:mod:`core.ui.classroom.ask`; and "where will the
@@ -162,12 +163,13 @@ def _show_code(code: str) -> None:
         st.image(qr_png(link), caption="Scan to join", width=260)
 
 
-def class_panel(page: str) -> None:
-    """The sidebar's class section for a run of ``page``; call before its settings are read.
+def class_arrival(page: str) -> None:
+    """The class's part of a run of ``page`` before anything is drawn; it draws nothing.
 
     A join link (``?class=CODE``) joins here; a follower whose teacher moved on opens the
-    teacher's view now (``arrive`` reads it), or on another page. A seat the store's outage set
-    aside comes back first, if the store answers again.
+    teacher's view now (``arrive`` reads it), or on another page, before this one draws its
+    tab and page list. A seat the store's outage set aside comes back first, if the store
+    answers again.
     """
     _recall()
     come_back()
@@ -182,6 +184,11 @@ def class_panel(page: str) -> None:
                 _join(code, page)
     else:
         check(page, timer=False)
+
+
+def class_panel(page: str) -> None:
+    """The sidebar's class section for a run of ``page`` (after :func:`class_arrival`); call
+    before its settings are read."""
     with st.sidebar, st.container(key="class-panel"):
         _remember()
         check_widget(current_seat(), page)
@@ -336,4 +343,4 @@ def _student_sidebar(seat: Membership, page: str) -> None:
         st.rerun()
 
 
-__all__ = ["COOKIE", "JOIN_PARAMETER", "class_panel", "join_link", "qr_png"]
+__all__ = ["COOKIE", "JOIN_PARAMETER", "class_arrival", "class_panel", "join_link", "qr_png"]
