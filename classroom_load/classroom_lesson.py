@@ -246,6 +246,7 @@ async def _next_screen(
         "heard_s": [round(x, 3) for m in live if (x := heard(m, sent)) is not None],
         "servers_cpu_s": round(servers_cpu, 3),
         "driver_cpu_s": round(driver_cpu, 3),
+        "page_runs": sum(1 for m in live for s in m.since(sent) if s.whole_page),
         "missed": len(behind),
         "missed_not_following": sum(1 for m in behind if not m.following()),
         "missed_state": [missed_state(m) for m in behind][:5],
