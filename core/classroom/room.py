@@ -148,10 +148,11 @@ class Classroom:
             return False
         return True
 
-    def _write(self, teacher: Teacher, record: dict[str, Any]) -> int:
+    def _write(self, teacher: Teacher, record: dict[str, Any], *, announce: bool = True) -> int:
         self.store.put(_key(teacher.code), json.dumps(record), CLASS_TTL)
         version = self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
-        self._moved(teacher.code)
+        if announce:
+            self._moved(teacher.code)
         return version
 
     def _moved(self, code: str) -> None:
@@ -205,13 +206,21 @@ class Classroom:
         if record.get("poll") is not None:
             self._write(teacher, {**record, "poll": None})
 
-    def run_lesson(self, teacher: Teacher, lesson: ClassLesson | None) -> None:
+    def run_lesson(
+        self, teacher: Teacher, lesson: ClassLesson | None, *, announce: bool = True
+    ) -> None:
         """The class now runs ``lesson`` (its screen, pacing, pause), or none; unchanged, no
-        write (the students' checks see nothing move)."""
+        write (the students' checks see nothing move).
+
+        ``announce=False`` when the teacher's run writes the screen's view next (:meth:`show`),
+        which announces both: heard at once, the screen without its view made every student's
+        page run for it, then again for the view.
+        """
         record = self._owned(teacher)
         held = ClassLesson.from_dict(record.get("lesson"))
         if held != lesson:
-            self._write(teacher, {**record, "lesson": lesson.as_dict() if lesson else None})
+            lessoned = {**record, "lesson": lesson.as_dict() if lesson else None}
+            self._write(teacher, lessoned, announce=announce)
 
     def end(self, teacher: Teacher) -> None:
         """End the class: every key goes; students learn it at their next check."""

@@ -86,6 +86,29 @@ def test_students_see_the_screens_words_not_the_notes_and_move_screen_by_screen(
     assert raw_query_of(student)["screen"] == "2" and "lesson" not in raw_query_of(student)
 
 
+def test_a_screen_move_is_announced_once_with_its_view_already_written() -> None:
+    teacher, _ = teach_lesson()
+    room = classroom()
+    heard: list[tuple[int, str]] = []
+
+    def read(moved: str) -> None:  # what a student's check reads when it hears the move
+        state = room.state(moved)
+        assert state.lesson is not None and state.shown is not None
+        heard.append((state.lesson.at, dict(state.shown.query).get("max_depth", "")))
+
+    stop = room.on_move(read)
+    try:
+        click(teacher, "lesson-next")
+        click(teacher, "lesson-next")
+    finally:
+        stop()
+    # Screens 2 and 3 (the sine at depth 2, then the step page): one announcement each, and
+    # never the screen's number beside the last screen's view, which would run every
+    # student's page for nothing.
+    assert [at for at, _ in heard] == [1, 2]
+    assert heard[0][1] == "2"
+
+
 def test_held_students_cannot_open_another_screen_and_a_forged_one_says_why() -> None:
     teacher, code = teach_lesson()
     click(teacher, "lesson-next")

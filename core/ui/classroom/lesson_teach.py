@@ -42,7 +42,9 @@ def publish(plan: LessonPlan, at: int) -> None:
     pacing: Pacing = held.pacing if held is not None else "held"
     paused = held.paused if held is not None else False
     lesson = ClassLesson(text, len(plan.screens), at, pacing, paused)
-    if reached(lambda: classroom().run_lesson(seat.teacher, lesson)):
+    # Not announced: this run writes the screen's view at its end (``class_wrote``), and that
+    # write announces both, so a student's page runs once for the pair, not once for each.
+    if reached(lambda: classroom().run_lesson(seat.teacher, lesson, announce=False)):
         st.session_state[_SENT] = sent
 
 
