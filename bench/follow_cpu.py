@@ -1,6 +1,7 @@
 """A follower's run: the server's CPU for one student's page run after a teacher's move.
 
-Run with ``.venv/bin/python -m bench.follow_cpu [--followers 3] [--rounds 2] [--profile]``.
+Run with ``.venv/bin/python -m bench.follow_cpu [--followers 3] [--rounds 2] [--profile]``,
+or ``--lesson how-a-tree-grows`` for a lesson's screen changes instead of the class's moves.
 
 In class mode each move of the teacher costs one run of the page per follower, one after
 another on a replica's script threads, so a class's follow latency is about that run's CPU
@@ -14,8 +15,10 @@ and that run's CPU is counted on ``time.process_time`` (see :mod:`bench.page_cpu
 clock); the teacher's own run, which fits what is new, is not.
 
 The students' runs are checked: each must end on the teacher's page with the teacher's
-query, or the benchmark stops. ``--profile`` runs the same under ``cProfile``, in the
-students' script threads only, and prints the top functions.
+query, or the benchmark stops. With ``--lesson NAME`` the teacher opens the shipped lesson's
+first screen and starts the class; the moves are Next through its screens and Previous back to
+the first, each labelled by the screen it opens. ``--profile`` runs the same under ``cProfile``,
+in the students' script threads only, and prints the top functions.
 
 The yardstick its table divides by is read beside the runs (:class:`bench.yardstick.Beside`):
 a short loop after every student's run, whose median goes with the runs' median. The long loop
@@ -45,6 +48,7 @@ from bench.yardstick import Beside, loop_seconds, yardstick_line
 from core.app import pages
 from core.app.lessons import classroom_links
 from core.app.settings import default_catalogue, to_query
+from core.classroom.shipped import shipped_plans
 from core.ui.cached import clear_caches
 
 #: The class bench's teacher, move for move (``classroom_load.classroom_class``), from the
@@ -79,10 +83,16 @@ class FollowCpu:
         return table
 
 
+#: The address's names of a lesson and its screen: the teacher's address carries both, a
+#: student's the screen alone, so they are left out where the two are compared.
+LESSON_NAMES = frozenset({"lesson", "screen"})
+
+
 def _where(app: AppTest) -> tuple[str, str]:
-    """The page a session shows and its query string, as the class compares them."""
+    """The page a session shows and its settings' query string, as the class compares them."""
     held = app.session_state["_arboretum"]
-    return str(held.page), "&".join(f"{k}={v}" for k, v in sorted(app.query_params.items()))
+    query = sorted((k, v) for k, v in app.query_params.items() if k not in LESSON_NAMES)
+    return str(held.page), "&".join(f"{k}={v}" for k, v in query)
 
 
 def _check(app: AppTest, what: str) -> None:
@@ -100,11 +110,15 @@ def _opened(url_path: str, query: dict[str, str]) -> AppTest:
     return app.run()
 
 
-def _class(followers: int) -> tuple[AppTest, list[AppTest]]:
-    """A teacher on the first classroom link who started a class, and ``followers`` students
-    who joined it by its code."""
-    link = classroom_links(default_catalogue())[0]
-    teacher = _opened(link.page.url_path, to_query(link.settings))
+def _class(followers: int, lesson: str | None = None) -> tuple[AppTest, list[AppTest]]:
+    """A teacher who started a class, and ``followers`` students who joined it by its code.
+    The teacher is on the first classroom link, or on ``lesson``'s first screen."""
+    if lesson is None:
+        link = classroom_links(default_catalogue())[0]
+        teacher = _opened(link.page.url_path, to_query(link.settings))
+    else:
+        first = shipped_plans()[lesson].screens[0]
+        teacher = _opened(first.page.url_path, {**dict(first.query), "lesson": lesson})
     teacher.button(key="class-start").click().run()
     _check(teacher, "start a class")
     code = teacher.session_state["_arboretum"].seat.code
@@ -130,20 +144,34 @@ def _follow(student: AppTest, profiler: cProfile.Profile | None) -> float:
     return spent
 
 
+def _lesson_moves(lesson: str) -> tuple[Change, ...]:
+    """Next through ``lesson``'s screens, each labelled by the screen it opens, then Previous
+    back to the first, so rounds repeat the same changes."""
+    count = len(shipped_plans()[lesson].screens)
+    _, next_screen = press("lesson-next")
+    _, previous = press("lesson-previous")
+    ahead = [(f"screen {n}", next_screen) for n in range(2, count + 1)]
+    back = [(f"back to screen {n}", previous) for n in range(count - 1, 0, -1)]
+    return (*ahead, *back)
+
+
 def teach(
     followers: int,
     rounds: int,
     profiler: cProfile.Profile | None = None,
     beside: Beside | None = None,
+    lesson: str | None = None,
 ) -> FollowCpu:
-    """Start a class, have ``followers`` students join, make :data:`TEACHER_MOVES` ``rounds``
-    times and time each student's run after each move (profiled in ``profiler`` if given; the
-    yardstick read after each run in ``beside`` if given)."""
+    """Start a class, have ``followers`` students join, make :data:`TEACHER_MOVES` (or Next and
+    Previous through ``lesson``'s screens) ``rounds`` times and time each student's run after
+    each move (profiled in ``profiler`` if given; the yardstick read after each run in
+    ``beside`` if given)."""
     clear_caches()
-    teacher, students = _class(followers)
+    teacher, students = _class(followers, lesson)
+    moves = TEACHER_MOVES if lesson is None else _lesson_moves(lesson)
     runs = []
     for _ in range(rounds):
-        for label, move in TEACHER_MOVES:
+        for label, move in moves:
             move(teacher)
             teacher.run()
             _check(teacher, f"teacher {label}")
@@ -154,7 +182,7 @@ def teach(
                 _check(student, f"student after {label}")
                 if _where(student) != shown:
                     raise RuntimeError(f"after {label} a student shows {_where(student)}")
-                runs.append((page, label, spent))
+                runs.append((page if lesson is None else f"{page}, {label}", label, spent))
                 if beside is not None:
                     beside.read()
     return FollowCpu(tuple(runs))
@@ -184,20 +212,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile the students' runs")
     parser.add_argument("--top", type=int, default=40, help="rows of the profile")
     parser.add_argument("--verbose", action="store_true", help="every run's CPU")
+    parser.add_argument("--lesson", choices=sorted(shipped_plans()), help="a lesson's screens")
     args = parser.parse_args(argv)
     before = loop_seconds()
     with shared_script_cache():
         if args.profile:
             profiler = new_profiler()
-            teach(args.followers, args.rounds, profiler)
+            teach(args.followers, args.rounds, profiler, lesson=args.lesson)
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)
             return 0
         beside = Beside()
-        result = teach(args.followers, args.rounds, beside=beside)
+        result = teach(args.followers, args.rounds, beside=beside, lesson=args.lesson)
     after = loop_seconds()
     if args.verbose:
         for page, label, seconds in result.runs:
-            print(f"{page} after {label}: {1000 * seconds:.1f} ms", file=sys.stderr)
+            where = page if page.endswith(label) else f"{page} after {label}"
+            print(f"{where}: {1000 * seconds:.1f} ms", file=sys.stderr)
     print(table(result, beside.seconds()))
     print(f"\nload average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
     print(
