@@ -62,13 +62,16 @@ def test_a_shipped_lesson_runs_screen_by_screen_and_survives_a_reload(app: AppPa
     app.assert_healthy()
 
 
-def _add_view(app: AppPage) -> None:
+def _add_view(app: AppPage, screen: int) -> None:
+    """Add the view on screen as screen number ``screen``, and wait for its own toast: the
+    previous add's toast can still be up, and a move made before the add's run ends can
+    overtake it."""
     add = app.page.get_by_role("button", name="Add this view as a screen")
     if not add.is_visible():
         app.page.get_by_text("Prepare a lesson", exact=True).click()
     add.wait_for(state="visible")
     add.click()
-    app.page.locator('[data-testid="stToast"]', has_text="added").wait_for()
+    app.page.locator('[data-testid="stToast"]', has_text=f"Screen {screen} added").wait_for()
     app.settle()
 
 
@@ -76,10 +79,10 @@ def test_a_teacher_builds_a_lesson_downloads_it_and_opens_it_again(
     app: AppPage, tmp_path: Path
 ) -> None:
     app.open("/Single_tree?dataset=sine&max_depth=3", ("h1",))
-    _add_view(app)
+    _add_view(app, 1)
     nav = app.page.locator(".st-key-app-navigation a", has_text="Random forest")
     _go(app, nav.click, "/Random_forest")
-    _add_view(app)
+    _add_view(app, 2)
     _go(app, app.page.locator(".st-key-app-navigation a", has_text="Home").click, "/")
     actions = app.page.locator(".st-key-lesson-actions")
     actions.wait_for()
