@@ -102,6 +102,10 @@ def after_step(model: Any, steps: GrowthSteps, k: int) -> tuple[GrowthPrefix, An
     return built_once([model], ("after step", k), cut)
 
 
+#: The newest split's line on a regression's fit.
+_NEWEST_LINE = {"color": FONT_COLOR, "width": 3, "dash": "dash"}
+
+
 def step_fit(
     view: ModelView,
     grown: Any,
@@ -124,13 +128,19 @@ def step_fit(
             rule_text(view.names, int(prefix.tree.feature[newest]), threshold, view.categories)
         )
     if not view.classify:
-        lines = view.regression_lines({f"after {prefix.k} splits": grown})
-        figure = regression_figure(lines, target_name=view.data.target_name, height=height)
+
+        def fit() -> dict[str, Any]:
+            lines = view.regression_lines({f"after {prefix.k} splits": grown})
+            figure = regression_figure(lines, target_name=view.data.target_name, height=height)
+            if threshold is not None:
+                add_vertical_line(figure, threshold, _NEWEST_LINE)
+            return wire_form(figure)
+
+        # Built once per step, as the classification's: a class's followers each drew the
+        # same fit, and the line made Plotly's objects of the whole figure every run.
+        chart(built_once([grown], ("step fit", height, newest), fit), key=key)
         if threshold is None:
-            chart(figure, key=key)
             return "No split yet: the root alone predicts the mean of every sample."
-        add_vertical_line(figure, threshold, {"color": FONT_COLOR, "width": 3, "dash": "dash"})
-        chart(figure, key=key)
         return f"The dashed line is the newest split, **{rule}**."
 
     def draw() -> tuple[dict[str, Any], Any]:

@@ -12,15 +12,17 @@ import pytest
 from sklearn.datasets import load_wine
 
 from core import DecisionTreeClassifier, RandomForestClassifier
+from core.app.pages import GROW_STEP_BY_STEP
 from core.app.words import why_leaf_sentence
 from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
-from core.ui import diagram_panel, panels
+from core.ui import diagram_panel, panels, step_panels
 from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
 from core.ui.views import forest as forest_view
 from tests.pages.page_helpers import (
     RANDOM_FOREST,
+    ROOT,
     SINGLE_TREE,
     assert_healthy,
     block,
@@ -221,3 +223,19 @@ def test_samples_that_reach_one_leaf_share_the_diagrams_levels(
     for sample in (3, 9):  # drawn from a shared choice or not: as if chosen afresh
         clear_caches()
         assert svg(open_page(SINGLE_TREE, max_depth="4", sample=str(sample))) == drawn[sample]
+
+
+def test_a_regressions_step_is_drawn_once_for_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A class's followers each run the step page for the same step: the fit with its newest
+    # split's line is drawn once, as a classification's regions are, and found again.
+    clear_caches()
+    calls = count_calls(monkeypatch, step_panels, "regression_figure")
+    app = open_page(ROOT / GROW_STEP_BY_STEP.path, dataset="sine", step="2")
+    first = _specs(app)
+    app.run()
+    assert_healthy(app)
+    assert len(calls) == 1
+    assert _specs(app) == first
+    app.button(key="step-next").click().run()  # a new step: a new fit, a new line
+    assert_healthy(app)
+    assert len(calls) == 2
