@@ -17,10 +17,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
-import threading
-import weakref
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -303,50 +301,3 @@ def svg(dot: str) -> str:
 def growth(spec: TreeSpec) -> GrowthSteps:
     """The splits of the tree ``spec`` describes, best first: one fit serves every step."""
     return growth_steps(fit_tree(spec).tree_)
-
-
-# --- figures built once per model -----------------------------------------------------------
-
-T = TypeVar("T")
-
-#: How many built values one model keeps (a few samples, pairs, nodes clicked in turn).
-BUILT_PER_MODEL = 12
-
-_BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
-_BUILT_LOCK = threading.Lock()
-
-
-def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> T:
-    """What ``build()`` makes from ``models`` (a figure, its data), built once per ``key``.
-
-    A memo kept beside the fitted models: the first call with these models and ``key`` runs
-    ``build`` and keeps its value; later calls return that same value without building.
-    Most reruns leave the models as they were: a click on a test sample rebuilds the vote but
-    not the boundary of a model next to it, a new tree index leaves every chart. Building a
-    figure costs milliseconds of CPU each time.
-
-    The first model holds the values weakly, so they go when it leaves the model caches
-    (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
-    recycled ``id``, and the other models count by weak reference (a dead one never matches a
-    new one). At most :data:`BUILT_PER_MODEL` per model, the least recently used dropped first
-    (a page's scores, asked for on every rerun, outlive a run of samples clicked in turn).
-
-    What is returned is shared by every visitor who builds the same: show it, never change
-    it (``st.plotly_chart`` copies a figure before sending it). It must not hold the models
-    themselves: a value that did would keep its model alive, and the model's values with it.
-    """
-    first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
-    full_key = (others, key)
-    with _BUILT_LOCK:
-        kept = _BUILT.get(first)
-        if kept is not None and full_key in kept:
-            found: T = kept.pop(full_key)
-            kept[full_key] = found  # now the most recently used
-            return found
-    made = build()  # outside the lock: two visitors may both build it once, never wait
-    with _BUILT_LOCK:
-        kept = _BUILT.setdefault(first, {})
-        kept[full_key] = made
-        while len(kept) > BUILT_PER_MODEL:
-            del kept[next(iter(kept))]  # dicts keep insertion order: the least recently used
-    return made

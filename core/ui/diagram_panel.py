@@ -3,7 +3,7 @@ zoom and the downloads.
 
 The levels are chosen on an estimate of the layout (:mod:`core.figures.fold`), checked on
 Graphviz's own when it is there, and the choice is remembered beside the model
-(:func:`~core.ui.cached.built_once`).
+(:func:`~core.ui.built.built_once`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from core.figures.fold import (
 )
 from core.figures.render import dot_available
 from core.figures.tree_dot import Detail, estimated_size
-from core.ui.cached import built_once, svg
+from core.ui.built import built_once
+from core.ui.cached import svg
 from core.ui.display import tree_diagram
 
 _SIZES = {"fit": "Readable", "whole": "Whole tree"}

@@ -28,7 +28,7 @@ from core.figures.growth import (
     split_comparison_figure,
 )
 from core.figures.wire import wire_form
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.display import chart, table
 
 # How the tables show impurities and gains: enough digits to see two candidates differ.

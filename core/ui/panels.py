@@ -29,7 +29,7 @@ from core.figures.pruning_walk import pruning_walk_figure
 from core.figures.rules import category_of
 from core.figures.votes import Votes, compute_votes, vote_figure
 from core.figures.wire import wire_form, with_traces
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.cached_curves import pruning_walk as cached_pruning_walk
 from core.ui.display import chart, clickable_chart
 
@@ -81,7 +81,7 @@ def boundary(
     """Decision regions with the points; with ``sample``, its star, and clicks pick samples.
 
     With ``model``, the one ``data`` was computed from, the figure is remembered beside it
-    (:func:`~core.ui.cached.built_once`): a rerun that keeps the model draws nothing again.
+    (:func:`~core.ui.built.built_once`): a rerun that keeps the model draws nothing again.
     """
     if model is None:
         form = _boundary_form(data, view, title, height)
@@ -159,7 +159,7 @@ def model_fit(
     ``"lone-" + key`` for a first of two). Regression: the models' curves on one chart.
     With ``sample=None`` the chart is a plain one: no star, and clicks do nothing.
 
-    The figures are remembered beside the models (:func:`~core.ui.cached.built_once`), without
+    The figures are remembered beside the models (:func:`~core.ui.built.built_once`), without
     the star, which is added as they are shown: a rerun that changed neither the models nor
     what is drawn of them builds nothing, and neither does a move to another sample. A model
     on more than the two plotted columns is drawn by its stand-in

@@ -26,7 +26,7 @@ from core.figures.growth import (
 from core.figures.overlays import add_vertical_line
 from core.figures.palette import FONT_COLOR
 from core.figures.wire import wire_form
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.controls import Controls
 from core.ui.display import chart, table
 from core.ui.growth_panels import _NUMBER
@@ -91,7 +91,7 @@ def step_bar(controls: Controls, n_steps: int) -> int:
 def after_step(model: Any, steps: GrowthSteps, k: int) -> tuple[GrowthPrefix, Any]:
     """The fitted ``model`` cut back to its first ``k`` splits: the prefix and its estimator.
 
-    Remembered beside the model (:func:`~core.ui.cached.built_once`): the same step on a
+    Remembered beside the model (:func:`~core.ui.built.built_once`): the same step on a
     rerun is the same estimator, so the scores and figures kept beside it are found again.
     """
 

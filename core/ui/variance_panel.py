@@ -23,7 +23,8 @@ from core.figures.node_label import format_alike
 from core.figures.variance import Decomposition, Spread, compute_spread
 from core.figures.variance_plot import averaging_figure, decomposition_figure, spread_figure
 from core.figures.wire import wire_form
-from core.ui.cached import built_once, fit_forest, view_of
+from core.ui.built import built_once
+from core.ui.cached import fit_forest, view_of
 from core.ui.display import chart, plotly_chart
 
 #: Grid points per axis of the plane (classification) and along x (regression).

@@ -28,7 +28,7 @@ from core.figures.contributions import (
 from core.figures.overlays import mark_sample
 from core.figures.wire import wire_form
 from core.ui.binding import Binding
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.display import chart
 from core.ui.internals import unread_browser_states
 from core.ui.visit import visit

@@ -1,4 +1,4 @@
-"""Figures built once beside their models (core.ui.cached.built_once), and pages reusing them."""
+"""Figures built once beside their models (core.ui.built.built_once), and pages reusing them."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
 from core.ui import diagram_panel, panels, step_panels
-from core.ui.cached import BUILT_PER_MODEL, built_once, clear_caches
+from core.ui.built import BUILT_PER_MODEL, built_once
+from core.ui.cached import clear_caches
 from core.ui.views import forest as forest_view
 from tests.pages.page_helpers import (
     RANDOM_FOREST,

@@ -22,7 +22,7 @@ from core.classroom.store import StoreDown
 from core.engine.replay import GrowthSteps
 from core.figures import compute_split_scan
 from core.figures.poll import poll_figure
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.classroom.choice import class_poll
 from core.ui.classroom.follow import here
 from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, store_down

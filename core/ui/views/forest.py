@@ -24,7 +24,7 @@ from core.figures import forest_curve_figure
 from core.figures.contributions import forest_contributions
 from core.figures.variance import compute_spread, decomposition
 from core.figures.wire import wire_form
-from core.ui.cached import built_once
+from core.ui.built import built_once
 from core.ui.views import View
 from core.ui.views.forest_parts import GLANCE, forest_parts
 
