@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -18,7 +19,34 @@ T = TypeVar("T")
 BUILT_PER_MODEL = 12
 
 _BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
-_BUILT_LOCK = threading.Lock()
+_BUILT_LOCK = threading.Lock()  # guards _BUILT and _BUILDING
+
+#: What a build in progress has made so far: nothing yet.
+_NOT_YET = object()
+
+
+@dataclass
+class _Building:
+    """A build in progress: the thread that builds, and its value once built."""
+
+    builder: int
+    done: threading.Event = field(default_factory=threading.Event)
+    value: Any = _NOT_YET
+
+
+#: The builds in progress, by the first model's ``id`` (alive: its builder holds it) and key.
+_BUILDING: dict[tuple[int, Hashable], _Building] = {}
+
+
+def _kept(first: Any, full_key: Hashable) -> tuple[bool, Any]:
+    """The value kept for ``full_key`` beside ``first``, now the most recently used (the lock
+    held)."""
+    kept = _BUILT.get(first)
+    if kept is None or full_key not in kept:
+        return False, None
+    found = kept.pop(full_key)
+    kept[full_key] = found
+    return True, found
 
 
 def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> T:
@@ -29,6 +57,11 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     Most reruns leave the models as they were: a click on a test sample rebuilds the vote but
     not the boundary of a model next to it, a new tree index leaves every chart. Building a
     figure costs milliseconds of CPU each time.
+
+    A call that finds the same value being built by another visitor waits for it rather than
+    build it too: a class's followers all run the teacher's new view at once, and each built
+    every figure of it (a thousand trees' curve and votes, a tenth of a second each) before
+    any of them had kept one. If that build fails, the waiting call builds it itself.
 
     The first model holds the values weakly, so they go when it leaves the model caches
     (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
@@ -42,16 +75,34 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     """
     first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
     full_key = (others, key)
-    with _BUILT_LOCK:
-        kept = _BUILT.get(first)
-        if kept is not None and full_key in kept:
-            found: T = kept.pop(full_key)
-            kept[full_key] = found  # now the most recently used
-            return found
-    made = build()  # outside the lock: two visitors may both build it once, never wait
-    with _BUILT_LOCK:
-        kept = _BUILT.setdefault(first, {})
-        kept[full_key] = made
-        while len(kept) > BUILT_PER_MODEL:
-            del kept[next(iter(kept))]  # dicts keep insertion order: the least recently used
-    return made
+    slot = (id(first), full_key)
+    me = threading.get_ident()
+    while True:
+        with _BUILT_LOCK:
+            found, value = _kept(first, full_key)
+            if found:
+                kept_value: T = value
+                return kept_value
+            building = _BUILDING.get(slot)
+            if building is None:
+                mine = _BUILDING[slot] = _Building(me)
+                break
+        if building.builder == me:  # asked again inside its own build: no one to wait for
+            return build()
+        building.done.wait()
+        if building.value is not _NOT_YET:
+            built: T = building.value
+            return built
+    try:
+        made = build()
+        mine.value = made
+        with _BUILT_LOCK:
+            kept = _BUILT.setdefault(first, {})
+            kept[full_key] = made
+            while len(kept) > BUILT_PER_MODEL:
+                del kept[next(iter(kept))]  # dicts keep insertion order: the least recently used
+        return made
+    finally:
+        with _BUILT_LOCK:
+            del _BUILDING[slot]
+        mine.done.set()

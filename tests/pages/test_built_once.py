@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
+import threading
 import weakref
 from typing import Any
 
@@ -98,6 +100,69 @@ def test_no_real_drawing_holds_its_model() -> None:
     gc.collect()
     assert [model() for model in models] == [None, None]
     assert len(drawings) == 4  # still alive here
+
+
+def _building_at_once(fail_first: bool) -> tuple[list[str], list[Any]]:
+    """Two visitors ask for the same value while the first one's build is still going."""
+    model, calls, got = Model(), [], []
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> Any:
+        calls.append("first")
+        started.set()
+        release.wait(timeout=10)
+        if fail_first:
+            raise RuntimeError("the first build failed")
+        return "first's"
+
+    def first() -> None:
+        with contextlib.suppress(RuntimeError):
+            got.append(built_once([model], "curve", slow))
+
+    thread = threading.Thread(target=first, daemon=True)
+    thread.start()
+    assert started.wait(timeout=10)
+    second = threading.Thread(
+        target=lambda: got.append(built_once([model], "curve", counting(calls, "second", "2nd"))),
+        daemon=True,
+    )
+    second.start()
+    second.join(timeout=0.2)
+    assert second.is_alive(), "the second visitor waits for the build in progress"
+    release.set()
+    thread.join(timeout=10)
+    second.join(timeout=10)
+    return calls, got
+
+
+def test_a_value_being_built_is_waited_for_not_built_again() -> None:
+    calls, got = _building_at_once(fail_first=False)
+    assert calls == ["first"]
+    assert got == ["first's", "first's"]
+
+
+def test_a_failed_build_is_made_by_the_one_who_waited_for_it() -> None:
+    calls, got = _building_at_once(fail_first=True)
+    assert calls == ["first", "second"]
+    assert got == ["2nd"]
+
+
+def test_a_build_that_asks_for_its_own_value_does_not_wait_for_itself() -> None:
+    model, calls = Model(), []
+
+    def outer() -> Any:
+        calls.append("outer")
+        return built_once([model], "same", counting(calls, "inner", "inner's"))
+
+    got: list[Any] = []
+    thread = threading.Thread(
+        target=lambda: got.append(built_once([model], "same", outer)), daemon=True
+    )
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "the build waits for itself"
+    assert got == ["inner's"]
+    assert calls == ["outer", "inner"]
 
 
 def test_a_model_keeps_its_latest_built_values_only() -> None:
