@@ -17,6 +17,8 @@ from core.app.settings import Settings
 from core.app.words import md
 from core.figures.criterion import Parting, first_parting, split_lab
 from core.figures.criterion_plot import lab_figure, parting_figure, seed_figure
+from core.figures.wire import wire_form
+from core.ui.built import built_once
 from core.ui.cached_curves import STUDY_SEEDS, criterion_study
 from core.ui.display import chart
 
@@ -63,14 +65,21 @@ def criterion_view(
 ) -> None:
     """The three parts of the view; ``lab`` is the container holding the lab's sliders."""
     st.markdown("#### Where the two trees part")
-    parting = first_parting(
-        trees["gini"],
-        trees["entropy"],
-        view.X_train,
-        view.y_train,
-        min_samples_leaf=settings.min_samples_leaf,
-    )
-    if parting is None:
+
+    def part() -> tuple[Parting | None, dict[str, Any] | None]:
+        parting = first_parting(
+            trees["gini"],
+            trees["entropy"],
+            view.X_train,
+            view.y_train,
+            min_samples_leaf=settings.min_samples_leaf,
+        )
+        return parting, None if parting is None else wire_form(parting_figure(parting, view.names))
+
+    # Built once beside the two trees: a class's followers each searched for the parting node
+    # and drew its candidates again.
+    parting, figure = built_once([trees["gini"], trees["entropy"]], "parting", part)
+    if parting is None or figure is None:
         st.success(
             "These two trees ask the same questions everywhere: on these rows and settings "
             "the criterion changes nothing.",
@@ -80,7 +89,7 @@ def criterion_view(
         words, picture = st.columns([2, 3], gap="large")
         words.markdown(parting_words(parting, view))
         with picture:
-            chart(parting_figure(parting, view.names), key="parting-curves")
+            chart(figure, key="parting-curves")
             st.caption(
                 "Share of the node's impurity each candidate question removes, by criterion "
                 "(stars: the two picks), against how many rows it sends left. Each is a share "

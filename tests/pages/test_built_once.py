@@ -19,11 +19,13 @@ from core.app.words import why_leaf_sentence
 from core.engine.node_splits import split_candidates, why_leaf
 from core.figures import boundary_figure, compute_boundary, compute_split_scan, split_scan_figure
 from core.figures.votes import compute_votes, vote_figure
-from core.ui import diagram_panel, panels, step_panels
+from core.ui import criterion_panel, diagram_panel, panels, step_panels
 from core.ui.built import BUILT_PER_MODEL, built_once
 from core.ui.cached import clear_caches
+from core.ui.views import criteria_parts
 from core.ui.views import forest as forest_view
 from tests.pages.page_helpers import (
+    GINI_VS_ENTROPY,
     RANDOM_FOREST,
     ROOT,
     SINGLE_TREE,
@@ -305,3 +307,25 @@ def test_a_regressions_step_is_drawn_once_for_every_run(monkeypatch: pytest.Monk
     app.button(key="step-next").click().run()  # a new step: a new fit, a new line
     assert_healthy(app)
     assert len(calls) == 2
+
+
+def test_the_criterion_views_figures_are_drawn_once_for_every_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where the two trees part, the impurity curves and accuracy against depth: a follower's
+    # run of the same view finds them beside the trees.
+    clear_caches()
+    drawn = {
+        name: count_calls(monkeypatch, owner, name)
+        for owner, name in (
+            (criterion_panel, "first_parting"),
+            (criteria_parts, "compute_impurity_curves"),
+            (criteria_parts, "depth_curve_figure"),
+        )
+    }
+    app = open_page(GINI_VS_ENTROPY, dataset="wine", max_depth="4", view="criterion-matters")
+    first = _specs(app)
+    app.run()
+    assert_healthy(app)
+    assert {name: len(calls) for name, calls in drawn.items()} == dict.fromkeys(drawn, 1)
+    assert _specs(app) == first

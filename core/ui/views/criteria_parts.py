@@ -19,6 +19,8 @@ from core.figures import (
     impurity_figure,
     node_proportion,
 )
+from core.figures.wire import wire_form
+from core.ui.built import built_once
 
 
 def agreement(
@@ -111,12 +113,15 @@ def curves(settings: Settings, view: ModelView, gini: Any, spec: TreeSpec) -> No
     with curve_column, ui.guard("the impurity curves"):
         st.subheader("Two ways to measure a mix")
         majority = view.class_names[int(np.argmax(gini.tree_.value[0][0]))]
-        impurity = compute_impurity_curves(marker_p=node_proportion(gini, 0), class_name=majority)
-        # Legends below: beside the plot they took ~40% of a half-width chart.
-        ui.chart(
-            impurity_figure(impurity, title="", height=460, legend_below=True),
-            key="impurity-curves",
-        )
+
+        def impurity() -> dict[str, Any]:
+            marked = compute_impurity_curves(marker_p=node_proportion(gini, 0), class_name=majority)
+            # Legends below: beside the plot they took ~40% of a half-width chart.
+            return wire_form(impurity_figure(marked, title="", height=460, legend_below=True))
+
+        # Built once beside the tree, as the page's other figures: a class's followers each
+        # drew both curves again.
+        ui.chart(built_once([gini], ("impurity curves", majority), impurity), key="impurity-curves")
         st.caption(
             f"Impurity of a node where a share p of the samples are {md(majority)} (and the "
             "rest are not). The dots mark the root of the Gini tree. Entropy is measured in "
@@ -126,10 +131,16 @@ def curves(settings: Settings, view: ModelView, gini: Any, spec: TreeSpec) -> No
         st.subheader("Accuracy against depth")
         with st.spinner("Growing trees of depth 1 to 10 with both criteria…"):
             depth = ui.depth_curve(spec)
-        figure = depth_curve_figure(
-            depth, current=settings.max_depth, title="", height=460, legend_below=True
-        )
-        ui.chart(figure, key="depth-curves")
+
+        def against_depth() -> dict[str, Any]:
+            return wire_form(
+                depth_curve_figure(
+                    depth, current=settings.max_depth, title="", height=460, legend_below=True
+                )
+            )
+
+        key = ("depth curves", repr(spec), settings.max_depth)
+        ui.chart(built_once([gini], key, against_depth), key="depth-curves")
         st.caption(
             "Dashed: training accuracy, solid: test accuracy. Training accuracy keeps rising "
             "with depth; test accuracy does not. The two colours stay close."
