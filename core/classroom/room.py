@@ -148,11 +148,10 @@ class Classroom:
             return False
         return True
 
-    def _write(self, teacher: Teacher, record: dict[str, Any], *, announce: bool = True) -> int:
+    def _write(self, teacher: Teacher, record: dict[str, Any]) -> int:
         self.store.put(_key(teacher.code), json.dumps(record), CLASS_TTL)
         version = self.store.bump(_key(teacher.code, "v"), CLASS_TTL)
-        if announce:
-            self._moved(teacher.code)
+        self._moved(teacher.code)
         return version
 
     def _moved(self, code: str) -> None:
@@ -167,18 +166,27 @@ class Classroom:
         next read. On a thread of the store's; returns what stops it."""
         return self.store.listen(MOVED, heard)
 
-    def show(self, teacher: Teacher, shown: Shown) -> int:
-        """The teacher now shows ``shown``; returns the class's new version.
+    def show(self, teacher: Teacher, shown: Shown, lesson: ClassLesson | None = None) -> int:
+        """The teacher now shows ``shown``, and the lesson's screen ``lesson`` if given (None
+        leaves the lesson as it is); returns the class's new version.
 
-        A split poll asked about another view closes: its tree is no longer the one shown.
+        A lesson's screen is written with its view, in one write: written apart, every
+        student's check read the screen beside the last screen's view, and the class's runs for
+        it held the teacher's own run back before it wrote the view. A split poll asked about
+        another view closes: its tree is no longer the one shown.
         """
         record = self._owned(teacher)
-        if Shown.from_dict(record.get("shown")) == shown:
+        changes: dict[str, Any] = {}
+        if Shown.from_dict(record.get("shown")) != shown:
+            changes["shown"] = shown.as_dict()
+            poll = Poll.from_dict(record.get("poll"))
+            if poll is not None and poll.kind == "split" and poll.shown != shown:
+                changes["poll"] = None  # its tree is no longer on the board
+        if lesson is not None and ClassLesson.from_dict(record.get("lesson")) != lesson:
+            changes["lesson"] = lesson.as_dict()
+        if not changes:
             return self.version(teacher.code) or 0
-        poll = Poll.from_dict(record.get("poll"))
-        if poll is not None and poll.kind == "split" and poll.shown != shown:
-            record = {**record, "poll": None}  # its tree is no longer on the board
-        return self._write(teacher, {**record, "shown": shown.as_dict()})
+        return self._write(teacher, {**record, **changes})
 
     def ask(self, teacher: Teacher, poll: Poll) -> Poll:
         """Open ``poll`` (numbered after the class's last one); the open poll, if any, closes."""
@@ -206,21 +214,14 @@ class Classroom:
         if record.get("poll") is not None:
             self._write(teacher, {**record, "poll": None})
 
-    def run_lesson(
-        self, teacher: Teacher, lesson: ClassLesson | None, *, announce: bool = True
-    ) -> None:
+    def run_lesson(self, teacher: Teacher, lesson: ClassLesson | None) -> None:
         """The class now runs ``lesson`` (its screen, pacing, pause), or none; unchanged, no
-        write (the students' checks see nothing move).
-
-        ``announce=False`` when the teacher's run writes the screen's view next (:meth:`show`),
-        which announces both: heard at once, the screen without its view made every student's
-        page run for it, then again for the view.
-        """
+        write (the students' checks see nothing move). A new screen goes with its view
+        (:meth:`show`)."""
         record = self._owned(teacher)
         held = ClassLesson.from_dict(record.get("lesson"))
         if held != lesson:
-            lessoned = {**record, "lesson": lesson.as_dict() if lesson else None}
-            self._write(teacher, lessoned, announce=announce)
+            self._write(teacher, {**record, "lesson": lesson.as_dict() if lesson else None})
 
     def end(self, teacher: Teacher) -> None:
         """End the class: every key goes; students learn it at their next check."""

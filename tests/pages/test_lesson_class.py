@@ -109,6 +109,22 @@ def test_a_screen_move_is_announced_once_with_its_view_already_written() -> None
     assert heard[0][1] == "2"
 
 
+def test_a_screen_move_is_one_write_of_the_class_screen_and_view_together() -> None:
+    # A student's check reads the class's version every quarter second, announced or not: a
+    # screen written before its view made the whole class run the page for the screen
+    # alone, and those runs held the teacher's own run back from writing the view.
+    teacher, code = teach_lesson()
+    room = classroom()
+    for screen in (2, 3, 4):  # the sine at depth 2 on the same page, the step page, back
+        before = room.version(code) or 0
+        click(teacher, "lesson-next")
+        state = room.state(code)
+        assert state.lesson is not None and state.lesson.at == screen - 1
+        drawn = teacher.session_state["_arboretum"].page
+        assert state.shown is not None and state.shown.page == drawn
+        assert room.version(code) == before + 1
+
+
 def test_held_students_cannot_open_another_screen_and_a_forged_one_says_why() -> None:
     teacher, code = teach_lesson()
     click(teacher, "lesson-next")

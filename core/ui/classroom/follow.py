@@ -21,7 +21,14 @@ from streamlit.errors import StreamlitPageNotFoundError
 
 from core.classroom import Membership, Shown, remembered
 from core.classroom.check import CHECK_EVERY, check_path, served
-from core.ui.classroom.seat import classroom, current_seat, reach, reached
+from core.ui.classroom.seat import (
+    classroom,
+    current_seat,
+    reach,
+    reached,
+    screen_to_write,
+    screen_written,
+)
 from core.ui.visit import change, visit
 
 #: Seconds between a follower's checks: the teacher's change shows within about this, plus
@@ -159,9 +166,12 @@ def class_wrote(page: str, query: dict[str, str]) -> None:
     if seat is None:
         return
     if seat.teaching:
-        shown, teacher = Shown(page, query), seat.teacher
-        if seat.shown != shown and reach(lambda: classroom().show(teacher, shown)) is not None:
+        shown, teacher, screen = Shown(page, query), seat.teacher, screen_to_write()
+        if seat.shown == shown and screen is None:
+            return
+        if reach(lambda: classroom().show(teacher, shown, screen)) is not None:
             change(seat=seat.published(shown))
+            screen_written()
         return
     left, seat = seat.wrote(page, query)
     change(seat=seat.drew())

@@ -22,36 +22,44 @@ from core.classroom.lesson_state import PACING_WORDS, PACINGS, ClassLesson, Paci
 from core.classroom.plans import LessonPlan, class_copy, write_plan
 from core.classroom.tally import summary_csv, summary_rows
 from core.ui.classroom.lesson_class import class_lesson
-from core.ui.classroom.seat import TEACHER_SECONDS, classroom, current_seat, reach, reached
+from core.ui.classroom.seat import (
+    TEACHER_SECONDS,
+    classroom,
+    current_seat,
+    forget_screen,
+    hold_screen,
+    reach,
+    screen_to_write,
+    told,
+)
 from core.ui.visit import visit
-
-_SENT = "lesson-class-sent"  # what the teacher last published: (code, plan, screen)
 
 
 def publish(plan: LessonPlan, at: int) -> None:
     """The teacher runs ``plan`` at screen ``at`` (from 0): the class reads it, notes left out;
-    the pacing and the pause stay as the teacher set them."""
+    the pacing and the pause stay as the teacher set them.
+
+    The screen is written with its view, when this run writes the page's settings
+    (:func:`~core.ui.classroom.seat.hold_screen`, written by ``class_wrote``): one write, one
+    run of each student's page. A run that never writes them leaves it to the next.
+    """
     seat = current_seat()
     if seat is None or not seat.teaching:
         return
     text = write_plan(class_copy(plan))
     sent = (seat.code, text, at)
-    if st.session_state.get(_SENT) == sent:
+    if told(sent):
         return
     held = class_lesson(seat)
     pacing: Pacing = held.pacing if held is not None else "held"
     paused = held.paused if held is not None else False
-    lesson = ClassLesson(text, len(plan.screens), at, pacing, paused)
-    # Not announced: this run writes the screen's view at its end (``class_wrote``), and that
-    # write announces both, so a student's page runs once for the pair, not once for each.
-    if reached(lambda: classroom().run_lesson(seat.teacher, lesson, announce=False)):
-        st.session_state[_SENT] = sent
+    hold_screen(ClassLesson(text, len(plan.screens), at, pacing, paused), sent)
 
 
 def end_for_class() -> None:
     """The teacher ended the lesson: the students' bars go (the class goes on)."""
     seat = current_seat()
-    st.session_state.pop(_SENT, None)
+    forget_screen()
     if seat is not None and seat.teaching:
         reach(lambda: classroom().run_lesson(seat.teacher, None))
 
@@ -87,7 +95,7 @@ def teacher_panel(plan: LessonPlan, at: int) -> None:
         return
     if not seat.teaching:
         return
-    lesson = class_lesson(seat)
+    lesson = screen_to_write() or class_lesson(seat)  # the screen this run writes, if new
     if lesson is None:
         return
     if lesson.paused:

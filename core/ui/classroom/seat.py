@@ -10,12 +10,13 @@ teaches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 import streamlit as st
 
 from core.classroom import Classroom, Membership, NoClass, NotTeacher, StoreDown, open_store
+from core.classroom.lesson_state import ClassLesson
 from core.ui.visit import change, visit
 
 #: Seconds between the teacher's updates of the class size and a poll's answers.
@@ -30,6 +31,11 @@ STORE_DOWN = (
 )
 
 _T = TypeVar("_T")
+
+#: What a teacher's class was last told of its lesson (the lesson wing's own marker).
+_TOLD = "lesson-class-sent"
+#: A lesson's screen a teacher's run moved to, with its marker, until the run writes the view.
+_HELD_SCREEN = "lesson-class-pending"
 
 
 @st.cache_resource(show_spinner=False)
@@ -116,3 +122,38 @@ __all__ = [
     "reached",
     "store_down",
 ]
+
+
+def hold_screen(lesson: ClassLesson, sent: Hashable) -> None:
+    """Keep the lesson's screen this teacher's run moved to for the write of the page's view
+    (``follow.class_wrote``): written apart, every student's check read the screen beside
+    the last screen's view, and the class's runs for it held the teacher's run back from
+    writing the view for seconds. ``sent`` marks it told once written (:func:`told`)."""
+    st.session_state[_HELD_SCREEN] = (lesson, sent)
+
+
+def screen_to_write() -> ClassLesson | None:
+    """The lesson's screen this run moved to and the class has not been told, if any."""
+    held = st.session_state.get(_HELD_SCREEN)
+    return None if held is None else held[0]
+
+
+def screen_written() -> None:
+    """The class was told the screen :func:`screen_to_write` gave."""
+    held = st.session_state.pop(_HELD_SCREEN, None)
+    if held is not None:
+        st.session_state[_TOLD] = held[1]
+
+
+def told(sent: Hashable) -> bool:
+    """Whether the class was told ``sent`` last (nothing is held for it then)."""
+    if st.session_state.get(_TOLD) != sent:
+        return False
+    st.session_state.pop(_HELD_SCREEN, None)
+    return True
+
+
+def forget_screen() -> None:
+    """The lesson ended: nothing told, nothing held."""
+    st.session_state.pop(_TOLD, None)
+    st.session_state.pop(_HELD_SCREEN, None)
