@@ -111,19 +111,6 @@ def reached(call: Callable[[], object]) -> bool:
     return reach(lambda: (call(), True)[1]) is not None
 
 
-__all__ = [
-    "RETRY_STORE_SECONDS",
-    "STORE_DOWN",
-    "TEACHER_SECONDS",
-    "classroom",
-    "come_back",
-    "current_seat",
-    "reach",
-    "reached",
-    "store_down",
-]
-
-
 def hold_screen(lesson: ClassLesson, sent: Hashable) -> None:
     """Keep the lesson's screen this teacher's run moved to for the write of the page's view
     (``follow.class_wrote``): written apart, every student's check read the screen beside
@@ -146,7 +133,8 @@ def screen_written() -> None:
 
 
 def told(sent: Hashable) -> bool:
-    """Whether the class was told ``sent`` last (nothing is held for it then)."""
+    """Whether the class was told ``sent`` last. Then nothing is held: a screen held for a
+    move the teacher undid before any run wrote it goes."""
     if st.session_state.get(_TOLD) != sent:
         return False
     st.session_state.pop(_HELD_SCREEN, None)
@@ -157,3 +145,21 @@ def forget_screen() -> None:
     """The lesson ended: nothing told, nothing held."""
     st.session_state.pop(_TOLD, None)
     st.session_state.pop(_HELD_SCREEN, None)
+
+
+__all__ = [
+    "RETRY_STORE_SECONDS",
+    "STORE_DOWN",
+    "TEACHER_SECONDS",
+    "classroom",
+    "come_back",
+    "current_seat",
+    "forget_screen",
+    "hold_screen",
+    "reach",
+    "reached",
+    "screen_to_write",
+    "screen_written",
+    "store_down",
+    "told",
+]
