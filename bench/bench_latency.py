@@ -9,6 +9,9 @@ Cases
 -----
 - ``floor``: Streamlit's own floor, a page that does nothing but read a slider and echo it,
   written to a temporary directory and served the same way. Read the others against it.
+- ``page-floor``: Streamlit alone drawing a page of the Single tree's shape, its element count
+  and one boundary-sized chart drawn anew at every change (:mod:`bench.latency_floors`): what
+  of a page's time is Streamlit's own for a page of this kind, whatever the app does.
 - ``single-tree``: the Single tree page on breast cancer, walking ``max_depth``.
 - ``random-forest``: the Random forest page at 100 trees (iris, its default view), walking
   ``n_estimators``.
@@ -61,7 +64,6 @@ import os
 import statistics
 import sys
 import tempfile
-import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -69,6 +71,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.latency_floors import write_script
 from deploy.process import LiveServer
 from tests.live_app import (
     ROOT,
@@ -83,14 +86,6 @@ from tests.live_app import (
 OPEN_TIMEOUT_MS = 120_000
 CHANGE_TIMEOUT_MS = 60_000
 PAUSE_S = 0.3  # between changes, so the last one's stragglers do not land in the next
-
-FLOOR_SCRIPT = """\
-import streamlit as st
-
-value = st.slider("value", 0, 100, 50, key="value")
-with st.container(key="echo"):
-    st.write(f"value {value}")
-"""
 
 # A page is settled when its run is over and every element of it is drawn.
 SETTLED_JS = f"""
@@ -151,7 +146,12 @@ class Case:
     watch: str  # CSS selector of the element that must change
     ready: tuple[str, ...]  # selectors that exist once the page is drawn
     target_ms: float | None
-    floor: bool = False  # serve the floor script instead of the app
+    script: str = ""  # serve this one of bench.latency_floors' scripts instead of the app
+
+    @property
+    def floor(self) -> bool:
+        """Whether this is Streamlit's floor, the page every other case is measured beside."""
+        return self.script == "floor"
 
 
 CASES = (
@@ -163,7 +163,17 @@ CASES = (
         ".st-key-echo",
         (".st-key-echo",),
         None,
-        floor=True,
+        script="floor",
+    ),
+    Case(
+        "page-floor",
+        "Streamlit alone · Single tree's elements, a boundary",
+        "/",
+        "value",
+        ".st-key-echo",
+        (".st-key-echo", ".st-key-chart .main-svg"),
+        None,
+        script="page-floor",
     ),
     Case(
         "single-tree",
@@ -194,7 +204,7 @@ CASES = (
         400.0,
     ),
 )
-DEFAULT_CASES = ("floor", "single-tree", "random-forest")
+DEFAULT_CASES = ("floor", "page-floor", "single-tree", "random-forest")
 
 
 @dataclass(frozen=True)
@@ -466,8 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     print(header())
     with tempfile.TemporaryDirectory(prefix="arboretum-latency-") as tmp:
         workdir = Path(tmp)
-        floor = workdir / "floor.py"
-        floor.write_text(textwrap.dedent(FLOOR_SCRIPT))
+        floor = write_script("floor", workdir)
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright, chromium)
             try:
@@ -479,7 +488,8 @@ def main(argv: list[str] | None = None) -> int:
                             alone = measure(browser, [(floor_server, case)], args.steps)[0]
                             print(report(case, alone, alone, args.verbose), flush=True)
                             continue
-                        server = Server.start(ROOT / "serve.py", workdir)
+                        script = write_script(case.script, workdir) if case.script else None
+                        server = Server.start(script or ROOT / "serve.py", workdir)
                         with server.live:
                             both = [(floor_server, floor_case), (server, case)]
                             beside, measured = measure(browser, both, args.steps)
