@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -19,23 +18,12 @@ T = TypeVar("T")
 BUILT_PER_MODEL = 12
 
 _BUILT: weakref.WeakKeyDictionary[Any, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
-_BUILT_LOCK = threading.Lock()  # guards _BUILT and _BUILDING
+_BUILT_LOCK = threading.Lock()  # guards _BUILT and _MAKING
 
-#: What a build in progress has made so far: nothing yet.
-_NOT_YET = object()
-
-
-@dataclass
-class _Building:
-    """A build in progress: the thread that builds, and its value once built."""
-
-    builder: int
-    done: threading.Event = field(default_factory=threading.Event)
-    value: Any = _NOT_YET
-
-
-#: The builds in progress, by the first model's ``id`` (alive: its builder holds it) and key.
-_BUILDING: dict[tuple[int, Hashable], _Building] = {}
+#: A lock for each value being built, by the first model's ``id`` (alive: its builder holds it)
+#: and key; reentrant, so a build that asks for its own value builds it rather than wait on
+#: itself.
+_MAKING: dict[tuple[int, Hashable], threading.RLock] = {}
 
 
 def _kept(first: Any, full_key: Hashable) -> tuple[bool, Any]:
@@ -61,7 +49,9 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     A call that finds the same value being built by another visitor waits for it rather than
     build it too: a class's followers all run the teacher's new view at once, and each built
     every figure of it (a thousand trees' curve and votes, a tenth of a second each) before
-    any of them had kept one. If that build fails, the waiting call builds it itself.
+    any of them had kept one. If that build fails, the waiting call builds it itself. (The
+    same rule as :meth:`core.app.shelf.Shelf.get_or_make`: a lock per value being made, and a
+    second look once it is held.)
 
     The first model holds the values weakly, so they go when it leaves the model caches
     (:func:`fit_tree`, :func:`fit_forest`) and is collected: identity is the key, never a
@@ -76,33 +66,28 @@ def built_once(models: Sequence[Any], key: Hashable, build: Callable[[], T]) -> 
     first, others = models[0], tuple(weakref.ref(model) for model in models[1:])
     full_key = (others, key)
     slot = (id(first), full_key)
-    me = threading.get_ident()
-    while True:
+    with _BUILT_LOCK:
+        found, value = _kept(first, full_key)
+        if found:
+            kept_value: T = value
+            return kept_value
+        making = _MAKING.setdefault(slot, threading.RLock())
+    with making:  # the same value being built by another visitor: wait for it
         with _BUILT_LOCK:
-            found, value = _kept(first, full_key)
-            if found:
-                kept_value: T = value
-                return kept_value
-            building = _BUILDING.get(slot)
-            if building is None:
-                mine = _BUILDING[slot] = _Building(me)
-                break
-        if building.builder == me:  # asked again inside its own build: no one to wait for
-            return build()
-        building.done.wait()
-        if building.value is not _NOT_YET:
-            built: T = building.value
+            found, value = _kept(first, full_key)  # built while this call waited
+        if found:
+            built: T = value
             return built
-    try:
-        made = build()
-        mine.value = made
-        with _BUILT_LOCK:
+        try:
+            made = build()
+        except BaseException:
+            with _BUILT_LOCK:
+                _MAKING.pop(slot, None)
+            raise
+        with _BUILT_LOCK:  # kept before the lock goes: no one waiting builds it again
             kept = _BUILT.setdefault(first, {})
             kept[full_key] = made
             while len(kept) > BUILT_PER_MODEL:
                 del kept[next(iter(kept))]  # dicts keep insertion order: the least recently used
+            _MAKING.pop(slot, None)
         return made
-    finally:
-        with _BUILT_LOCK:
-            del _BUILDING[slot]
-        mine.done.set()
