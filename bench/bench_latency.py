@@ -145,7 +145,9 @@ class Case:
     slider: str  # widget key
     watch: str  # CSS selector of the element that must change
     ready: tuple[str, ...]  # selectors that exist once the page is drawn
-    target_ms: float | None
+    # The goal, in floors measured beside the case (the machine's speed moves, the ratio
+    # holds); None: printed only.
+    target_ratio: float | None
     script: str = ""  # serve this one of bench.latency_floors' scripts instead of the app
 
     @property
@@ -182,7 +184,7 @@ CASES = (
         "max_depth",
         ".st-key-tree-diagram",
         (".st-key-tree-diagram svg", ".st-key-boundary-chart .main-svg"),
-        250.0,
+        4.5,  # 150 ms over the 33 ms floor the issue measured
     ),
     Case(
         "random-forest",
@@ -191,7 +193,7 @@ CASES = (
         "n_estimators",
         ".st-key-boundary .gtitle",
         (".st-key-tree-diagram svg", ".st-key-boundary .gtitle", ".st-key-votes .main-svg"),
-        400.0,
+        7.5,  # 250 ms over that floor
     ),
     Case(
         "random-forest-depth",
@@ -201,7 +203,7 @@ CASES = (
         "max_depth",
         ".st-key-tree-diagram",
         (".st-key-tree-diagram svg", ".st-key-boundary .gtitle", ".st-key-votes .main-svg"),
-        400.0,
+        None,
     ),
 )
 DEFAULT_CASES = ("floor", "page-floor", "single-tree", "random-forest")
@@ -397,7 +399,7 @@ def _ms(values: list[float]) -> str:
 
 COLUMNS = (
     ("case", "", 52),
-    ("target", "ms", 6),
+    ("target", "x floor", 7),
     ("median", "ms", 7),
     ("p90", "ms", 7),
     ("fit/hit", "", 7),
@@ -420,12 +422,12 @@ def report(case: Case, changes: list[Change], floor: list[Change], verbose: bool
     floor_ms = statistics.median(c.ms for c in floor)
     fitted = [c.ms for c in changes if c.fits]
     cached = [c.ms for c in changes if not c.fits]
-    target = f"<={case.target_ms:.0f}" if case.target_ms else "-"
+    target = f"<={case.target_ratio:.1f}" if case.target_ratio else "-"
     verdict = ""
-    if case.target_ms:
-        verdict = "ok" if statistics.median(times) <= case.target_ms else "MISS"
+    if case.target_ratio:
+        verdict = "ok" if statistics.median(times) / floor_ms <= case.target_ratio else "MISS"
     line = (
-        f"{case.label:52s} {target:>6s} {statistics.median(times):7.0f} {p90(times):7.0f} "
+        f"{case.label:52s} {target:>7s} {statistics.median(times):7.0f} {p90(times):7.0f} "
         f"{f'{len(fitted)}/{len(cached)}':>7s} {_ms(fitted)} {_ms(cached)} "
         f"{floor_ms:7.0f} {statistics.median(times) / floor_ms:7.1f}  {verdict}"
     )

@@ -70,3 +70,9 @@ def test_a_message_is_named_by_what_it_adds() -> None:
     assert _kind(element) == "markdown"
     assert _kind(block) == "block:vertical"
     assert _kind(status) == "script_finished"
+
+
+def test_the_verdict_reads_the_ratio_to_the_floor_not_milliseconds() -> None:
+    # The same 120 ms meets issue 40's 4.5x beside a 30 ms floor, and misses it beside 20 ms.
+    assert report(SINGLE_TREE, _changes(120), _changes(30), verbose=False).endswith("ok")
+    assert report(SINGLE_TREE, _changes(120), _changes(20), verbose=False).endswith("MISS")
