@@ -59,28 +59,23 @@ so it sees the finish only after drawing most of what came before.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench.latency_floors import write_script
-from deploy.process import LiveServer
+from bench.latency_server import Server
 from tests.live_app import (
     ROOT,
     SETTLED_FN,
     VIEWPORT,
     chromium_path,
-    free_port,
     launch_chromium,
-    streamlit_flags,
 )
 
 OPEN_TIMEOUT_MS = 120_000
@@ -221,85 +216,6 @@ class Change:
     run_end_ms: float
     fits: int  # models the server fitted during it; 0 means served from cache
     saw_status: bool
-
-
-# --- the server, with its fits counted ---------------------------------------------------------
-
-
-def count_fits(log: Path) -> None:
-    """Make every outermost ``fit`` of the engine's estimators append a line to ``log``.
-
-    Runs inside the benchmark's server process only. ``functools.wraps`` keeps ``__wrapped__``,
-    so the pages' "How this is computed" still shows the real source.
-    """
-    from core import (
-        DecisionTreeClassifier,
-        DecisionTreeRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
-
-    nesting = threading.local()
-
-    def counted(fit: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(fit)
-        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-            depth = getattr(nesting, "depth", 0)
-            nesting.depth = depth + 1
-            try:
-                return fit(self, *args, **kwargs)
-            finally:
-                nesting.depth = depth
-                if depth == 0:
-                    with log.open("a") as out:
-                        out.write(f"{type(self).__name__}\n")
-
-        return wrapper
-
-    estimators = (
-        DecisionTreeClassifier,
-        DecisionTreeRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
-    owners = {next(c for c in estimator.__mro__ if "fit" in vars(c)) for estimator in estimators}
-    for owner in owners:
-        owner.fit = counted(vars(owner)["fit"])
-
-
-def serve(script: str, port: int, fit_log: Path) -> None:
-    """``streamlit run script`` in this process, after :func:`count_fits`."""
-    count_fits(fit_log)
-    from streamlit.web import cli
-
-    cli.main(args=["run", script, *streamlit_flags(port)], prog_name="streamlit")
-
-
-@dataclass(frozen=True)
-class Server:
-    """A live benchmark server, and the file its :func:`count_fits` writes to."""
-
-    live: LiveServer
-    fit_log: Path
-
-    @classmethod
-    def start(cls, script: Path, workdir: Path) -> Server:
-        """Serve ``script`` through ``--serve`` (so fits are counted), logging into ``workdir``."""
-        port = free_port()
-        log, fit_log = workdir / f"server-{port}.log", workdir / f"fits-{port}.log"
-        command = [sys.executable, "-m", "bench.bench_latency", "--serve", str(script)]
-        command += ["--port", str(port), "--fit-log", str(fit_log)]
-        return cls(LiveServer.start(command, port, log), fit_log)
-
-    @property
-    def url(self) -> str:
-        return self.live.url
-
-    def fits(self) -> int:
-        """Outermost ``fit`` calls the server has made so far."""
-        if not self.fit_log.exists():
-            return 0
-        return len(self.fit_log.read_text().splitlines())
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -453,13 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         help="which cases to run (default: %(default)s)",
     )
     parser.add_argument("--verbose", action="store_true", help="print every change")
-    parser.add_argument("--serve", help=argparse.SUPPRESS)  # the server side of a run
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--fit-log", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.serve:
-        serve(args.serve, args.port, args.fit_log)
-        return 0
 
     chromium = chromium_path()
     if not os.access(chromium, os.X_OK):

@@ -30,7 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench_latency import CASES, Server, Session
+from bench.bench_latency import CASES, Session
+from bench.latency_server import Server
 from deploy.process import LiveServer
 from tests.live_app import ROOT, chromium_path, free_port, launch_chromium, streamlit_flags
 
