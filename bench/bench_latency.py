@@ -10,7 +10,7 @@ Cases
 - ``floor``: Streamlit's own floor, a page that does nothing but read a slider and echo it,
   written to a temporary directory and served the same way. Read the others against it.
 - ``page-floor``: Streamlit alone drawing a page of the Single tree's shape, its element count
-  and one boundary-sized chart drawn anew at every change (:mod:`bench.latency_floors`): what
+  and one chart like its boundary drawn anew at every change (:mod:`bench.latency_floors`): what
   of a page's time is Streamlit's own for a page of this kind, whatever the app does.
 - ``single-tree``: the Single tree page on breast cancer, walking ``max_depth``.
 - ``random-forest``: the Random forest page at 100 trees (iris, its default view), walking

@@ -14,7 +14,6 @@ checks it against the Single tree's own run, so the two cannot drift apart unsee
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 __all__ = ["PAGE_ELEMENTS", "SCRIPTS", "write_script"]
@@ -83,5 +82,5 @@ SCRIPTS = {"floor": FLOOR, "page-floor": PAGE_FLOOR}
 def write_script(name: str, folder: Path) -> Path:
     """Write the script of case ``name`` (a key of :data:`SCRIPTS`) into ``folder``."""
     path = folder / f"{name.replace('-', '_')}.py"
-    path.write_text(textwrap.dedent(SCRIPTS[name]), encoding="utf-8")
+    path.write_text(SCRIPTS[name], encoding="utf-8")
     return path

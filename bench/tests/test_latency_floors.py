@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from streamlit.testing.v1 import AppTest
 
@@ -33,7 +34,7 @@ def _page_floor(tmp_path: Path) -> AppTest:
 def test_the_page_floor_sends_about_as_many_elements_as_the_single_tree_page(
     tmp_path: Path,
 ) -> None:
-    query = dict(part.split("=") for part in SINGLE_TREE_CASE.path.split("?")[1].split("&"))
+    query = dict(parse_qsl(urlsplit(SINGLE_TREE_CASE.path).query))
     page = _elements(open_page(SINGLE_TREE, **query))
     floor = _elements(_page_floor(tmp_path))
     # Within a tenth: a page that grew or shrank by more needs the floor reshaped to match.

@@ -327,7 +327,7 @@ def forest_mean(
             leaf = np.uint64(leaf_of_row(X[row], left, right, feat, thresh, missing_left))
             for k in range(value.shape[1]):
                 # Unsigned, as in the walks: the sum read and wrote total and tree_value with a
-                # from-the-end check at every lookup, a quarter of the forest's time on a
+                # from-the-end check at every lookup, a fifth of the forest's time on a
                 # boundary grid.
                 total[np.uint64(row), np.uint64(k)] += tree_value[leaf, np.uint64(k)]
     return total / n_trees
